@@ -1,0 +1,31 @@
+"""``agreement-sql render``: print the exact SQL a metric runs (mirrors :func:`agreement_sql.render`)."""
+from __future__ import annotations
+
+import argparse
+
+from ..rendering import render
+from ._common import parse_pairs
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("render", help="print the SQL a template runs, to run by hand in DuckDB",
+                       description="Render sql/TEMPLATE.sql.j2 against a relation of your own "
+                                   "(default: a view named ratings with columns item, rater, value).")
+    p.add_argument("template", metavar="TEMPLATE", help="e.g. krippendorff_alpha (see `metrics`)")
+    p.add_argument("--relation", default="ratings", help="the view or table to read [ratings]")
+    p.add_argument("--item", default="item")
+    p.add_argument("--rater", default="rater")
+    p.add_argument("--value", default="value")
+    p.add_argument("--metric", default=None)
+    p.add_argument("--group-by", action="append", default=[], metavar="COLUMN")
+    p.add_argument("--dialect", choices=["duckdb", "spark"], default="duckdb")
+    p.add_argument("--option", action="append", metavar="NAME=VALUE",
+                   help="a structural template option, e.g. level=ordinal (repeatable)")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    print(render(args.template, dialect=args.dialect, relation=args.relation, item=args.item,
+                 rater=args.rater, value=args.value, metric=args.metric, group_by=args.group_by,
+                 **parse_pairs(args.option, "--option")), end="")
+    return 0

@@ -1,0 +1,32 @@
+"""Connections: an in-memory DuckDB with bounded memory that spills to disk when asked."""
+from __future__ import annotations
+
+from typing import Any
+
+import duckdb
+
+from .errors import OptionError
+
+
+def connect(database: str = ":memory:", *, memory_limit: str | None = None,
+            temp_directory: str | None = None, threads: int | None = None,
+            progress_bar: bool = False) -> duckdb.DuckDBPyConnection:
+    """A DuckDB connection for agreement-sql.
+
+    ``memory_limit`` (e.g. ``"4GB"``) bounds DuckDB's memory; with ``temp_directory`` set, work
+    that does not fit spills there, so a Parquet file larger than memory still completes.
+    """
+    config: dict[str, Any] = {}
+    if memory_limit is not None:
+        config["memory_limit"] = str(memory_limit)
+    if temp_directory is not None:
+        config["temp_directory"] = str(temp_directory)
+    if threads is not None:
+        config["threads"] = int(threads)
+    try:
+        con = duckdb.connect(database, config=config)
+    except duckdb.Error as exc:
+        raise OptionError(f"cannot open DuckDB with {config}: {str(exc).splitlines()[0]}") from None
+    # a fixed statement, no caller text: DuckDB draws its bar on stderr for long queries
+    con.execute("SET enable_progress_bar = true" if progress_bar else "SET enable_progress_bar = false")
+    return con

@@ -1,0 +1,26 @@
+"""SQL dialects: the one named switch behind which every engine difference lives.
+
+DESIGN_NOTES §2 measured that three differences are enough for the templates to run on DuckDB
+and Spark SQL: identifier quoting, type names, and how a bound parameter is written.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Dialect:
+    name: str
+    quote: str          # identifier quote character; an embedded quote is doubled
+    text: str           # the string type's name
+    double: str         # the double type's name
+    param_prefix: str   # how a named bound parameter is written
+
+    def quote_identifier(self, name: str) -> str:
+        return self.quote + name.replace(self.quote, self.quote * 2) + self.quote
+
+
+DUCKDB = Dialect(name="duckdb", quote='"', text="VARCHAR", double="DOUBLE", param_prefix="$")
+SPARK = Dialect(name="spark", quote="`", text="STRING", double="DOUBLE", param_prefix=":")
+
+DIALECTS = {d.name: d for d in (DUCKDB, SPARK)}

@@ -1,0 +1,64 @@
+"""Interpretation labels: fixed tables from the literature and the seeds, applied to unrounded values.
+
+These are words for numbers, not statistics: every number they read comes from a template.
+"""
+from __future__ import annotations
+
+
+def workshop_label(percent: float | None) -> str | None:
+    """Seed 001 labels for pairwise agreement %: >=90 Excellent ... <50 Poor."""
+    if percent is None:
+        return None
+    for bound, label in ((90, "Excellent"), (75, "Good"), (60, "Moderate"), (50, "Fair")):
+        if percent >= bound:
+            return f"{label} agreement"
+    return "Poor agreement"
+
+
+def human_agreement_label(a_hh: float | None) -> str | None:
+    """Seed 000 labels for GDPval A^HH in [0, 1]."""
+    return None if a_hh is None else workshop_label(a_hh * 100.0)
+
+
+def human_agreement_colour(a_hh: float | None) -> str | None:
+    """Seed 000 colours for A^HH: >=0.75 green, >=0.60 yellow, >=0.50 orange, else red."""
+    if a_hh is None:
+        return None
+    for bound, colour in ((0.75, "green"), (0.60, "yellow"), (0.50, "orange")):
+        if a_hh >= bound:
+            return colour
+    return "red"
+
+
+def pairwise_colour(percent: float | None) -> str | None:
+    """Seed 001 colours for pairwise %: >=80 green, >=60 yellow, else red."""
+    if percent is None:
+        return None
+    return "green" if percent >= 80 else "yellow" if percent >= 60 else "red"
+
+
+def disagreement_label(std_dev: float) -> str:
+    """Seed results page labels for a trace's population sigma."""
+    for bound, label in ((0.5, "Perfect"), (1.0, "Good"), (1.5, "Moderate"), (2.0, "High")):
+        if std_dev < bound:
+            return label
+    return "Very High"
+
+
+def landis_koch(kappa: float | None) -> str | None:
+    """Landis & Koch (1977) benchmarks, as worded in seed 003."""
+    if kappa is None:
+        return None
+    if kappa < 0:
+        return "Poor (worse than chance)"
+    for bound, label in ((0.20, "Slight"), (0.40, "Fair"), (0.60, "Moderate"), (0.80, "Substantial")):
+        if kappa <= bound:
+            return label
+    return "Almost Perfect"
+
+
+def krippendorff_label(alpha: float | None) -> str | None:
+    """Krippendorff (2004): alpha >= 0.800 reliable, >= 0.667 tentative, else unreliable."""
+    if alpha is None:
+        return None
+    return "reliable" if alpha >= 0.800 else "tentative" if alpha >= 0.667 else "unreliable"

@@ -1,0 +1,1 @@
+"""Seed-shaped reports built from several templates (the workshop IRR report, ...)."""

@@ -1,0 +1,55 @@
+"""Declared scales: ``scales={"q1": "binary", "q2": (1, 7), "q3": "likert", "q4": "1..7"}``.
+
+A declaration becomes a small relation (metric, kind, lo, hi) registered beside the source, so
+the templates join it instead of having values pasted into SQL. Metrics without a declaration
+are detected from their ratings (all 0/1 -> binary, else Likert 1..5), as in seed 000.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any, Mapping
+
+from .errors import OptionError
+from .sources import Source, generated_name
+
+_RANGE = re.compile(r"^\s*(-?\d+(?:\.\d+)?)\s*(?:\.\.|-|:)\s*(-?\d+(?:\.\d+)?)\s*$")
+
+
+def parse_scale(metric: str, declared: Any) -> tuple[str, float, float]:
+    """One declaration as (kind, lo, hi)."""
+    if isinstance(declared, str):
+        text = declared.strip().lower()
+        if text == "binary":
+            return "binary", 0.0, 1.0
+        if text == "likert":
+            return "likert", 1.0, 5.0
+        found = _RANGE.match(text)
+        if found:
+            declared = (float(found.group(1)), float(found.group(2)))
+    if isinstance(declared, (tuple, list)) and len(declared) == 2 and all(
+            isinstance(v, (int, float)) and not isinstance(v, bool) for v in declared):
+        lo, hi = float(declared[0]), float(declared[1])
+        if lo >= hi:
+            raise OptionError(f"scale for {metric!r}: minimum {lo:g} must be below maximum {hi:g}")
+        return "likert", lo, hi
+    raise OptionError(f"scale for {metric!r} must be 'binary', 'likert', a (min, max) pair or "
+                      f"'min..max', got {declared!r}")
+
+
+def register_scales(source: Source, scales: Mapping[str, Any] | None) -> str | None:
+    """Register the declarations as a relation and return its generated name (None when empty)."""
+    if not scales:
+        return None
+    import pyarrow as pa
+
+    rows = [(str(metric), *parse_scale(str(metric), declared)) for metric, declared in scales.items()]
+    table = pa.table({
+        "metric": [r[0] for r in rows],
+        "kind": [r[1] for r in rows],
+        "lo": [r[2] for r in rows],
+        "hi": [r[3] for r in rows],
+    })
+    name = generated_name("scales")
+    source.con.register(name, table)
+    source.track("registered", name)
+    return name

@@ -1,0 +1,187 @@
+"""The template layer: Jinja2 that can only emit quoted identifiers and bound parameters.
+
+Three rules make a forgotten bind impossible (STYLE.md, after jinjasql and dbt):
+
+* ``{{ name | ident }}`` is the one way a caller's column or relation name reaches SQL; it
+  returns an :class:`Identifier`, quoted for the dialect (embedded quotes doubled, NUL refused).
+* ``{{ bind("threshold") }}`` writes a named parameter marker (``$threshold`` on DuckDB) and
+  records the name; the value travels separately to the driver.
+* The environment's ``finalize`` hook refuses every other value, so ``{{ level }}`` or a
+  number pasted into the text raises :class:`TemplateError` instead of rendering.
+  ``StrictUndefined`` makes a misspelt variable an error rather than an empty string.
+
+Jinja only chooses structure (``{% if level == "ordinal" %}``); the SQL text is the template's.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from markupsafe import Markup
+
+from .dialects import DIALECTS, DUCKDB, Dialect
+from .errors import OptionError, TemplateError
+
+_PARAM_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_CANONICAL = re.compile(r"^([a-z][a-z0-9_]*\.)?[a-z][a-z0-9_]*$")
+
+
+class Identifier(str):
+    """A quoted SQL identifier, produced only by the ``ident`` filter."""
+
+
+class BoundParam(str):
+    """A parameter marker such as ``$threshold``, produced only by ``bind()``."""
+
+
+class Keyword(str):
+    """A dialect keyword (a type name), produced only by the dialect switch."""
+
+
+def template_dir() -> Path:
+    """The folder of SQL templates: the copy inside the installed wheel, else the checkout's ``sql/``."""
+    installed = Path(__file__).resolve().parent / "sql"
+    if installed.is_dir():
+        return installed
+    checkout = Path(__file__).resolve().parent.parent / "sql"
+    if checkout.is_dir():
+        return checkout
+    raise FileNotFoundError("agreement-sql cannot find its SQL templates (looked in "
+                            f"{installed} and {checkout})")
+
+
+def _finalize(value: Any) -> Markup:
+    if isinstance(value, (Identifier, BoundParam, Keyword)):
+        return Markup(str(value))
+    if isinstance(value, Markup):   # output of a macro defined in a template
+        return value
+    raise TemplateError(
+        f"template tried to write {value!r} into SQL; use '| ident' for names and bind() for values")
+
+
+def quote_identifier(dialect: Dialect, name: Any) -> Identifier:
+    """The one identifier-quoting function: every caller-supplied name passes through here."""
+    if not isinstance(name, str) or name == "":
+        raise OptionError(f"an identifier must be a non-empty string, got {name!r}")
+    if "\x00" in name:
+        raise OptionError("an identifier cannot contain a NUL character")
+    return Identifier(dialect.quote_identifier(str.__str__(name)))
+
+
+@jinja2.pass_context
+def _ident_filter(context: Any, name: Any) -> Identifier:
+    return quote_identifier(context["_dialect"], name)
+
+
+@lru_cache(maxsize=None)
+def environment(directory: str | None = None) -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(directory or str(template_dir())),
+        undefined=jinja2.StrictUndefined,
+        autoescape=True,
+        finalize=_finalize,
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters["ident"] = _ident_filter
+    return env
+
+
+@dataclass
+class Rendered:
+    """A rendered statement: the SQL text and the names of the parameters it binds."""
+
+    template: str
+    sql: str
+    params: list[str] = field(default_factory=list)
+    relations: list[str] = field(default_factory=list)
+    dialect: str = "duckdb"
+
+    def bind(self, values: dict[str, Any]) -> dict[str, Any]:
+        """The parameter values this statement needs, and only those."""
+        missing = [p for p in self.params if p not in values]
+        if missing:
+            raise TemplateError(f"{self.template}: no value for parameter(s) {', '.join(missing)}")
+        return {p: values[p] for p in self.params}
+
+    def script(self, values: dict[str, Any] | None = None) -> str:
+        """The statement with a header naming the relations and parameters it expects."""
+        lines = [f"-- agreement-sql: {self.template} ({self.dialect})"]
+        for rel in self.relations:
+            lines.append(f"-- reads relation: {rel}")
+        for p in self.params:
+            shown = f" = {values[p]!r}" if values and p in values else ""
+            lines.append(f"-- parameter: {DIALECTS[self.dialect].param_prefix}{p}{shown}")
+        return "\n".join(lines) + "\n" + self.sql.strip() + "\n"
+
+
+def _plain(value: Any) -> Any:
+    """Options reach templates as plain Python values: a caller's Markup cannot pass the finalize hook."""
+    if isinstance(value, str):
+        return str.__str__(value)
+    if isinstance(value, (list, tuple)):
+        return type(value)(_plain(v) for v in value) if isinstance(value, list) else tuple(_plain(v) for v in value)
+    if isinstance(value, dict):
+        return {_plain(k): _plain(v) for k, v in value.items()}
+    return value
+
+
+def render(template: str, *, dialect: str | Dialect = DUCKDB, **options: Any) -> Rendered:
+    """Render ``sql/<template>.sql.j2`` with structural ``options``.
+
+    Names that reach SQL go through ``ident``; values go through ``bind()``. Returns the SQL and
+    the list of parameter names the driver must be given.
+    """
+    d = DIALECTS[dialect] if isinstance(dialect, str) else dialect
+    used: list[str] = []
+    relations: list[str] = []
+
+    def relation(name: Any) -> Identifier:
+        quoted = quote_identifier(d, name)
+        if str(quoted) not in relations:
+            relations.append(str(quoted))
+        return quoted
+
+    def canon(name: str) -> Keyword:
+        # package-chosen names (canonical columns, CTE aliases): never a caller's text
+        if not isinstance(name, str) or not _CANONICAL.match(name):
+            raise TemplateError(f"{name!r} is not a canonical column name")
+        return Keyword(name)
+
+    def bind(name: str) -> BoundParam:
+        if not _PARAM_NAME.match(name):
+            raise TemplateError(f"bad parameter name {name!r}")
+        if name not in used:
+            used.append(name)
+        return BoundParam(d.param_prefix + name)
+
+    env = environment()
+    try:
+        tmpl = env.get_template(f"{template}.sql.j2")
+    except jinja2.TemplateNotFound:
+        raise OptionError(f"no template named {template!r}; see `agreement-sql metrics`") from None
+    context = {k: _plain(v) for k, v in options.items()}
+    context.update(
+        bind=bind,
+        relation=relation,
+        canon=canon,
+        sql={"text": Keyword(d.text), "double": Keyword(d.double)},
+        dialect=d.name,
+        _dialect=d,
+    )
+    try:
+        sql = tmpl.render(**context)
+    except jinja2.UndefinedError as exc:
+        raise TemplateError(f"{template}: {exc}") from None
+    return Rendered(template=template, sql=sql, params=used, relations=relations, dialect=d.name)
+
+
+def available_templates() -> list[str]:
+    """Public templates (partials start with ``_``)."""
+    return sorted(p.name[: -len(".sql.j2")] for p in template_dir().glob("*.sql.j2")
+                  if not p.name.startswith("_"))
