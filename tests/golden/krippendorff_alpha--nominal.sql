@@ -1,0 +1,101 @@
+-- agreement-sql: krippendorff_alpha (duckdb)
+-- reads relation: "ratings"
+-- parameter: $default_metric = 'value'
+-- krippendorff_alpha: Krippendorff's alpha per metric (and slice) at one level of measurement.
+-- Source: Krippendorff, K. (2011). Computing Krippendorff's Alpha-Reliability; the
+--   coincidence-matrix sums are in sql/_alpha.sql.j2.
+-- Reads: the ratings relation (item, rater, value[, metric]); missing ratings have no row.
+-- Returns: one row per metric with alpha, observed/expected disagreement, units, values.
+-- Undefined: alpha is NULL when no unit has two ratings.
+-- run by hand: PREPARE agreement AS <the statement below>; EXECUTE agreement(default_metric := 'value');
+WITH
+ratings_in AS (
+  SELECT
+    $default_metric AS metric,
+    CAST(src."item" AS VARCHAR) AS item,
+    CAST(src."rater" AS VARCHAR) AS rater,
+    CAST(src."value" AS VARCHAR) AS value_text,
+    TRY_CAST(src."value" AS DOUBLE) AS x
+  FROM "ratings" AS src
+  WHERE src."value" IS NOT NULL
+),
+ratings AS (
+  SELECT metric, item, rater, value_text, x
+  FROM ratings_in
+)
+,
+counts AS (
+  SELECT metric, item,
+value_text AS cat,
+         MIN(x) AS x,
+         COUNT(*) AS n_uc
+  FROM ratings
+  GROUP BY metric, item, value_text
+),
+units AS (
+  -- m_u = sum_c n_uc raters in unit u; S1_u = sum x, S2_u = sum x^2; Q_u = sum_c n_uc^2
+  SELECT metric, item,
+         SUM(n_uc) AS m_u,
+         SUM(n_uc * x) AS s1_u,
+         SUM(n_uc * x * x) AS s2_u,
+         SUM(n_uc * n_uc) AS q_u,
+         MIN(x) AS x_min,
+         MAX(x) AS x_max
+  FROM counts
+  GROUP BY metric, item
+)
+,
+alpha_units AS (
+  -- pairable units: two or more ratings
+  SELECT * FROM units WHERE m_u >= 2
+),
+alpha_marginals AS (
+  -- n_c: how often category c occurs among pairable values
+  SELECT c.metric, c.cat, MIN(c.x) AS x, SUM(c.n_uc) AS n_c
+  FROM counts AS c
+  JOIN alpha_units AS u ON c.metric = u.metric AND c.item = u.item
+  GROUP BY c.metric, c.cat
+),
+alpha_unit_sums AS (
+  -- per unit terms of the closed forms, summed
+  SELECT metric, COUNT(*) AS n_units,
+         SUM(CAST(m_u * m_u - q_u AS DOUBLE) / (m_u - 1)) AS do_nominal,
+         SUM(2.0 * (m_u * s2_u - s1_u * s1_u) / (m_u - 1)) AS do_interval
+  FROM alpha_units
+  GROUP BY metric
+),
+alpha_totals AS (
+  SELECT metric, COUNT(*) AS n_categories, SUM(n_c) AS n_values,
+         SUM(n_c * n_c) AS sum_nc2, SUM(n_c * x) AS s1, SUM(n_c * x * x) AS s2
+  FROM alpha_marginals
+  GROUP BY metric
+),
+alpha_sums AS (
+  SELECT t.metric,
+         p.n_units,
+         p.do_nominal AS do_sum,
+         CAST(t.n_values * t.n_values - t.sum_nc2 AS DOUBLE) AS de_sum,
+         t.n_values,
+         t.n_categories
+  FROM alpha_totals AS t
+  JOIN alpha_unit_sums AS p ON t.metric = p.metric
+),
+alpha_keys AS (
+  -- every metric (and slice) gets a row, pairable or not
+  SELECT DISTINCT metric FROM units
+),
+alpha AS (
+  SELECT k.metric,
+         COALESCE(s.n_units, 0) AS n_units,
+         COALESCE(s.n_values, 0) AS n_values,
+         COALESCE(s.n_categories, 0) AS n_categories,
+         s.do_sum / s.n_values AS observed_disagreement,
+         s.de_sum / (s.n_values * (s.n_values - 1.0)) AS expected_disagreement,
+         CASE WHEN s.n_categories = 1 THEN 1.0
+              ELSE 1.0 - (s.n_values - 1.0) * s.do_sum / NULLIF(s.de_sum, 0.0) END AS alpha
+  FROM alpha_keys AS k
+  LEFT JOIN alpha_sums AS s ON k.metric = s.metric
+)
+
+SELECT * FROM alpha
+ORDER BY 1

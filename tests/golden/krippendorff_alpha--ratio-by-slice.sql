@@ -1,0 +1,136 @@
+-- agreement-sql: krippendorff_alpha (duckdb)
+-- reads relation: "ratings"
+-- krippendorff_alpha: Krippendorff's alpha per metric (and slice) at one level of measurement.
+-- Source: Krippendorff, K. (2011). Computing Krippendorff's Alpha-Reliability; the
+--   coincidence-matrix sums are in sql/_alpha.sql.j2.
+-- Reads: the ratings relation (item, rater, value[, metric]); missing ratings have no row.
+-- Returns: one row per metric with alpha, observed/expected disagreement, units, values.
+-- Undefined: alpha is NULL when no unit has two ratings.
+WITH
+ratings_in AS (
+  SELECT
+    CAST(src."question" AS VARCHAR) AS metric,
+    CAST(src."Module" AS VARCHAR) AS slice_0,
+    CAST(src."item" AS VARCHAR) AS item,
+    CAST(src."rater" AS VARCHAR) AS rater,
+    CAST(src."value" AS VARCHAR) AS value_text,
+    TRY_CAST(src."value" AS DOUBLE) AS x
+  FROM "ratings" AS src
+  WHERE src."value" IS NOT NULL
+),
+ratings AS (
+  SELECT metric, slice_0, item, rater, value_text, x
+  FROM ratings_in
+)
+,
+counts AS (
+  SELECT metric, slice_0, item,
+x AS cat,
+         MIN(x) AS x,
+         COUNT(*) AS n_uc
+  FROM ratings
+  GROUP BY metric, slice_0, item, x
+),
+units AS (
+  -- m_u = sum_c n_uc raters in unit u; S1_u = sum x, S2_u = sum x^2; Q_u = sum_c n_uc^2
+  SELECT metric, slice_0, item,
+         SUM(n_uc) AS m_u,
+         SUM(n_uc * x) AS s1_u,
+         SUM(n_uc * x * x) AS s2_u,
+         SUM(n_uc * n_uc) AS q_u,
+         MIN(x) AS x_min,
+         MAX(x) AS x_max
+  FROM counts
+  GROUP BY metric, slice_0, item
+)
+,
+value_pairs AS (
+  SELECT lo.metric, lo.slice_0, lo.item,
+         lo.cat AS cat_lo, hi.cat AS cat_hi,
+         lo.x AS x_lo, hi.x AS x_hi,
+         lo.n_uc AS n_lo, hi.n_uc AS n_hi
+  FROM counts AS lo
+  JOIN counts AS hi
+    ON lo.metric = hi.metric AND lo.slice_0 = hi.slice_0 AND lo.item = hi.item AND lo.cat < hi.cat
+)
+,
+alpha_units AS (
+  -- pairable units: two or more ratings
+  SELECT * FROM units WHERE m_u >= 2
+),
+alpha_marginals AS (
+  -- n_c: how often category c occurs among pairable values
+  SELECT c.metric, c.slice_0, c.cat, MIN(c.x) AS x, SUM(c.n_uc) AS n_c
+  FROM counts AS c
+  JOIN alpha_units AS u ON c.metric = u.metric AND c.slice_0 = u.slice_0 AND c.item = u.item
+  GROUP BY c.metric, c.slice_0, c.cat
+),
+alpha_unit_sums AS (
+  -- per unit terms of the closed forms, summed
+  SELECT metric, slice_0, COUNT(*) AS n_units,
+         SUM(CAST(m_u * m_u - q_u AS DOUBLE) / (m_u - 1)) AS do_nominal,
+         SUM(2.0 * (m_u * s2_u - s1_u * s1_u) / (m_u - 1)) AS do_interval
+  FROM alpha_units
+  GROUP BY metric, slice_0
+),
+alpha_totals AS (
+  SELECT metric, slice_0, COUNT(*) AS n_categories, SUM(n_c) AS n_values,
+         SUM(n_c * n_c) AS sum_nc2, SUM(n_c * x) AS s1, SUM(n_c * x * x) AS s2
+  FROM alpha_marginals
+  GROUP BY metric, slice_0
+),
+alpha_ranks AS (
+  -- F_c: cumulative n_g over categories up to and including c (ordinal ranks)
+  SELECT metric, slice_0, cat, x, n_c,
+         SUM(n_c) OVER (PARTITION BY metric, slice_0 ORDER BY x
+                        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS f_c
+  FROM alpha_marginals
+),
+alpha_observed AS (
+  -- sum_ck o_ck d2_ck = 2 sum_u sum_{c<k} n_uc n_uk d2_ck / (m_u - 1)
+  SELECT u.metric, u.slice_0,
+         SUM(2.0 * v.n_lo * v.n_hi * POWER((b.x - a.x) / NULLIF(b.x + a.x, 0.0), 2) / (u.m_u - 1)) AS do_sum
+  FROM value_pairs AS v
+  JOIN alpha_units AS u ON v.metric = u.metric AND v.slice_0 = u.slice_0 AND v.item = u.item
+  JOIN alpha_ranks AS a ON v.metric = a.metric AND v.slice_0 = a.slice_0 AND a.cat = v.cat_lo
+  JOIN alpha_ranks AS b ON v.metric = b.metric AND v.slice_0 = b.slice_0 AND b.cat = v.cat_hi
+  GROUP BY u.metric, u.slice_0
+),
+alpha_expected AS (
+  -- sum_ck n_c n_k d2_ck = 2 sum_{c<k} n_c n_k d2_ck
+  SELECT a.metric, a.slice_0, SUM(2.0 * a.n_c * b.n_c * POWER((b.x - a.x) / NULLIF(b.x + a.x, 0.0), 2)) AS de_sum
+  FROM alpha_ranks AS a
+  JOIN alpha_ranks AS b ON a.metric = b.metric AND a.slice_0 = b.slice_0 AND a.x < b.x
+  GROUP BY a.metric, a.slice_0
+),
+alpha_sums AS (
+  SELECT t.metric, t.slice_0,
+         p.n_units,
+         COALESCE(o.do_sum, 0.0) AS do_sum,
+         COALESCE(e.de_sum, 0.0) AS de_sum,
+         t.n_values,
+         t.n_categories
+  FROM alpha_totals AS t
+  JOIN alpha_unit_sums AS p ON t.metric = p.metric AND t.slice_0 = p.slice_0
+  LEFT JOIN alpha_observed AS o ON t.metric = o.metric AND t.slice_0 = o.slice_0
+  LEFT JOIN alpha_expected AS e ON t.metric = e.metric AND t.slice_0 = e.slice_0
+),
+alpha_keys AS (
+  -- every metric (and slice) gets a row, pairable or not
+  SELECT DISTINCT metric, slice_0 FROM units
+),
+alpha AS (
+  SELECT k.metric, k.slice_0,
+         COALESCE(s.n_units, 0) AS n_units,
+         COALESCE(s.n_values, 0) AS n_values,
+         COALESCE(s.n_categories, 0) AS n_categories,
+         s.do_sum / s.n_values AS observed_disagreement,
+         s.de_sum / (s.n_values * (s.n_values - 1.0)) AS expected_disagreement,
+         CASE WHEN s.n_categories = 1 THEN 1.0
+              ELSE 1.0 - (s.n_values - 1.0) * s.do_sum / NULLIF(s.de_sum, 0.0) END AS alpha
+  FROM alpha_keys AS k
+  LEFT JOIN alpha_sums AS s ON k.metric = s.metric AND k.slice_0 = s.slice_0
+)
+
+SELECT * FROM alpha
+ORDER BY 1

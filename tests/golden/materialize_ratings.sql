@@ -1,0 +1,26 @@
+-- agreement-sql: materialize_ratings (duckdb)
+-- reads relation: "ratings"
+-- parameter: $default_metric = 'value'
+-- materialize_ratings: the caller's source read once into a session-temporary table of
+--   canonical ratings (metric, slices, item, rater, value_text, x), so a report that runs
+--   several statements scans the source a single time.
+-- Reads: the source relation. Writes: a TEMP table under a generated name (dropped after use).
+-- run by hand: PREPARE agreement AS <the statement below>; EXECUTE agreement(default_metric := 'value');
+CREATE TEMP TABLE "ratings_canonical" AS
+WITH
+ratings_in AS (
+  SELECT
+    $default_metric AS metric,
+    CAST(src."item" AS VARCHAR) AS item,
+    CAST(src."rater" AS VARCHAR) AS rater,
+    CAST(src."value" AS VARCHAR) AS value_text,
+    TRY_CAST(src."value" AS DOUBLE) AS x
+  FROM "ratings" AS src
+  WHERE src."value" IS NOT NULL
+),
+ratings AS (
+  SELECT metric, item, rater, value_text, x
+  FROM ratings_in
+)
+
+SELECT *, CAST(NULL AS BIGINT) AS row_no FROM ratings_in

@@ -1,0 +1,117 @@
+-- agreement-sql: pairwise_agreement (duckdb)
+-- reads relation: "ratings"
+-- parameter: $struct_field_0
+-- parameter: $struct_field_1
+-- parameter: $likert_lo = 1.0
+-- parameter: $likert_hi = 5.0
+-- parameter: $adjacent_tolerance = 1.0
+-- pairwise_agreement: exact and adjacent percent agreement, pooled over rater pairs.
+-- Source: seed 001 (Human Evaluation Workshop, pairwise agreement IRR); counts formulation
+--   from DESIGN_NOTES §1 (pairs from n_uc, not from a rater self-join).
+-- Reads: the ratings relation (item, rater, value[, metric]).
+-- Returns: one row per metric: n_items_paired, n_pairs, exact/adjacent pairs and percentages,
+--   whether the metric is binary (declared, or every rating 0 or 1).
+-- Undefined: percentages are NULL when no unit has two ratings.
+-- run by hand: PREPARE agreement AS <the statement below>; EXECUTE agreement(struct_field_0 := ?, struct_field_1 := ?, likert_lo := 1.0, likert_hi := 5.0, adjacent_tolerance := 1.0);
+WITH
+ratings_in AS (
+  -- workshop export: one row per (trace, rater), ratings{question: rating} unnested here
+  SELECT
+    $struct_field_0 AS metric,
+    CAST(src."trace_id" AS VARCHAR) AS item,
+    CAST(src."user_id" AS VARCHAR) AS rater,
+    CAST(src."ratings"."q1" AS VARCHAR) AS value_text,
+    TRY_CAST(src."ratings"."q1" AS DOUBLE) AS x
+  FROM "ratings" AS src
+  WHERE src."ratings"."q1" IS NOT NULL
+  UNION ALL
+  SELECT
+    $struct_field_1 AS metric,
+    CAST(src."trace_id" AS VARCHAR) AS item,
+    CAST(src."user_id" AS VARCHAR) AS rater,
+    CAST(src."ratings"."q 2" AS VARCHAR) AS value_text,
+    TRY_CAST(src."ratings"."q 2" AS DOUBLE) AS x
+  FROM "ratings" AS src
+  WHERE src."ratings"."q 2" IS NOT NULL
+),
+ratings AS (
+  SELECT metric, item, rater, value_text, x
+  FROM ratings_in
+)
+,
+counts AS (
+  SELECT metric, item,
+x AS cat,
+         MIN(x) AS x,
+         COUNT(*) AS n_uc
+  FROM ratings
+  GROUP BY metric, item, x
+),
+units AS (
+  -- m_u = sum_c n_uc raters in unit u; S1_u = sum x, S2_u = sum x^2; Q_u = sum_c n_uc^2
+  SELECT metric, item,
+         SUM(n_uc) AS m_u,
+         SUM(n_uc * x) AS s1_u,
+         SUM(n_uc * x * x) AS s2_u,
+         SUM(n_uc * n_uc) AS q_u,
+         MIN(x) AS x_min,
+         MAX(x) AS x_max
+  FROM counts
+  GROUP BY metric, item
+)
+,
+value_pairs AS (
+  SELECT lo.metric, lo.item,
+         lo.cat AS cat_lo, hi.cat AS cat_hi,
+         lo.x AS x_lo, hi.x AS x_hi,
+         lo.n_uc AS n_lo, hi.n_uc AS n_hi
+  FROM counts AS lo
+  JOIN counts AS hi
+    ON lo.metric = hi.metric AND lo.item = hi.item AND lo.cat < hi.cat
+)
+,
+observed_scale AS (
+  SELECT metric,
+         MIN(CASE WHEN x = 0 OR x = 1 THEN 1 ELSE 0 END) AS all_zero_one
+  FROM ratings
+  GROUP BY metric
+),
+scale AS (
+  SELECT o.metric,
+         CASE WHEN o.all_zero_one = 1 THEN 'binary' ELSE 'likert' END AS kind,
+         CASE WHEN o.all_zero_one = 1 THEN 0.0 ELSE $likert_lo END AS lo,
+         CASE WHEN o.all_zero_one = 1 THEN 1.0 ELSE $likert_hi END AS hi
+  FROM observed_scale AS o
+)
+,
+pw_near AS (
+  SELECT metric, SUM(n_lo * n_hi) AS near_pairs
+  FROM value_pairs
+  WHERE x_hi - x_lo <= $adjacent_tolerance
+  GROUP BY metric
+),
+pw_totals AS (
+  SELECT metric,
+         SUM(CASE WHEN m_u >= 2 THEN 1 ELSE 0 END) AS n_items_paired,
+         CAST(SUM(m_u * (m_u - 1)) / 2 AS BIGINT) AS n_pairs,
+         CAST(SUM(q_u - m_u) / 2 AS BIGINT) AS exact_pairs
+  FROM units
+  GROUP BY metric
+),
+pairwise AS (
+  SELECT t.metric,
+         t.n_items_paired,
+         t.n_pairs,
+         t.exact_pairs,
+         t.exact_pairs + COALESCE(n.near_pairs, 0) AS adjacent_pairs,
+         100.0 * CAST(t.exact_pairs AS DOUBLE) / NULLIF(t.n_pairs, 0) AS exact_agreement,
+         100.0 * CAST(t.exact_pairs + COALESCE(n.near_pairs, 0) AS DOUBLE)
+               / NULLIF(t.n_pairs, 0) AS adjacent_agreement
+  FROM pw_totals AS t
+  LEFT JOIN pw_near AS n ON t.metric = n.metric
+)
+
+SELECT p.*, s.kind = 'binary' AS is_binary, s.kind AS scale_kind, s.lo AS scale_lo, s.hi AS scale_hi
+FROM pairwise AS p
+JOIN scale AS s ON p.metric = s.metric
+ORDER BY 1

@@ -1,0 +1,55 @@
+"""Golden SQL snapshots: every public template rendered with its default options (and listed
+variants) is compared with tests/golden/<name>[--variant].sql, so a reviewer sees SQL diffs.
+
+Refresh after an intended change:  UPDATE_GOLDEN=1 python -m pytest tests/test_golden_sql.py
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from agreement_sql.rendering import render
+from agreement_sql.templates import available_templates
+
+GOLDEN = Path(__file__).parent / "golden"
+
+# extra renderings worth pinning: (template, variant name, options)
+VARIANTS = [
+    ("krippendorff_alpha", "nominal", {"level": "nominal", "by_label": True}),
+    ("krippendorff_alpha", "ordinal", {"level": "ordinal"}),
+    ("krippendorff_alpha", "ratio-by-slice", {"level": "ratio", "metric": "question",
+                                              "group_by": ["Module"]}),
+    ("pairwise_agreement", "workshop-struct", {"item": "trace_id", "rater": "user_id",
+                                               "value": "ratings", "struct_fields": ["q1", "q 2"]}),
+    ("pairwise_agreement", "dedup-last", {"on_duplicate": "last", "with_row_number": True}),
+    ("irr_scores", "declared-scales", {"scales": "declared_scales", "metric": "question"}),
+    ("krippendorff_alpha", "spark", {"dialect": "spark", "level": "interval"}),
+]
+
+
+def _cases():
+    for name in available_templates():
+        yield name, "", {}
+    for name, variant, options in VARIANTS:
+        yield name, variant, options
+
+
+@pytest.mark.parametrize("name,variant,options", list(_cases()),
+                         ids=[f"{n}{'--' + v if v else ''}" for n, v, _ in _cases()])
+def test_template_matches_golden(name, variant, options):
+    options = dict(options)
+    dialect = options.pop("dialect", "duckdb")
+    sql = render(name, dialect=dialect, **options)
+    path = GOLDEN / f"{name}{'--' + variant if variant else ''}.sql"
+    if os.environ.get("UPDATE_GOLDEN"):
+        path.write_text(sql, encoding="utf-8")
+    assert path.exists(), f"no golden file {path.name}; run with UPDATE_GOLDEN=1"
+    assert sql == path.read_text(encoding="utf-8"), f"{path.name} changed; review the diff and refresh"
+
+
+def test_every_golden_file_has_a_template():
+    names = {f"{n}{'--' + v if v else ''}.sql" for n, v, _ in _cases()}
+    stale = sorted(p.name for p in GOLDEN.glob("*.sql") if p.name not in names)
+    assert not stale, f"golden files without a template: {stale}"
