@@ -55,7 +55,7 @@ def _examples(spec: RatingsSpec, options: dict[str, Any], problem: str) -> list[
 
 
 def _has_metric(spec: RatingsSpec) -> bool:
-    return bool(spec.metric or spec.struct_fields)
+    return spec.metric_label is not None
 
 
 def _total(counts: dict[str, Any], *keys: str) -> int:
@@ -65,6 +65,6 @@ def _total(counts: dict[str, Any], *keys: str) -> int:
 def _show(spec: RatingsSpec, row: dict[str, Any]) -> str:
     parts = [f"{spec.item}={row['item']!r}", f"{spec.rater}={row['rater']!r}"]
     if _has_metric(spec):
-        parts.append(f"{spec.metric or 'question'}={row['metric']!r}")
+        parts.append(f"{spec.metric_label}={row['metric']!r}")
     parts += [f"{g}={v!r}" for g, v in spec.describe_slice(row).items()]
     return "(" + ", ".join(parts) + ")"

@@ -11,7 +11,7 @@ when the value column is a STRUCT, or when the default column names are absent a
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any, Sequence
 
 from .errors import OptionError
@@ -35,7 +35,7 @@ class RatingsSpec:
     default_metric: str = "value"
     on_duplicate: str | None = None
     canonical: bool = False
-    extra: dict[str, Any] = field(default_factory=dict)
+    metric_label: str | None = None   # how messages name the metric: its column, or "question"
 
     @property
     def slices(self) -> list[str]:
@@ -104,7 +104,8 @@ def prepare(source: Source, *, item: str = "item", rater: str = "rater", value: 
         raise OptionError(f"value column {value!r} is an empty object")
     return RatingsSpec(source=source, relation=source.name, item=item, rater=rater, value=value,
                        metric=metric, group_by=groups, struct_fields=tuple(fields or ()),
-                       default_metric=value, on_duplicate=on_duplicate)
+                       default_metric=value, on_duplicate=on_duplicate,
+                       metric_label=metric or ("question" if fields else None))
 
 
 def materialize(spec: RatingsSpec) -> RatingsSpec:

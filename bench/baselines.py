@@ -6,7 +6,8 @@
   to a dense raters x items matrix per metric, then ``krippendorff.alpha`` and statsmodels'
   Fleiss' kappa (on complete items).
 
-The DuckDB baselines accept an optional connection so the runner can apply a memory limit.
+The DuckDB baselines accept an optional connection (see ``connect``) so the runner can open it
+before the clock starts and apply a memory limit, as it does for the package.
 """
 
 from __future__ import annotations
@@ -35,10 +36,17 @@ FROM (
 """
 
 
+def connect(memory_limit: str | None = None, temp_directory: str | None = None) -> duckdb.DuckDBPyConnection:
+    """An in-memory DuckDB connection, optionally memory-limited, without a progress bar."""
+    config = {"memory_limit": memory_limit, "temp_directory": temp_directory}
+    con = duckdb.connect(config={key: value for key, value in config.items() if value})
+    con.execute("SET enable_progress_bar = false")  # session-only: refused in connect's config
+    return con
+
+
 def _fetch(sql: str, path: str, con: duckdb.DuckDBPyConnection | None) -> list[tuple]:
-    """Run ``sql`` with ``$path`` bound, on ``con`` or a fresh in-memory connection."""
-    con = con or duckdb.connect()
-    return con.execute(sql, {"path": path}).fetchall()
+    """Run ``sql`` with ``$path`` bound, on ``con`` or a fresh connection."""
+    return (con or connect()).execute(sql, {"path": path}).fetchall()
 
 
 def scan(path: str, con: duckdb.DuckDBPyConnection | None = None) -> list[tuple]:

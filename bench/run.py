@@ -6,9 +6,10 @@
 ``--rows`` is the full grid items x raters x metrics; ``--missing`` (default 0.1) then drops
 that share, so the file holds about 10% fewer rows. The file is cached under bench/.data/.
 Every repeat of every measurement runs in a fresh spawned process: the clock covers only the
-call (imports and connection set-up happen first), and peak memory is that process's maximum
-resident set size, DuckDB's allocations included. Package functions are imported lazily; a
-missing one is reported as "skipped: <reason>" and the run goes on.
+call (imports, and a connection from the module's own ``connect`` when the function takes
+``con=``, come first), and peak memory is that process's resident high-water mark (VmHWM),
+DuckDB's allocations included. Package functions are imported lazily; a missing one is
+reported as "skipped: <reason>" and the run goes on.
 """
 
 from __future__ import annotations
@@ -94,13 +95,8 @@ def connection_parameter(function) -> str | None:
 
 
 def open_connection(function, limits: dict):
-    """A connection with ``limits`` (may be empty): the package's ``connect`` if any, else DuckDB's."""
-    connect = getattr(sys.modules[function.__module__.split(".")[0]], "connect", None)
-    if connect is not None:
-        return connect(**limits)
-    import duckdb
-
-    return duckdb.connect(config=limits)
+    """A connection from the ``connect`` of ``function``'s top-level module, with ``limits``."""
+    return sys.modules[function.__module__.split(".")[0]].connect(**limits)
 
 
 def peak_mb() -> float:

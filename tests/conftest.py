@@ -1,0 +1,58 @@
+"""Shared test helpers: small annotation tables in every source form the package accepts."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pyarrow as pa
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+REFERENCE = Path(__file__).resolve().parent / "reference"
+DATA = ROOT / "data"
+
+
+def workshop_rows(traces: dict[str, dict[str, list]], *, rater_prefix: str = "u") -> list[dict]:
+    """``{"t1": {"q1": [3, 4]}}`` -> workshop annotations (one row per trace and rater).
+
+    The i-th rating of a list belongs to rater ``u{i+1}``; ``None`` means that rater skipped
+    the question.
+    """
+    rows: dict[tuple[str, str], dict] = {}
+    for trace, questions in traces.items():
+        for question, ratings in questions.items():
+            for i, r in enumerate(ratings):
+                if r is None:
+                    continue
+                key = (trace, f"{rater_prefix}{i + 1}")
+                rows.setdefault(key, {"trace_id": trace, "user_id": key[1], "ratings": {}})
+                rows[key]["ratings"][question] = r
+    return list(rows.values())
+
+
+def long_table(traces: dict[str, dict[str, list]]) -> pa.Table:
+    """The same annotations as a long Arrow table (trace_id, user_id, question_id, rating)."""
+    out = {"trace_id": [], "user_id": [], "question_id": [], "rating": []}
+    for row in workshop_rows(traces):
+        for question, rating in row["ratings"].items():
+            out["trace_id"].append(row["trace_id"])
+            out["user_id"].append(row["user_id"])
+            out["question_id"].append(question)
+            out["rating"].append(rating)
+    return pa.table(out)
+
+
+LONG = {"item": "trace_id", "rater": "user_id", "metric": "question_id", "value": "rating"}
+
+
+def write_jsonl(path: Path, rows: list[dict]) -> Path:
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def workshop_file(tmp_path):
+    """A function writing workshop-shaped JSONL from the ``traces`` mapping."""
+    def make(traces, name="annotations.jsonl"):
+        return write_jsonl(tmp_path / name, workshop_rows(traces))
+    return make
