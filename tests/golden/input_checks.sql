@@ -35,11 +35,11 @@ duplicate_keys AS (
 )
 SELECT
   COUNT(*) AS n_ratings,
-  SUM(CASE WHEN item IS NULL THEN 1 ELSE 0 END) AS n_null_item,
-  SUM(CASE WHEN rater IS NULL THEN 1 ELSE 0 END) AS n_null_rater,
-  SUM(CASE WHEN metric IS NULL THEN 1 ELSE 0 END) AS n_null_metric,
+  SUM(CASE WHEN r.item IS NULL THEN 1 ELSE 0 END) AS n_null_item,
+  SUM(CASE WHEN r.rater IS NULL THEN 1 ELSE 0 END) AS n_null_rater,
+  SUM(CASE WHEN r.metric IS NULL THEN 1 ELSE 0 END) AS n_null_metric,
   SUM(CASE WHEN 1 = 0 THEN 1 ELSE 0 END) AS n_null_slice,
-  SUM(CASE WHEN x IS NULL THEN 1 ELSE 0 END) AS n_not_numeric,
+  SUM(CASE WHEN r.x IS NULL THEN 1 ELSE 0 END) AS n_not_numeric,
   0 AS n_out_of_scale,
   MIN(k.n_duplicate) AS n_duplicate
 FROM ratings AS r
