@@ -44,7 +44,7 @@ def check_ratings(spec: RatingsSpec, *, numeric: bool = True, scales: str | None
         rows = _examples(spec, options, "duplicate")
         shown = "; ".join(f"{_show(spec, r)} rated {r['n_times']} times" for r in rows)
         raise DuplicateRatingError(
-            f"{counts['n_duplicate']} (item, rater{', metric' if _has_metric(spec) else ''}) key(s) occur "
+            f"{rows[0]['n_found']} (item, rater{', metric' if _has_metric(spec) else ''}) key(s) occur "
             f"more than once: {shown}; pass on_duplicate='first', 'last' or 'mean' to choose one rating")
     return counts
 

@@ -1,12 +1,15 @@
 -- agreement-sql: input_checks (duckdb)
 -- reads relation: "ratings"
 -- parameter: $default_metric = 'value'
--- input_checks: counts of everything that makes the input unusable, in one scan, so the
+-- input_checks: counts of everything that makes the input unusable, in one aggregation, so the
 --   Python layer can raise a typed error naming the column, value or row (principle 6).
+-- Duplicates without a GROUP BY over (item, rater): raters get integer codes, and per unit and
+--   block of 40 codes the SUM and the bitwise OR of 2^(code mod 40) differ exactly when a rater
+--   occurs twice (a repeated bit carries into another bit). Cost: one per-unit aggregation.
 -- Reads: the ratings relation. Returns: one row of counts (0 everywhere = usable input).
---   n_not_numeric   ratings whose text is not a number (matters for numeric scales)
---   n_duplicate     (item, rater[, metric, slices]) keys rated more than once
---   n_out_of_scale  ratings outside a declared scale's [lo, hi]
+--   n_not_numeric    ratings whose value is not a number (matters for numeric scales)
+--   n_duplicate      units in which some rater occurs more than once
+--   n_out_of_scale   ratings outside a declared scale's [lo, hi]
 -- run by hand: PREPARE agreement AS <the statement below>; EXECUTE agreement(default_metric := 'value');
 WITH
 ratings_in AS (
@@ -24,23 +27,35 @@ ratings AS (
   FROM ratings_in
 )
 ,
-duplicate_keys AS (
-  SELECT COUNT(*) AS n_duplicate
-  FROM (
-    SELECT metric, item, rater
-    FROM ratings
-    GROUP BY metric, item, rater
-    HAVING COUNT(*) > 1
-  ) AS d
+rater_codes AS (
+  SELECT rater, ROW_NUMBER() OVER (ORDER BY rater) - 1 AS code
+  FROM (SELECT DISTINCT rater FROM ratings WHERE rater IS NOT NULL) AS d
+),
+coded AS (
+  SELECT r.*, c.code,
+         CAST(POWER(2, c.code % 40) AS BIGINT) AS bit
+  FROM ratings AS r
+  LEFT JOIN rater_codes AS c ON c.rater = r.rater
+),
+unit_blocks AS (
+  SELECT COUNT(*) AS n_ratings,
+         SUM(CASE WHEN item IS NULL THEN 1 ELSE 0 END) AS n_null_item,
+         SUM(CASE WHEN rater IS NULL THEN 1 ELSE 0 END) AS n_null_rater,
+         SUM(CASE WHEN metric IS NULL THEN 1 ELSE 0 END) AS n_null_metric,
+         SUM(CASE WHEN 1 = 0 THEN 1 ELSE 0 END) AS n_null_slice,
+         SUM(CASE WHEN x IS NULL THEN 1 ELSE 0 END) AS n_not_numeric,
+         0 AS n_out_of_scale,
+         CASE WHEN SUM(bit) <> BIT_OR(bit) THEN 1 ELSE 0 END AS has_duplicate
+  FROM coded
+  GROUP BY metric, item, FLOOR(code / 40)
 )
 SELECT
-  COUNT(*) AS n_ratings,
-  SUM(CASE WHEN r.item IS NULL THEN 1 ELSE 0 END) AS n_null_item,
-  SUM(CASE WHEN r.rater IS NULL THEN 1 ELSE 0 END) AS n_null_rater,
-  SUM(CASE WHEN r.metric IS NULL THEN 1 ELSE 0 END) AS n_null_metric,
-  SUM(CASE WHEN 1 = 0 THEN 1 ELSE 0 END) AS n_null_slice,
-  SUM(CASE WHEN r.x IS NULL THEN 1 ELSE 0 END) AS n_not_numeric,
-  0 AS n_out_of_scale,
-  MIN(k.n_duplicate) AS n_duplicate
-FROM ratings AS r
-CROSS JOIN duplicate_keys AS k
+  COALESCE(SUM(n_ratings), 0) AS n_ratings,
+  COALESCE(SUM(n_null_item), 0) AS n_null_item,
+  COALESCE(SUM(n_null_rater), 0) AS n_null_rater,
+  COALESCE(SUM(n_null_metric), 0) AS n_null_metric,
+  COALESCE(SUM(n_null_slice), 0) AS n_null_slice,
+  COALESCE(SUM(n_not_numeric), 0) AS n_not_numeric,
+  COALESCE(SUM(n_out_of_scale), 0) AS n_out_of_scale,
+  COALESCE(SUM(has_duplicate), 0) AS n_duplicate
+FROM unit_blocks

@@ -22,7 +22,8 @@ ratings AS (
   FROM ratings_in
 )
 
-SELECT metric, item, rater, MIN(value_text) AS value_text, COUNT(*) AS n_times
+SELECT metric, item, rater, MIN(value_text) AS value_text, COUNT(*) AS n_times,
+       COUNT(*) OVER () AS n_found
 FROM ratings
 GROUP BY metric, item, rater
 HAVING COUNT(*) > 1
