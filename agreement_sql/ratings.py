@@ -56,6 +56,8 @@ class RatingsSpec:
             "with_row_number": self.on_duplicate in ("first", "last"),
             "by_label": False,
             "scales": None,
+            "domain": None,          # a declared value domain relation (agreement_sql.domain)
+            "bootstrap": False,      # unit-resampling replicates (agreement_sql.bootstrap)
             **more,
         }
 

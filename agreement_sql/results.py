@@ -49,11 +49,21 @@ class KrippendorffAlphaResult(TypedDict):
     observed_disagreement: Optional[float]
     expected_disagreement: Optional[float]
     n_items: int                   # pairable units
+    n_raters: int                  # raters with at least one rating
     n_values: int                  # pairable values
-    n_categories: int
+    n_categories: int              # distinct values among the pairable values
     interpretation: Optional[str]
     metric: NotRequired[str]
     group: NotRequired[Dict[str, Any]]
+    domain: NotRequired[List[Any]]       # the declared value domain, when one was given
+    se: NotRequired[Optional[float]]     # bootstrap standard deviation (ci= given)
+    ci_low: NotRequired[Optional[float]]
+    ci_high: NotRequired[Optional[float]]
+    ci_method: NotRequired[str]          # "bootstrap"
+    ci_level: NotRequired[float]
+    n_boot: NotRequired[int]
+    n_boot_valid: NotRequired[int]       # replicates with a defined alpha
+    seed: NotRequired[int]
 
 
 class PerMetricScore(TypedDict):
@@ -107,3 +117,241 @@ class IRRError(TypedDict):
     score: float                   # 0.0
     ready_to_proceed: bool         # False
     invalid_rating: NotRequired[Dict[str, Any]]
+
+
+class KappaResult(TypedDict):
+    """A chance-corrected agreement coefficient of the kappa family (see docs/coefficients.md)."""
+    coefficient: str               # e.g. "cohen_kappa", "light_kappa", "fleiss_kappa", "gwet_ac2"
+    value: Optional[float]         # None when undefined (no item rated twice)
+    observed_agreement: Optional[float]  # p_a (weighted when weights are given)
+    chance_agreement: Optional[float]    # p_e
+    n_items: int                   # items that enter the agreement (rated by two or more raters)
+    n_raters: int
+    n_categories: int              # the declared domain, else the categories observed
+    interpretation: Optional[str]  # Landis & Koch (1977); None for percent_agreement
+    weights: str                   # "unweighted", "linear", "quadratic" or "custom"
+    weight_basis: NotRequired[str]       # "value" or "position" (weighted results)
+    se: NotRequired[Optional[float]]     # analytic standard error (ci= given)
+    ci_low: NotRequired[Optional[float]]
+    ci_high: NotRequired[Optional[float]]
+    ci_method: NotRequired[str]          # "analytic"
+    ci_level: NotRequired[float]
+    raters: NotRequired[List[str]]       # Cohen's kappa: the two raters (rows, columns)
+    n_pairs: NotRequired[int]            # Cohen/Light: rater pairs with a defined kappa
+    metric: NotRequired[str]
+    group: NotRequired[Dict[str, Any]]
+
+
+class CohenKappaResult(KappaResult):
+    pass
+
+
+class FleissKappaResult(KappaResult):
+    pass
+
+
+class CongerKappaResult(KappaResult):
+    pass
+
+
+class ScottPiResult(KappaResult):
+    pass
+
+
+class GwetAC1Result(KappaResult):
+    pass
+
+
+class BrennanPredigerResult(KappaResult):
+    pass
+
+
+class PercentAgreementResult(KappaResult):
+    pass
+
+
+# --- workflows (issue 4): rater diagnostics, judge agreement, consistency, evaluation sheet ---
+
+class RaterAgreement(TypedDict):
+    rater: str
+    n_ratings: int
+    n_items_shared: int                  # units this rater shares with at least one other rater
+    agreement_with_others: Optional[float]   # % of (rater, other) pairs that agree exactly
+    mean_abs_difference: Optional[float]     # mean |x_rater - x_other| (numeric ratings)
+    alpha_without: Optional[float]       # the group's alpha with this rater left out
+    mean_rating: Optional[float]
+
+
+class RaterPair(TypedDict):
+    rater_a: str
+    rater_b: str
+    n_items: int                         # units both rated
+    exact_agreement: Optional[float]     # percent
+    mean_abs_difference: Optional[float]
+    mean_offset: Optional[float]         # mean (a - b)
+    alpha: Optional[float]               # Krippendorff's alpha of the two alone
+
+
+class RaterBias(TypedDict):
+    rater: str
+    category: Optional[str]              # labels: one row per category; numeric: None
+    n_items: int
+    rater_value: Optional[float]         # the rater's mean (numeric) or share of the category
+    others_value: Optional[float]        # the other raters' mean or share on the same units
+    offset: Optional[float]              # rater_value - others_value
+
+
+class DisagreementItem(TypedDict):
+    rank: int
+    item: str
+    n_ratings: int
+    n_values: int                        # distinct values given
+    disagreeing_pairs: int
+    std_dev: Optional[float]             # population sigma (numeric ratings)
+    spread: Optional[float]              # max - min (numeric ratings)
+    disagreement_share: Optional[float]  # the unit's share of the observed disagreement D_o
+    ratings: Dict[str, Any]              # rater -> rating
+
+
+class RaterDiagnostics(TypedDict):
+    level: str
+    metric: str
+    alpha: Optional[float]
+    raters: List[RaterAgreement]         # least agreeing first
+    pairs: List[RaterPair]
+    bias: List[RaterBias]
+    items: List[DisagreementItem]        # the units that drive disagreement, largest share first
+    notes: List[str]
+    group: NotRequired[Dict[str, Any]]
+
+
+class JudgeUsed(TypedDict):
+    judgeId: str
+    model: str
+    approach: str
+    assessmentCount: int                 # scores this judge gave on the points alpha pairs
+
+
+class PointAlpha(TypedDict):
+    pointText: str
+    alpha: Optional[float]               # 3 dp; the point across every response
+    numJudges: int
+
+
+class JudgeAgreementMetrics(TypedDict):
+    """Seed 004's ``JudgeAgreementMetrics``, field for field."""
+    krippendorffsAlpha: Optional[float]  # 3 dp
+    numItems: int                        # points with two or more valid scores
+    numJudges: int                       # distinct judges
+    numComparisons: int                  # within-point judge pairs
+    interpretation: Optional[str]        # reliable | tentative | unstable | unreliable
+    judgeSetFingerprint: str             # sha256 of the sorted distinct judge ids, 12 hex
+    judgesUsed: List[JudgeUsed]          # by assessmentCount, descending, stable
+    perPointAlphas: NotRequired[List[PointAlpha]]
+
+
+class FlaggedPoint(TypedDict):
+    pointText: str
+    stdDev: Optional[float]              # population sigma of the judges' scores, 3 dp
+    mean: Optional[float]
+    spread: Optional[float]
+    numJudges: int
+
+
+class JudgeGroup(TypedDict):
+    group: Dict[str, Any]                # e.g. {"promptId": ..., "modelId": ...}
+    judgeAgreement: Optional[JudgeAgreementMetrics]   # None: no point scored by two judges
+    highDisagreementPoints: List[FlaggedPoint]        # sigma > sigmaThreshold
+
+
+class PointAgreement(TypedDict):
+    group: Dict[str, Any]                # the group keys without the `across` column
+    pointText: str
+    alpha: Optional[float]               # 3 dp
+    interpretation: Optional[str]
+    numJudges: int
+    numResponses: int                    # responses (units) with two or more scores
+    numComparisons: int
+
+
+class JudgePlatform(TypedDict):
+    meanAlpha: Optional[float]           # mean of the group alphas, 3 dp
+    minAlpha: Optional[float]
+    numGroupsWithAlpha: int
+    numGroups: int
+    pooled: Optional[JudgeAgreementMetrics]   # every judged point of every group as one set
+
+
+class JudgeAgreementReport(TypedDict):
+    input: str                           # "weval" or "long table"
+    level: str
+    groupBy: List[str]
+    across: Optional[str]
+    sigmaThreshold: float
+    groups: List[JudgeGroup]
+    perPoint: List[PointAgreement]
+    platform: JudgePlatform
+    warnings: List[str]
+    diagnostics: Optional[RaterDiagnostics]
+    conventions: Dict[str, str]
+
+
+# "pass" is a Python keyword: the functional form keeps seed 002's key
+ConsistencyReport = TypedDict("ConsistencyReport", {
+    "n": int,                            # rows where both agents gave a known label
+    "percent_agreement": Optional[float],     # 4 dp
+    "kappa": Optional[float],                 # 4 dp; 1.0 when both use one same label
+    "abstain_rate": Optional[float],          # scholar-side ABSTAIN / n, 4 dp
+    "disagreements": int,
+    "gates": Dict[str, float],                # pa, kappa, abstain
+    "pass": bool,                             # every gate, on unrounded values
+    "gate_results": Dict[str, bool],
+    "confusion_matrix": Dict[str, Dict[str, int]],   # scholar label -> auditor label -> count
+    "arbitration": List[Dict[str, Any]],      # qid, scholar, auditor, final, why
+    "unknown_labels": Dict[str, Any],         # count, qids
+    "input": Dict[str, Any],
+    "conventions": Dict[str, str],
+})
+
+
+class CoefficientsResult(TypedDict):
+    """Several coefficients of one metric (and slice), computed in one statement."""
+    metric: str
+    group: NotRequired[Dict[str, Any]]
+    coefficients: Dict[str, Dict[str, Any]]   # coefficient name -> KappaResult / alpha result
+
+
+class EvaluationSheetReport(TypedDict):
+    source: str
+    rows: int
+    train_rows: int
+    include_train: bool
+    annotators: List[str]                # the Annotator_N_Label columns
+    labels: Dict[str, int]               # labels present per labelling column (rows kept)
+    target: float                        # kappa target (0.60)
+    annotator_agreement: Dict[str, Any]  # coefficient, kappa, percent_agreement, n, interpretation,
+                                         # target_met, fleiss_kappa, all_agree_percent, pairs, ...
+    llm_judge: Dict[str, Any]            # vs_annotators, vs_consensus
+    confusion_matrices: Dict[str, Dict[str, Dict[str, int]]]   # "A x B" -> label_a -> label_b -> n
+    breakdowns: Dict[str, List[Dict[str, Any]]]                # column -> one summary per level
+    disagreements: List[Dict[str, Any]]  # samples the annotators disagree on (consensus round)
+    diagnostics: Optional[RaterDiagnostics]
+    notes: List[str]
+    conventions: Dict[str, str]
+
+
+class CalibrationSample(TypedDict):
+    source: str
+    output: Optional[str]                # the CSV written, annotator columns empty
+    seed: int
+    n_per_stratum: int
+    per_stratum_target: Dict[str, int]   # PASS, FAIL
+    drawn: int
+    by_verdict: Dict[str, int]           # by the LLM judge's verdict
+    by_split: Dict[str, int]             # Dev, Test
+    excluded: Dict[str, int]             # train_rows, other_split_rows, no_verdict_rows
+    shortfall: int                       # rows missing to reach n_per_stratum in every stratum
+    strata: List[Dict[str, Any]]         # per stratum: rows, available, drawn, shortfall
+    sample_ids: List[str]                # in the order written
+    blanked_columns: List[str]
+    notes: List[str]

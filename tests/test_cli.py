@@ -99,3 +99,16 @@ def test_ci_runs_the_readme_test_command():
 def test_templates_found_from_the_checkout():
     from agreement_sql.templates import template_dir
     assert (template_dir() / "_ratings.sql.j2").exists()
+
+
+def _command_names():
+    sub = next(a for a in build_parser()._actions if a.__class__.__name__ == "_SubParsersAction")
+    return list(sub.choices)
+
+
+@pytest.mark.parametrize("command", [None] + _command_names())
+def test_help_of_every_command(command):
+    args = ["--help"] if command is None else [command, "--help"]
+    with pytest.raises(SystemExit) as done:
+        main(args)
+    assert done.value.code == 0

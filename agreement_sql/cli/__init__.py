@@ -15,7 +15,7 @@ import duckdb
 from ..errors import AgreementError
 
 # command modules, in the order `--help` lists them; each defines register(subparsers)
-COMMANDS = ["irr", "render", "metrics"]
+COMMANDS = ["irr", "render", "metrics", "alpha", "coefficients", "judges", "consistency", "sheet", "sample", "diagnostics"]
 
 
 class _Parser(argparse.ArgumentParser):

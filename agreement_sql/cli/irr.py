@@ -10,13 +10,13 @@ from ._common import (add_output_arguments, add_source_arguments, connection, em
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("irr", help="workshop IRR report: pairwise %, GDPval A^HH, alpha",
+    p = sub.add_parser("irr", help="workshop IRR report: pairwise %%, GDPval A^HH, alpha",
                        description="Pairwise agreement %, GDPval A^HH and Krippendorff's alpha per "
                                    "rubric question, with the seed's quality gate and suggestions.")
     add_source_arguments(p)
     p.add_argument("--scale", action="append", metavar="QUESTION=SCALE",
                    help="declare a question's scale: binary, likert, or MIN..MAX (repeatable)")
-    p.add_argument("--threshold", type=float, default=75.0, help="ready-to-proceed threshold [75]")
+    p.add_argument("--threshold", type=float, default=75.0, help="ready-to-proceed threshold in percent [75]")
     p.add_argument("--max-traces", type=int, default=100,
                    help="how many traces the disagreement ranking lists [100]")
     add_output_arguments(p)

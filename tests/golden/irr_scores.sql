@@ -160,18 +160,22 @@ alpha_sums AS (
   JOIN alpha_unit_sums AS p ON t.metric = p.metric
 ),
 alpha_keys AS (
-  -- every metric (and slice) gets a row, pairable or not
-  SELECT DISTINCT metric FROM units
+  -- every metric (and slice) gets a row, pairable or not, with its raters
+  SELECT metric, COUNT(DISTINCT rater) AS n_raters
+  FROM ratings
+  GROUP BY metric
 ),
 alpha AS (
+  -- alpha = 1 - D_o / D_e,  D_o = sum o_ck d2 / n,  D_e = sum n_c n_k d2 / (n (n - 1))
   SELECT k.metric,
-         COALESCE(s.n_units, 0) AS n_units,
-         COALESCE(s.n_values, 0) AS n_values,
-         COALESCE(s.n_categories, 0) AS n_categories,
-         s.do_sum / s.n_values AS observed_disagreement,
-         s.de_sum / (s.n_values * (s.n_values - 1.0)) AS expected_disagreement,
          CASE WHEN s.n_categories = 1 THEN 1.0
-              ELSE 1.0 - (s.n_values - 1.0) * s.do_sum / NULLIF(s.de_sum, 0.0) END AS alpha
+              ELSE 1.0 - (s.n_values - 1.0) * s.do_sum / NULLIF(s.de_sum, 0.0) END AS value,
+         s.do_sum / NULLIF(s.n_values, 0) AS observed_disagreement,
+         s.de_sum / NULLIF(s.n_values * (s.n_values - 1.0), 0.0) AS expected_disagreement,
+         COALESCE(s.n_units, 0) AS n_items,
+         k.n_raters,
+         COALESCE(s.n_values, 0) AS n_values,
+         COALESCE(s.n_categories, 0) AS n_categories
   FROM alpha_keys AS k
   LEFT JOIN alpha_sums AS s ON k.metric = s.metric
 )
@@ -184,7 +188,7 @@ per_metric AS (
          p.exact_agreement, p.adjacent_agreement,
          CASE WHEN s.kind = 'binary' THEN p.exact_agreement ELSE p.adjacent_agreement END AS primary_score,
          h.a_hh AS human_agreement,
-         GREATEST(LEAST(a.alpha, 1.0), -1.0) AS krippendorff_alpha
+         GREATEST(LEAST(a.value, 1.0), -1.0) AS krippendorff_alpha
   FROM scale AS s
   LEFT JOIN pairwise AS p ON s.metric = p.metric
   LEFT JOIN human_agreement AS h ON s.metric = h.metric

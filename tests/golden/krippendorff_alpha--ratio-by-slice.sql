@@ -2,10 +2,12 @@
 -- reads relation: "ratings"
 -- krippendorff_alpha: Krippendorff's alpha per metric (and slice) at one level of measurement.
 -- Source: Krippendorff, K. (2011). Computing Krippendorff's Alpha-Reliability; the
---   coincidence-matrix sums are in sql/_alpha.sql.j2.
--- Reads: the ratings relation (item, rater, value[, metric]); missing ratings have no row.
--- Returns: one row per metric with alpha, observed/expected disagreement, units, values.
--- Undefined: alpha is NULL when no unit has two ratings.
+--   coincidence-matrix sums are in sql/_alpha.sql.j2, the bootstrap in sql/_bootstrap.sql.j2.
+-- Reads: the ratings relation (item, rater, value[, metric]); missing ratings have no row;
+--   optionally a declared value domain (sql/_domain.sql.j2).
+-- Returns: one row per metric (and slice): value, observed/expected disagreement, n_items,
+--   n_raters, n_values, n_categories[, replicate, se, ci_low, ci_high, n_boot_valid].
+-- Undefined: alpha is NULL when no unit has two ratings; 1.0 when one category is all there is.
 WITH
 ratings_in AS (
   SELECT
@@ -44,16 +46,6 @@ units AS (
   GROUP BY metric, slice_0, item
 )
 ,
-value_pairs AS (
-  SELECT lo.metric, lo.slice_0, lo.item,
-         lo.cat AS cat_lo, hi.cat AS cat_hi,
-         lo.x AS x_lo, hi.x AS x_hi,
-         lo.n_uc AS n_lo, hi.n_uc AS n_hi
-  FROM counts AS lo
-  JOIN counts AS hi
-    ON lo.metric = hi.metric AND lo.slice_0 = hi.slice_0 AND lo.item = hi.item AND lo.cat < hi.cat
-)
-,
 alpha_units AS (
   -- pairable units: two or more ratings
   SELECT * FROM units WHERE m_u >= 2
@@ -86,15 +78,27 @@ alpha_ranks AS (
                         ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS f_c
   FROM alpha_marginals
 ),
+alpha_unit_counts AS (
+  -- n_uc of the pairable units, with m_u
+  SELECT c.metric, c.slice_0, c.item, c.cat, c.n_uc, u.m_u
+  FROM counts AS c
+  JOIN alpha_units AS u ON c.metric = u.metric AND c.slice_0 = u.slice_0 AND c.item = u.item
+),
+alpha_unit_values AS (
+  -- each n_uc with its category's x, F_c and n_c
+  SELECT c.metric, c.slice_0, c.item, c.cat, c.n_uc, c.m_u, r.x, r.f_c, r.n_c
+  FROM alpha_unit_counts AS c
+  JOIN alpha_ranks AS r ON c.metric = r.metric AND c.slice_0 = r.slice_0 AND r.cat = c.cat
+),
 alpha_observed AS (
-  -- sum_ck o_ck d2_ck = 2 sum_u sum_{c<k} n_uc n_uk d2_ck / (m_u - 1)
-  SELECT u.metric, u.slice_0,
-         SUM(2.0 * v.n_lo * v.n_hi * POWER((b.x - a.x) / NULLIF(b.x + a.x, 0.0), 2) / (u.m_u - 1)) AS do_sum
-  FROM value_pairs AS v
-  JOIN alpha_units AS u ON v.metric = u.metric AND v.slice_0 = u.slice_0 AND v.item = u.item
-  JOIN alpha_ranks AS a ON v.metric = a.metric AND v.slice_0 = a.slice_0 AND a.cat = v.cat_lo
-  JOIN alpha_ranks AS b ON v.metric = b.metric AND v.slice_0 = b.slice_0 AND b.cat = v.cat_hi
-  GROUP BY u.metric, u.slice_0
+  -- sum_ck o_ck d2_ck = 2 sum_u sum_{c<k} n_uc n_uk d2_ck / (m_u - 1), a join over each
+  -- unit's distinct values (two-way joins only: each keeps its full key equality)
+  SELECT a.metric, a.slice_0,
+         SUM(2.0 * a.n_uc * b.n_uc * POWER((b.x - a.x) / NULLIF(b.x + a.x, 0.0), 2) / (a.m_u - 1)) AS do_sum
+  FROM alpha_unit_values AS a
+  JOIN alpha_unit_values AS b
+    ON a.metric = b.metric AND a.slice_0 = b.slice_0 AND a.item = b.item AND a.x < b.x
+  GROUP BY a.metric, a.slice_0
 ),
 alpha_expected AS (
   -- sum_ck n_c n_k d2_ck = 2 sum_{c<k} n_c n_k d2_ck
@@ -116,21 +120,25 @@ alpha_sums AS (
   LEFT JOIN alpha_expected AS e ON t.metric = e.metric AND t.slice_0 = e.slice_0
 ),
 alpha_keys AS (
-  -- every metric (and slice) gets a row, pairable or not
-  SELECT DISTINCT metric, slice_0 FROM units
+  -- every metric (and slice) gets a row, pairable or not, with its raters
+  SELECT metric, slice_0, COUNT(DISTINCT rater) AS n_raters
+  FROM ratings
+  GROUP BY metric, slice_0
 ),
 alpha AS (
+  -- alpha = 1 - D_o / D_e,  D_o = sum o_ck d2 / n,  D_e = sum n_c n_k d2 / (n (n - 1))
   SELECT k.metric, k.slice_0,
-         COALESCE(s.n_units, 0) AS n_units,
-         COALESCE(s.n_values, 0) AS n_values,
-         COALESCE(s.n_categories, 0) AS n_categories,
-         s.do_sum / s.n_values AS observed_disagreement,
-         s.de_sum / (s.n_values * (s.n_values - 1.0)) AS expected_disagreement,
          CASE WHEN s.n_categories = 1 THEN 1.0
-              ELSE 1.0 - (s.n_values - 1.0) * s.do_sum / NULLIF(s.de_sum, 0.0) END AS alpha
+              ELSE 1.0 - (s.n_values - 1.0) * s.do_sum / NULLIF(s.de_sum, 0.0) END AS value,
+         s.do_sum / NULLIF(s.n_values, 0) AS observed_disagreement,
+         s.de_sum / NULLIF(s.n_values * (s.n_values - 1.0), 0.0) AS expected_disagreement,
+         COALESCE(s.n_units, 0) AS n_items,
+         k.n_raters,
+         COALESCE(s.n_values, 0) AS n_values,
+         COALESCE(s.n_categories, 0) AS n_categories
   FROM alpha_keys AS k
   LEFT JOIN alpha_sums AS s ON k.metric = s.metric AND k.slice_0 = s.slice_0
 )
 
 SELECT * FROM alpha
-ORDER BY 1
+ORDER BY metric, slice_0

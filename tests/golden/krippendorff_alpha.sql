@@ -3,10 +3,12 @@
 -- parameter: $default_metric = 'value'
 -- krippendorff_alpha: Krippendorff's alpha per metric (and slice) at one level of measurement.
 -- Source: Krippendorff, K. (2011). Computing Krippendorff's Alpha-Reliability; the
---   coincidence-matrix sums are in sql/_alpha.sql.j2.
--- Reads: the ratings relation (item, rater, value[, metric]); missing ratings have no row.
--- Returns: one row per metric with alpha, observed/expected disagreement, units, values.
--- Undefined: alpha is NULL when no unit has two ratings.
+--   coincidence-matrix sums are in sql/_alpha.sql.j2, the bootstrap in sql/_bootstrap.sql.j2.
+-- Reads: the ratings relation (item, rater, value[, metric]); missing ratings have no row;
+--   optionally a declared value domain (sql/_domain.sql.j2).
+-- Returns: one row per metric (and slice): value, observed/expected disagreement, n_items,
+--   n_raters, n_values, n_categories[, replicate, se, ci_low, ci_high, n_boot_valid].
+-- Undefined: alpha is NULL when no unit has two ratings; 1.0 when one category is all there is.
 -- run by hand: PREPARE agreement AS <the statement below>; EXECUTE agreement(default_metric := 'value');
 WITH
 ratings_in AS (
@@ -81,21 +83,25 @@ alpha_sums AS (
   JOIN alpha_unit_sums AS p ON t.metric = p.metric
 ),
 alpha_keys AS (
-  -- every metric (and slice) gets a row, pairable or not
-  SELECT DISTINCT metric FROM units
+  -- every metric (and slice) gets a row, pairable or not, with its raters
+  SELECT metric, COUNT(DISTINCT rater) AS n_raters
+  FROM ratings
+  GROUP BY metric
 ),
 alpha AS (
+  -- alpha = 1 - D_o / D_e,  D_o = sum o_ck d2 / n,  D_e = sum n_c n_k d2 / (n (n - 1))
   SELECT k.metric,
-         COALESCE(s.n_units, 0) AS n_units,
-         COALESCE(s.n_values, 0) AS n_values,
-         COALESCE(s.n_categories, 0) AS n_categories,
-         s.do_sum / s.n_values AS observed_disagreement,
-         s.de_sum / (s.n_values * (s.n_values - 1.0)) AS expected_disagreement,
          CASE WHEN s.n_categories = 1 THEN 1.0
-              ELSE 1.0 - (s.n_values - 1.0) * s.do_sum / NULLIF(s.de_sum, 0.0) END AS alpha
+              ELSE 1.0 - (s.n_values - 1.0) * s.do_sum / NULLIF(s.de_sum, 0.0) END AS value,
+         s.do_sum / NULLIF(s.n_values, 0) AS observed_disagreement,
+         s.de_sum / NULLIF(s.n_values * (s.n_values - 1.0), 0.0) AS expected_disagreement,
+         COALESCE(s.n_units, 0) AS n_items,
+         k.n_raters,
+         COALESCE(s.n_values, 0) AS n_values,
+         COALESCE(s.n_categories, 0) AS n_categories
   FROM alpha_keys AS k
   LEFT JOIN alpha_sums AS s ON k.metric = s.metric
 )
 
 SELECT * FROM alpha
-ORDER BY 1
+ORDER BY metric

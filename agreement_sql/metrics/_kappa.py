@@ -1,0 +1,235 @@
+"""What every coefficient of the kappa family shares: options, declared relations, running, shaping.
+
+Input preparation only: the declared category domain and a user weight matrix become small
+registered Arrow relations (never values pasted into SQL), the interval's normal quantile is
+computed from the level, and result rows are shaped into typed dicts. Every number in a result
+comes from a template in ``sql/``.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from statistics import NormalDist
+from typing import Any, Mapping, Sequence
+
+from ..checks import check_ratings
+from ..domain import Domain, check_domain, register_domain
+from ..errors import OptionError
+from ..interpret import landis_koch
+from ..ratings import RatingsSpec
+from ..runner import execute
+from ..sources import generated_name
+from ..session import ratings_session
+
+WEIGHT_KINDS = ("linear", "quadratic")
+WEIGHT_BASES = ("value", "position")
+CI_METHODS = ("analytic",)
+
+
+@dataclass
+class KappaSetup:
+    """The structural options and parameter values of one kappa-family query."""
+
+    spec: RatingsSpec
+    options: dict[str, Any]
+    params: dict[str, Any]
+    weights: str                       # "unweighted", "linear", "quadratic", "custom"
+    weight_basis: str
+    ci: float | None
+    raters: list[str] = field(default_factory=list)
+
+
+def weights_kind(weights: Any) -> str:
+    """``None``/"unweighted" -> "unweighted"; "linear"/"quadratic"; a matrix -> "custom"."""
+    if weights is None or (isinstance(weights, str) and weights.lower() in ("unweighted", "none", "identity")):
+        return "unweighted"
+    if isinstance(weights, str):
+        if weights.lower() in WEIGHT_KINDS:
+            return weights.lower()
+        raise OptionError(f"weights must be 'linear', 'quadratic', a weight matrix or None, got {weights!r}")
+    if isinstance(weights, Mapping) or _is_matrix(weights):
+        return "custom"
+    raise OptionError(f"weights must be 'linear', 'quadratic', a weight matrix (dict or list of "
+                      f"lists) or None, got a {type(weights).__name__}")
+
+
+def _is_matrix(weights: Any) -> bool:
+    if hasattr(weights, "tolist") and not isinstance(weights, (str, bytes)):
+        weights = weights.tolist()
+    return isinstance(weights, (list, tuple)) and all(isinstance(r, (list, tuple)) for r in weights)
+
+
+def confidence_z(ci: Any) -> float | None:
+    """The two-sided normal quantile for a confidence level such as 0.95 (input preparation)."""
+    if ci is None or ci is False:
+        return None
+    if ci is True:
+        ci = 0.95
+    if isinstance(ci, bool) or not isinstance(ci, (int, float)) or not 0.0 < float(ci) < 1.0:
+        raise OptionError(f"ci must be a confidence level between 0 and 1 (e.g. 0.95), got {ci!r}")
+    return NormalDist().inv_cdf(0.5 + float(ci) / 2.0)
+
+
+def _label(value: Any) -> str:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        raise OptionError("a category label cannot be None or NaN (a missing rating is not a category)")
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def register_weight_matrix(spec: RatingsSpec, weights: Any, declared: Domain | None) -> str:
+    """A user's agreement-weight matrix as a relation (label_k, label_l, w)."""
+    import pyarrow as pa
+
+    cells: list[tuple[str, str, float]] = []
+    if isinstance(weights, Mapping):
+        for key, value in weights.items():
+            if isinstance(value, Mapping):
+                cells += [(_label(key), _label(col), value[col]) for col in value]
+            elif isinstance(key, tuple) and len(key) == 2:
+                cells.append((_label(key[0]), _label(key[1]), value))
+            else:
+                raise OptionError("a weight matrix given as a dict maps (row, column) pairs, or rows to "
+                                  f"{{column: weight}} dicts, to weights; got key {key!r}")
+    else:
+        rows = weights.tolist() if hasattr(weights, "tolist") else weights
+        if declared is None:
+            raise OptionError("a weight matrix given as a list of rows needs categories=[...] naming "
+                              "its rows and columns in order")
+        labels = [_label(v) for v in declared.values]
+        if len(rows) != len(labels) or any(len(r) != len(labels) for r in rows):
+            raise OptionError(f"the weight matrix must be {len(labels)} x {len(labels)} to match "
+                              f"categories={list(declared.values)!r}")
+        cells = [(labels[i], labels[j], rows[i][j]) for i in range(len(labels)) for j in range(len(labels))]
+    clean = []
+    for k, l, w in cells:
+        try:
+            number = float(w)
+        except (TypeError, ValueError):
+            raise OptionError(f"weight for ({k!r}, {l!r}) is not a number: {w!r}") from None
+        if not math.isfinite(number):
+            raise OptionError(f"weight for ({k!r}, {l!r}) must be finite, got {w!r}")
+        clean.append((k, l, number))
+    if declared is not None:
+        known = {_label(v) for v in declared.values}
+        number = {float(v) for v in declared.values} if declared.numeric else set()
+        for k, l, _ in clean:
+            for label in (k, l):
+                if label not in known and not (declared.numeric and _as_float(label) in number):
+                    raise OptionError(f"the weight matrix names {label!r}, which is not among "
+                                      f"categories={list(declared.values)!r}")
+    seen = [(k, l) for k, l, _ in clean]
+    if len(set(seen)) != len(seen):
+        raise OptionError("the weight matrix gives some (row, column) cell more than once")
+    table = pa.table({"label_k": [c[0] for c in clean], "label_l": [c[1] for c in clean],
+                      "w": pa.array([c[2] for c in clean], pa.float64())})
+    name = generated_name("weights")
+    spec.source.con.register(name, table)
+    spec.source.track("registered", name)
+    return name
+
+
+def _as_float(text: str) -> float | None:
+    try:
+        return float(text)
+    except ValueError:
+        return None
+
+
+def setup(spec: RatingsSpec, *, weights: Any = None, categories: Any = None,
+          weight_basis: str = "value", ci: Any = None, raters: Sequence[Any] | None = None,
+          ci_method: str | None = None) -> KappaSetup:
+    """Check the ratings and options, register the declared relations, choose the structure."""
+    kind = weights_kind(weights)
+    if weight_basis not in WEIGHT_BASES:
+        raise OptionError(f"weight_basis must be 'value' or 'position', got {weight_basis!r}")
+    if ci_method is not None and ci_method not in CI_METHODS:
+        raise OptionError(f"ci_method must be one of {', '.join(CI_METHODS)} (or None), got {ci_method!r}")
+    z = confidence_z(ci)
+    names: list[str] = []
+    if raters is not None:
+        if isinstance(raters, str):
+            raise OptionError(f"raters must be a list of two or more rater names, got the string {raters!r}")
+        names = [str(r) for r in raters]
+        if len(names) < 2 or len(set(names)) != len(names):
+            raise OptionError(f"raters must name two or more different raters, got {list(raters)!r}")
+    declared = register_domain(spec.source, categories) if categories is not None else None
+    counts = check_ratings(spec, numeric=False)
+    check_domain(spec, declared)
+    by_label = declared is None and bool(counts["n_not_numeric"])
+    if kind in WEIGHT_KINDS and by_label and weight_basis == "value":
+        raise OptionError(f"{kind} weights need numeric ratings or a declared order: the ratings include "
+                          "text labels, so pass categories=[...] in their order (or "
+                          "weight_basis='position' to weight by sorted label position)")
+    matrix_rel = register_weight_matrix(spec, weights, declared) if kind == "custom" else None
+    options = spec.options(by_label=by_label, domain=declared.relation if declared else None,
+                           domain_numeric=declared.numeric if declared else True,
+                           weights="matrix" if kind == "custom" else (kind if kind != "unweighted" else None),
+                           weight_matrix=matrix_rel, weight_basis=weight_basis,
+                           ci=z is not None, named_raters=len(names))
+    params = spec.params(**{f"rater_{i}": n for i, n in enumerate(names)})
+    if z is not None:
+        params["z"] = z
+    return KappaSetup(spec=spec, options=options, params=params, weights=kind,
+                      weight_basis=weight_basis, ci=None if z is None else float(0.95 if ci is True else ci),
+                      raters=names)
+
+
+def run(template: str, source: Any, *, item: str, rater: str, value: str, metric: str | None,
+        group_by: Sequence[str] | str | None, on_duplicate: str | None, con: Any,
+        weights: Any = None, categories: Any = None, weight_basis: str = "value", ci: Any = None,
+        ci_method: str | None = None, raters: Sequence[Any] | None = None,
+        options: Mapping[str, Any] | None = None, check: Any = None,
+        ) -> tuple[list[dict[str, Any]], KappaSetup]:
+    """Prepare, run ``sql/<template>.sql.j2`` once, and return its rows with the setup used."""
+    with ratings_session(source, con=con, item=item, rater=rater, value=value, metric=metric,
+                         group_by=group_by, on_duplicate=on_duplicate) as spec:
+        s = setup(spec, weights=weights, categories=categories, weight_basis=weight_basis, ci=ci,
+                  raters=raters, ci_method=ci_method)
+        if check is not None:
+            check(s)
+        rows = execute(spec.source.con, template, {**s.options, **(options or {})}, s.params)
+    return rows, s
+
+
+def single(metric: str | None, group_by: Any, s: KappaSetup) -> bool:
+    """One result (not a list) when the caller asked for neither metric= nor group_by=."""
+    return metric is None and not group_by and not s.spec.struct_fields
+
+
+def shape(row: Mapping[str, Any], s: KappaSetup, *, prefix: str = "",
+          coefficient: str | None = None, interpret: bool = True) -> dict[str, Any]:
+    """A result row (columns optionally prefixed, as in the coefficients statement) as a dict."""
+    def col(name: str) -> Any:
+        return row.get(prefix + name)
+
+    value = col("value")
+    result: dict[str, Any] = {
+        "coefficient": coefficient or col("coefficient"),
+        "value": value,
+        "observed_agreement": col("observed_agreement"),
+        "chance_agreement": col("chance_agreement"),
+        "n_items": int(col("n_items") or 0),
+        "n_raters": int(col("n_raters") or 0),
+        "n_categories": int(col("n_categories") or 0),
+        "interpretation": landis_koch(value) if interpret else None,
+        "weights": s.weights,
+    }
+    if s.weights != "unweighted":
+        result["weight_basis"] = s.weight_basis
+    if s.ci is not None:
+        result.update(se=col("se"), ci_low=col("ci_low"), ci_high=col("ci_high"),
+                      ci_method="analytic", ci_level=s.ci)
+    result["metric"] = row["metric"]
+    if s.spec.group_by:
+        result["group"] = s.spec.describe_slice(row)
+    return result
+
+
+def results(rows: list[dict[str, Any]], s: KappaSetup, metric: str | None, group_by: Any,
+            **shape_options: Any) -> Any:
+    out = [shape(r, s, **shape_options) for r in rows]
+    return out[0] if single(metric, group_by, s) and out else out

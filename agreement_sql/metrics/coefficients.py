@@ -1,0 +1,118 @@
+"""Several agreement coefficients at once, from one statement and one pass over the data."""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from ..errors import OptionError
+from ..interpret import krippendorff_label
+from ..results import CoefficientsResult
+from . import _kappa
+
+# template name of every coefficient, in the order results list them
+ALL = ("cohen_kappa", "scott_pi", "fleiss_kappa", "conger_kappa", "gwet_ac1", "brennan_prediger",
+       "percent_agreement", "krippendorff_alpha")
+ALIASES = {"light_kappa": "cohen_kappa", "gwet_ac2": "gwet_ac1", "alpha": "krippendorff_alpha",
+           "fleiss": "fleiss_kappa", "conger": "conger_kappa", "cohen": "cohen_kappa",
+           "scott": "scott_pi", "bp": "brennan_prediger"}
+LEVELS = ("nominal", "ordinal", "interval", "ratio")
+TWO_RATER = ("scott_pi",)
+
+
+def _which(which: Sequence[str] | str | None) -> tuple[list[str], bool]:
+    if which is None:
+        return list(ALL), True
+    names = [which] if isinstance(which, str) else list(which)
+    chosen = []
+    for name in names:
+        canonical = ALIASES.get(str(name).lower().replace("-", "_"), str(name).lower().replace("-", "_"))
+        if canonical not in ALL:
+            raise OptionError(f"unknown coefficient {name!r}; choose from {', '.join(ALL)}")
+        if canonical not in chosen:
+            chosen.append(canonical)
+    if not chosen:
+        raise OptionError("which= names no coefficient")
+    return [n for n in ALL if n in chosen], False
+
+
+def coefficients(source: Any, *, item: str = "item", rater: str = "rater", value: str = "value",
+                 metric: str | None = None, group_by: Sequence[str] | str | None = None,
+                 which: Sequence[str] | str | None = None, level: str = "nominal",
+                 raters: Sequence[Any] | None = None, weights: Any = None,
+                 categories: Sequence[Any] | None = None, weight_basis: str = "value",
+                 ci: float | None = None, ci_method: str | None = None,
+                 on_duplicate: str | None = None, con: Any = None,
+                 ) -> dict[str, dict[str, Any]] | list[CoefficientsResult]:
+    """Every requested coefficient, computed by one SQL statement over one scan of the ratings.
+
+    ``which`` lists coefficients by name (default: all that apply: Cohen's kappa with exactly
+    two raters and Light's kappa otherwise, Scott's pi only with two raters, Fleiss, Conger,
+    Gwet's AC1/AC2, Brennan-Prediger, percent agreement and Krippendorff's alpha at ``level``).
+    ``weights``, ``categories``, ``weight_basis`` and ``ci`` apply to every kappa-family
+    coefficient as in the single functions; ``raters`` picks the pair for Cohen and Scott.
+
+    Without ``metric``/``group_by``: ``{name: result}``. Otherwise a list with, per metric (and
+    slice), ``{"metric": ..., "group": ..., "coefficients": {name: result}}``.
+    """
+    names, default = _which(which)
+    if level not in LEVELS:
+        raise OptionError(f"level must be one of {', '.join(LEVELS)}, got {level!r}")
+    rows, s = _kappa.run("coefficients", source, item=item, rater=rater, value=value, metric=metric,
+                         group_by=group_by, on_duplicate=on_duplicate, con=con, weights=weights,
+                         categories=categories, weight_basis=weight_basis, ci=ci,
+                         ci_method=ci_method, raters=raters,
+                         options={"which": names, "level": level},
+                         check=lambda setup: _check_level(setup, names, level))
+    out: list[CoefficientsResult] = []
+    for row in rows:
+        found: dict[str, dict[str, Any]] = {}
+        for name in names:
+            prefix = f"{name}__"
+            if name == "krippendorff_alpha":
+                result = _alpha(row, prefix, level, s)
+            else:
+                result = _kappa.shape(row, s, prefix=prefix,
+                                      interpret=name != "percent_agreement")
+                result.pop("metric", None)
+                result.pop("group", None)
+                if name in ("cohen_kappa", "scott_pi") and row[prefix + "rater_a"] is not None:
+                    result["raters"] = [row[prefix + "rater_a"], row[prefix + "rater_b"]]
+                if name == "cohen_kappa":
+                    result["n_pairs"] = int(row[prefix + "n_pairs"] or 0)
+                    if result["coefficient"] == "light_kappa" and s.ci is not None:
+                        result["ci_method"] = "none"
+            if default and name in TWO_RATER and result["n_raters"] > 2:
+                continue
+            found[result["coefficient"]] = result
+        entry = CoefficientsResult(metric=row["metric"], coefficients=found)
+        if s.spec.group_by:
+            entry["group"] = s.spec.describe_slice(row)
+        out.append(entry)
+    if _kappa.single(metric, group_by, s):
+        return out[0]["coefficients"]
+    return out
+
+
+def _check_level(s: _kappa.KappaSetup, names: list[str], level: str) -> None:
+    if "krippendorff_alpha" in names and level != "nominal" and s.options["by_label"]:
+        raise OptionError(f"krippendorff_alpha at level {level!r} needs numeric ratings or a declared "
+                          "order: the ratings include text labels, so pass categories=[...] in their "
+                          "order, or level='nominal'")
+
+
+def _alpha(row: dict[str, Any], prefix: str, level: str, s: _kappa.KappaSetup) -> dict[str, Any]:
+    value = row[prefix + "value"]
+    result: dict[str, Any] = {
+        "coefficient": "krippendorff_alpha",
+        "level": level,
+        "value": value,
+        "observed_disagreement": row[prefix + "observed_disagreement"],
+        "expected_disagreement": row[prefix + "expected_disagreement"],
+        "n_items": int(row[prefix + "n_items"] or 0),
+        "n_raters": int(row[prefix + "n_raters"] or 0),
+        "n_values": int(row[prefix + "n_values"] or 0),
+        "n_categories": int(row[prefix + "n_categories"] or 0),
+        "interpretation": krippendorff_label(value),
+    }
+    if s.ci is not None:
+        result.update(se=None, ci_low=None, ci_high=None, ci_method="none", ci_level=s.ci)
+    return result

@@ -1,0 +1,323 @@
+"""Judge agreement (seed 004, Weval): Krippendorff's alpha between LLM judges, in Weval's shape.
+
+Input: a Weval result JSON as it is (``evaluationResults.llmCoverageScores[promptId][modelId]
+.pointAssessments[].individualJudgements[]``), or any long table (one row per item, judge and
+score). The Weval nesting (prompt -> model -> points -> judgements, with prompt and model ids as
+object keys) is flattened here, in Python, into an Arrow table: that is input preparation only
+(judge id = the text of ``judgeModelId`` before the first ``(``; scores stay as given). Every
+number then comes from ``sql/judge_*.sql.j2`` (alpha through ``sql/_alpha.sql.j2``).
+
+Granularities (seed 004): per group (Weval: prompt x model, the ``judgeAgreement`` of one
+result), per point (one rubric point across every model's response: ``perPointAlphas``), and
+platform-wide (mean and min of the group alphas, and alpha pooled over every judged point).
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import math
+import os
+from typing import Any, Mapping, Sequence
+
+from ..checks import check_ratings
+from ..errors import OptionError, SourceError
+from ..interpret import krippendorff_label
+from ..results import (FlaggedPoint, JudgeAgreementMetrics, JudgeAgreementReport, JudgeGroup,
+                       JudgePlatform, JudgeUsed, PointAlpha, PointAgreement)
+from ..session import ratings_session
+from ._common import materialize_with_order, rounded, run, slice_values
+from .diagnostics import LEVELS, diagnose
+
+log = logging.getLogger("agreement_sql.judges")
+
+SIGMA_THRESHOLD = 0.3          # seed 004: a criterion with judge sigma > 0.3 is flagged
+UNSTABLE_ALPHA = 0.1           # seed 004: |alpha| < 0.1 with score variance < 0.02 is "unstable"
+UNSTABLE_VARIANCE = 0.02
+WEVAL_COLUMNS = {"item": "keyPointText", "rater": "judgeId", "value": "coverageExtent",
+                 "group_by": ["promptId", "modelId"]}
+APPROACHES = ("standard", "prompt-aware", "holistic", "backup")
+
+CONVENTIONS = {
+    "alpha": "standard Krippendorff's alpha (coincidence matrix) over the points of a group; "
+             "points with fewer than 2 valid scores drop out",
+    "numJudges": "distinct judges among the paired scores (upstream took the first point's count)",
+    "numComparisons": "within-point judge pairs, sum of m(m-1)/2",
+    "interpretation": "reliable >= 0.800, tentative >= 0.667, unstable when |alpha| < 0.1 and the "
+                      "population variance of the scores < 0.02, else unreliable; decided on "
+                      "unrounded alpha; D_e = 0 gives 1.0 reliable",
+    "perPointAlphas": "one rubric point across every response (the units are the values of the "
+                      "'across' column, modelId for Weval)",
+    "flags": "a point is flagged when the population sigma of its judge scores exceeds the threshold",
+    "rounding": "alphas to 3 decimals, sigma to 3; diagnostics unrounded",
+    "judge_id": "Weval: the text of judgeModelId before the first '('; model = the text in the "
+                "parentheses; approach = the id without '-<model>' (else a known prefix, else 'unknown')",
+}
+
+
+def judge_agreement(source: Any, *, item: str | None = None, rater: str | None = None,
+                    value: str | None = None, group_by: Sequence[str] | str | None = None,
+                    level: str = "interval", across: str | None | bool = None,
+                    sigma_threshold: float = SIGMA_THRESHOLD, judges: Mapping[str, Any] | None = None,
+                    diagnostics: bool = True, max_items: int = 10, on_duplicate: str | None = None,
+                    con: Any = None) -> JudgeAgreementReport:
+    """Inter-judge agreement per group, per point and platform-wide, shaped like Weval's metrics.
+
+    ``source`` is a Weval result JSON (path or the parsed dict) or a long table with columns
+    ``item`` (the rubric point), ``rater`` (the judge id), ``value`` (the score) and the
+    ``group_by`` columns (Weval: ``promptId``, ``modelId``). ``across`` names the group_by column
+    whose values a per-point alpha pools over (default: the last one; ``False`` for none).
+    ``judges`` maps a judge id to ``{"model": ..., "approach": ...}`` for ``judgesUsed``.
+    Unreliable groups are logged as warnings (logger ``agreement_sql.judges``) and listed in
+    ``warnings``. A group without any point scored by two judges has ``judgeAgreement`` None.
+    """
+    if level not in LEVELS:
+        raise OptionError(f"level must be one of {', '.join(LEVELS)}, got {level!r}")
+    if isinstance(sigma_threshold, bool) or not isinstance(sigma_threshold, (int, float)):
+        raise OptionError(f"sigma_threshold must be a number, got {sigma_threshold!r}")
+    weval = _weval_input(source)
+    meta: dict[str, dict[str, str]] = {}
+    if weval is not None:
+        source, meta, description = weval
+        item = item or WEVAL_COLUMNS["item"]
+        rater = rater or WEVAL_COLUMNS["rater"]
+        value = value or WEVAL_COLUMNS["value"]
+        group_by = WEVAL_COLUMNS["group_by"] if group_by is None else group_by
+    else:
+        description = None
+    if isinstance(group_by, str):
+        group_by = [group_by]
+    group_by = list(group_by or [])
+    for name, spec_meta in (judges or {}).items():
+        meta[str(name)] = {**meta.get(str(name), {}), **dict(spec_meta)}
+    if across is None:
+        across_col = group_by[-1] if group_by else None
+    elif across is False:
+        across_col = None
+    else:
+        if across not in group_by:
+            raise OptionError(f"across must be one of the group_by columns {group_by}, got {across!r}")
+        across_col = str(across)
+
+    options = {"level": level, "by_label": level == "nominal"}
+    with ratings_session(source, con=con, item=item or "item", rater=rater or "rater",
+                         value=value or "value", group_by=group_by or None,
+                         on_duplicate=on_duplicate) as spec:
+        if description:
+            spec.source.description = description
+        spec = materialize_with_order(spec)
+        check_ratings(spec, numeric=level != "nominal", allow_empty=weval is not None)
+        names = list(spec.group_by)
+        slices = spec.slices
+        across_slice = slices[names.index(spec.source.resolve(across_col, "across"))] if across_col else None
+        groups = run(spec, "judge_agreement", options=options)
+        usage = run(spec, "judge_usage", options=options)
+        points = run(spec, "judge_points", options=options,
+                     params={"sigma_threshold": float(sigma_threshold)})
+        pooled = run(spec, "judge_agreement", pool=True, options=options)
+        pooled_usage = run(spec, "judge_usage", pool=True, options=options)
+        per_point: list[dict[str, Any]] = []
+        if across_slice is not None:
+            per_point = run(spec, "judge_agreement", across=across_slice, options=options)
+        diag = diagnose(spec, level=level, pool=True, max_items=max_items) if diagnostics else []
+    return _report(groups, usage, points, pooled, pooled_usage, per_point, diag, names, slices,
+                   across_slice, meta, level, float(sigma_threshold), weval is not None)
+
+
+# --- input: the Weval result JSON -------------------------------------------------------------
+
+def _weval_input(source: Any) -> tuple[Any, dict[str, dict[str, str]], str] | None:
+    """(Arrow table, judge metadata, description) for a Weval result; None for any other source."""
+    if isinstance(source, Mapping):
+        return _flatten_weval(source, "the Weval result")
+    if not isinstance(source, (str, os.PathLike)):
+        return None
+    path = os.fspath(source)
+    if not path.lower().endswith(".json") or not os.path.isfile(path):
+        return None
+    with open(path, encoding="utf-8") as handle:
+        text = handle.read()
+    if not text.strip():
+        raise SourceError(f"{path!r} is empty")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise SourceError(f"{path!r} is not valid JSON: {exc.msg} at line {exc.lineno} column "
+                          f"{exc.colno}") from None
+    if isinstance(data, Mapping) and ("evaluationResults" in data or "llmCoverageScores" in data):
+        return _flatten_weval(data, repr(path))
+    return None   # a JSON array of rows: a long table, read by DuckDB
+
+
+def _flatten_weval(data: Mapping[str, Any], where: str):
+    import pyarrow as pa
+
+    results = data.get("evaluationResults", data)
+    scores = results.get("llmCoverageScores") if isinstance(results, Mapping) else None
+    if not isinstance(scores, Mapping):
+        raise SourceError(f"{where} has no evaluationResults.llmCoverageScores object "
+                          "(promptId -> modelId -> {pointAssessments: [...]})")
+    cols: dict[str, list[Any]] = {k: [] for k in ("promptId", "modelId", "keyPointText",
+                                                  "judgeModelId", "judgeId", "coverageExtent")}
+    meta: dict[str, dict[str, str]] = {}
+    for prompt_id, by_model in scores.items():
+        if not isinstance(by_model, Mapping):
+            raise SourceError(f"{where}: llmCoverageScores[{prompt_id!r}] is not an object of models")
+        for model_id, result in by_model.items():
+            if not isinstance(result, Mapping) or "error" in result and "pointAssessments" not in result:
+                continue   # an errored (prompt, model) result carries no judgements
+            for k, point in enumerate(result.get("pointAssessments") or []):
+                at = f"{where}: llmCoverageScores[{prompt_id!r}][{model_id!r}].pointAssessments[{k}]"
+                if not isinstance(point, Mapping):
+                    raise SourceError(f"{at} is not an object")
+                text = point.get("keyPointText")
+                for j, judgement in enumerate(point.get("individualJudgements") or []):
+                    if not isinstance(judgement, Mapping):
+                        raise SourceError(f"{at}.individualJudgements[{j}] is not an object")
+                    model_judge = judgement.get("judgeModelId")
+                    if not isinstance(model_judge, str) or not model_judge:
+                        raise SourceError(f"{at}.individualJudgements[{j}] has no judgeModelId")
+                    if not isinstance(text, str):
+                        raise SourceError(f"{at} has no keyPointText")
+                    score = judgement.get("coverageExtent")
+                    if isinstance(score, bool) or (score is not None and not isinstance(score, (int, float))):
+                        raise SourceError(f"{at}.individualJudgements[{j}].coverageExtent is "
+                                          f"{score!r}, not a number")
+                    if isinstance(score, float) and math.isnan(score):
+                        score = None   # upstream drops NaN scores: a missing score
+                    judge_id = model_judge.split("(", 1)[0]
+                    meta.setdefault(judge_id, _judge_meta(judge_id, model_judge))
+                    cols["promptId"].append(str(prompt_id))
+                    cols["modelId"].append(str(model_id))
+                    cols["keyPointText"].append(text)
+                    cols["judgeModelId"].append(model_judge)
+                    cols["judgeId"].append(judge_id)
+                    cols["coverageExtent"].append(None if score is None else float(score))
+    table = pa.table({k: pa.array(v, type=pa.float64() if k == "coverageExtent" else pa.string())
+                      for k, v in cols.items()})
+    return table, meta, where
+
+
+def _judge_meta(judge_id: str, judge_model_id: str) -> dict[str, str]:
+    """model = the text in the parentheses; approach = the id without '-<model>' (Weval ids)."""
+    model = "unknown"
+    if "(" in judge_model_id and judge_model_id.endswith(")"):
+        model = judge_model_id[judge_model_id.index("(") + 1:-1] or "unknown"
+    approach = "unknown"
+    if model != "unknown" and judge_id.endswith("-" + model):
+        approach = judge_id[: -len(model) - 1]
+    else:
+        approach = next((a for a in APPROACHES if judge_id.startswith(a + "-")), "unknown")
+    return {"model": model, "approach": approach}
+
+
+def judge_set_fingerprint(judge_ids: Sequence[str]) -> str:
+    """First 12 hex characters of SHA-256 of the sorted distinct judge ids joined by ','.
+
+    >>> judge_set_fingerprint(["judge-b", "judge-a", "judge-a"])
+    'f24547d5af25'
+    """
+    return hashlib.sha256(",".join(sorted(set(judge_ids))).encode("utf-8")).hexdigest()[:12]
+
+
+def judge_label(alpha: float | None, score_variance: float | None) -> str | None:
+    """Seed 004's words for alpha: reliable, tentative, unstable (alpha near 0 because the
+    scores barely vary), unreliable; on the unrounded alpha."""
+    label = krippendorff_label(alpha)
+    if (label == "unreliable" and abs(alpha) < UNSTABLE_ALPHA and score_variance is not None
+            and score_variance < UNSTABLE_VARIANCE):
+        return "unstable"
+    return label
+
+
+# --- shaping ------------------------------------------------------------------------------------
+
+def _key(row: dict[str, Any], slices: Sequence[str]) -> tuple:
+    return tuple(row[s] for s in slices)
+
+
+def _metrics(row: dict[str, Any], used: list[dict[str, Any]],
+             meta: Mapping[str, Mapping[str, str]]) -> JudgeAgreementMetrics | None:
+    if not row["num_items"]:
+        return None
+    judges_used = [JudgeUsed(judgeId=u["rater"],
+                             model=str(meta.get(u["rater"], {}).get("model", "unknown")),
+                             approach=str(meta.get(u["rater"], {}).get("approach", "unknown")),
+                             assessmentCount=int(u["assessment_count"])) for u in used]
+    return JudgeAgreementMetrics(
+        krippendorffsAlpha=rounded(row["alpha"], 3),
+        numItems=int(row["num_items"]),
+        numJudges=int(row["num_judges"]),
+        numComparisons=int(row["num_comparisons"]),
+        interpretation=judge_label(row["alpha"], row["score_variance"]),
+        judgeSetFingerprint=judge_set_fingerprint([u["judgeId"] for u in judges_used]),
+        judgesUsed=judges_used,
+    )
+
+
+def _report(groups, usage, points, pooled, pooled_usage, per_point, diag, names, slices,
+            across_slice, meta, level, sigma_threshold, is_weval) -> JudgeAgreementReport:
+    usage_by: dict[tuple, list[dict[str, Any]]] = {}
+    for u in usage:
+        usage_by.setdefault(_key(u, slices), []).append(u)
+    points_by: dict[tuple, list[dict[str, Any]]] = {}
+    for p in points:
+        points_by.setdefault(_key(p, slices), []).append(p)
+
+    # per point: the slices without `across`, then the point
+    kept = [s for s in slices if s != across_slice]
+    kept_names = [n for n, s in zip(names, slices) if s != across_slice]
+    point_rows: list[PointAgreement] = []
+    point_alpha: dict[tuple, dict[str, Any]] = {}
+    for r in per_point:
+        group_vals = tuple(r[f"slice_{i}"] for i in range(len(kept)))
+        text = r[f"slice_{len(kept)}"]
+        point_alpha[(group_vals, text)] = r
+        point_rows.append(PointAgreement(
+            group=dict(zip(kept_names, group_vals)), pointText=text,
+            alpha=rounded(r["alpha"], 3), interpretation=judge_label(r["alpha"], r["score_variance"]),
+            numJudges=int(r["num_judges"]), numResponses=int(r["num_items"]),
+            numComparisons=int(r["num_comparisons"])))
+
+    out_groups: list[JudgeGroup] = []
+    warnings: list[str] = []
+    for g in groups:
+        k = _key(g, slices)
+        group = slice_values(g, names, slices)
+        metrics = _metrics(g, usage_by.get(k, []), meta)
+        flagged = [FlaggedPoint(pointText=p["item"], stdDev=rounded(p["std_dev"], 3),
+                                mean=rounded(p["mean"], 3), spread=p["spread"],
+                                numJudges=int(p["num_judges"]))
+                   for p in points_by.get(k, []) if p["flagged"]]
+        if metrics is not None and across_slice is not None:
+            gvals = tuple(g[s] for s in kept)
+            alphas = []
+            for p in points_by.get(k, []):
+                pa_row = point_alpha.get((gvals, p["item"]))
+                if pa_row is not None:
+                    alphas.append(PointAlpha(pointText=p["item"], alpha=rounded(pa_row["alpha"], 3),
+                                             numJudges=int(pa_row["num_judges"])))
+            metrics["perPointAlphas"] = alphas
+        if metrics is not None and metrics["interpretation"] == "unreliable":
+            where = ", ".join(f"{n}={v}" for n, v in group.items()) or "all ratings"
+            message = (f"Low judge agreement (alpha={metrics['krippendorffsAlpha']:.3f}, "
+                       f"unreliable) for {where}")
+            log.warning(message)
+            warnings.append(message)
+        out_groups.append(JudgeGroup(group=group, judgeAgreement=metrics,
+                                     highDisagreementPoints=flagged))
+
+    first = groups[0] if groups else None
+    pooled_row = pooled[0] if pooled else None
+    platform = JudgePlatform(
+        meanAlpha=rounded(first["mean_alpha"], 3) if first else None,
+        minAlpha=rounded(first["min_alpha"], 3) if first else None,
+        numGroupsWithAlpha=int(first["num_groups_alpha"]) if first else 0,
+        numGroups=int(first["num_groups"]) if first else 0,
+        pooled=_metrics(pooled_row, pooled_usage, meta) if pooled_row else None,
+    )
+    return JudgeAgreementReport(
+        level=level, groupBy=list(names), across=names[slices.index(across_slice)] if across_slice else None,
+        sigmaThreshold=sigma_threshold, groups=out_groups, perPoint=point_rows, platform=platform,
+        warnings=warnings, diagnostics=diag[0] if diag else None, conventions=dict(CONVENTIONS),
+        input="weval" if is_weval else "long table")

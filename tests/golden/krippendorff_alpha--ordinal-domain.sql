@@ -1,0 +1,153 @@
+-- agreement-sql: krippendorff_alpha (duckdb)
+-- reads relation: "ratings"
+-- reads relation: "value_domain"
+-- parameter: $default_metric = 'value'
+-- krippendorff_alpha: Krippendorff's alpha per metric (and slice) at one level of measurement.
+-- Source: Krippendorff, K. (2011). Computing Krippendorff's Alpha-Reliability; the
+--   coincidence-matrix sums are in sql/_alpha.sql.j2, the bootstrap in sql/_bootstrap.sql.j2.
+-- Reads: the ratings relation (item, rater, value[, metric]); missing ratings have no row;
+--   optionally a declared value domain (sql/_domain.sql.j2).
+-- Returns: one row per metric (and slice): value, observed/expected disagreement, n_items,
+--   n_raters, n_values, n_categories[, replicate, se, ci_low, ci_high, n_boot_valid].
+-- Undefined: alpha is NULL when no unit has two ratings; 1.0 when one category is all there is.
+-- run by hand: PREPARE agreement AS <the statement below>; EXECUTE agreement(default_metric := 'value');
+WITH
+ratings_in AS (
+  SELECT
+    $default_metric AS metric,
+    CAST(src."item" AS VARCHAR) AS item,
+    CAST(src."rater" AS VARCHAR) AS rater,
+    CAST(src."value" AS VARCHAR) AS value_text,
+    TRY_CAST(src."value" AS DOUBLE) AS x
+  FROM "ratings" AS src
+  WHERE src."value" IS NOT NULL
+),
+ratings_base AS (
+  SELECT metric, item, rater, value_text, x
+  FROM ratings_in
+)
+,
+ratings AS (
+  SELECT r.metric, r.item, r.rater, d.value_text, d.x
+  FROM ratings_base AS r
+  JOIN "value_domain" AS d
+    ON r.value_text = d.value_text
+)
+,
+counts AS (
+  SELECT metric, item,
+x AS cat,
+         MIN(x) AS x,
+         COUNT(*) AS n_uc
+  FROM ratings
+  GROUP BY metric, item, x
+),
+units AS (
+  -- m_u = sum_c n_uc raters in unit u; S1_u = sum x, S2_u = sum x^2; Q_u = sum_c n_uc^2
+  SELECT metric, item,
+         SUM(n_uc) AS m_u,
+         SUM(n_uc * x) AS s1_u,
+         SUM(n_uc * x * x) AS s2_u,
+         SUM(n_uc * n_uc) AS q_u,
+         MIN(x) AS x_min,
+         MAX(x) AS x_max
+  FROM counts
+  GROUP BY metric, item
+)
+,
+alpha_units AS (
+  -- pairable units: two or more ratings
+  SELECT * FROM units WHERE m_u >= 2
+),
+alpha_marginals AS (
+  -- n_c: how often category c occurs among pairable values
+  SELECT c.metric, c.cat, MIN(c.x) AS x, SUM(c.n_uc) AS n_c
+  FROM counts AS c
+  JOIN alpha_units AS u ON c.metric = u.metric AND c.item = u.item
+  GROUP BY c.metric, c.cat
+),
+alpha_unit_sums AS (
+  -- per unit terms of the closed forms, summed
+  SELECT metric, COUNT(*) AS n_units,
+         SUM(CAST(m_u * m_u - q_u AS DOUBLE) / (m_u - 1)) AS do_nominal,
+         SUM(2.0 * (m_u * s2_u - s1_u * s1_u) / (m_u - 1)) AS do_interval
+  FROM alpha_units
+  GROUP BY metric
+),
+alpha_totals AS (
+  SELECT metric, COUNT(*) AS n_categories, SUM(n_c) AS n_values,
+         SUM(n_c * n_c) AS sum_nc2, SUM(n_c * x) AS s1, SUM(n_c * x * x) AS s2
+  FROM alpha_marginals
+  GROUP BY metric
+),
+alpha_ranks AS (
+  -- F_c: cumulative n_g over categories up to and including c (ordinal ranks)
+  SELECT metric, cat, x, n_c,
+         SUM(n_c) OVER (PARTITION BY metric ORDER BY x
+                        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS f_c
+  FROM alpha_marginals
+),
+alpha_unit_counts AS (
+  -- n_uc of the pairable units, with m_u
+  SELECT c.metric, c.item, c.cat, c.n_uc, u.m_u
+  FROM counts AS c
+  JOIN alpha_units AS u ON c.metric = u.metric AND c.item = u.item
+),
+alpha_unit_values AS (
+  -- each n_uc with its category's x, F_c and n_c
+  SELECT c.metric, c.item, c.cat, c.n_uc, c.m_u, r.x, r.f_c, r.n_c
+  FROM alpha_unit_counts AS c
+  JOIN alpha_ranks AS r ON c.metric = r.metric AND r.cat = c.cat
+),
+alpha_observed AS (
+  -- sum_ck o_ck d2_ck = 2 sum_u sum_{c<k} n_uc n_uk d2_ck / (m_u - 1), a join over each
+  -- unit's distinct values (two-way joins only: each keeps its full key equality)
+  SELECT a.metric,
+         SUM(2.0 * a.n_uc * b.n_uc * POWER(b.f_c - a.f_c + (a.n_c - b.n_c) / 2.0, 2) / (a.m_u - 1)) AS do_sum
+  FROM alpha_unit_values AS a
+  JOIN alpha_unit_values AS b
+    ON a.metric = b.metric AND a.item = b.item AND a.x < b.x
+  GROUP BY a.metric
+),
+alpha_expected AS (
+  -- sum_ck n_c n_k d2_ck = 2 sum_{c<k} n_c n_k d2_ck
+  SELECT a.metric, SUM(2.0 * a.n_c * b.n_c * POWER(b.f_c - a.f_c + (a.n_c - b.n_c) / 2.0, 2)) AS de_sum
+  FROM alpha_ranks AS a
+  JOIN alpha_ranks AS b ON a.metric = b.metric AND a.x < b.x
+  GROUP BY a.metric
+),
+alpha_sums AS (
+  SELECT t.metric,
+         p.n_units,
+         COALESCE(o.do_sum, 0.0) AS do_sum,
+         COALESCE(e.de_sum, 0.0) AS de_sum,
+         t.n_values,
+         t.n_categories
+  FROM alpha_totals AS t
+  JOIN alpha_unit_sums AS p ON t.metric = p.metric
+  LEFT JOIN alpha_observed AS o ON t.metric = o.metric
+  LEFT JOIN alpha_expected AS e ON t.metric = e.metric
+),
+alpha_keys AS (
+  -- every metric (and slice) gets a row, pairable or not, with its raters
+  SELECT metric, COUNT(DISTINCT rater) AS n_raters
+  FROM ratings
+  GROUP BY metric
+),
+alpha AS (
+  -- alpha = 1 - D_o / D_e,  D_o = sum o_ck d2 / n,  D_e = sum n_c n_k d2 / (n (n - 1))
+  SELECT k.metric,
+         CASE WHEN s.n_categories = 1 THEN 1.0
+              ELSE 1.0 - (s.n_values - 1.0) * s.do_sum / NULLIF(s.de_sum, 0.0) END AS value,
+         s.do_sum / NULLIF(s.n_values, 0) AS observed_disagreement,
+         s.de_sum / NULLIF(s.n_values * (s.n_values - 1.0), 0.0) AS expected_disagreement,
+         COALESCE(s.n_units, 0) AS n_items,
+         k.n_raters,
+         COALESCE(s.n_values, 0) AS n_values,
+         COALESCE(s.n_categories, 0) AS n_categories
+  FROM alpha_keys AS k
+  LEFT JOIN alpha_sums AS s ON k.metric = s.metric
+)
+
+SELECT * FROM alpha
+ORDER BY metric

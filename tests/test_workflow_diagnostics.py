@@ -1,0 +1,127 @@
+"""Rater diagnostics: leave-one-out, the pairwise matrix, bias, the items that drive disagreement.
+
+Oracles: the `krippendorff` package on reliability matrices built here; hand calculations on a
+small table (stated beside each expectation).
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import krippendorff
+import numpy as np
+import pyarrow as pa
+import pytest
+
+from agreement_sql import rater_diagnostics
+from agreement_sql.cli import main
+
+DATA = Path(__file__).resolve().parent.parent / "data"
+
+# 4 items x 3 raters; c is one point above the others on every item, item i4 is split
+RATINGS = {"a": [1, 2, 3, 1], "b": [1, 2, 3, 5], "c": [2, 3, 4, 2]}
+
+
+def _table(ratings):
+    rows = [(f"i{k + 1}", r, v) for r, vs in ratings.items() for k, v in enumerate(vs) if v is not None]
+    return pa.table({"item": [r[0] for r in rows], "rater": [r[1] for r in rows],
+                     "value": [r[2] for r in rows]})
+
+
+def _alpha(ratings, level="interval"):
+    m = np.array([[np.nan if v is None else v for v in vs] for vs in ratings.values()], dtype=float)
+    return krippendorff.alpha(reliability_data=m, level_of_measurement=level)
+
+
+@pytest.fixture(scope="module")
+def diag():
+    return rater_diagnostics(_table(RATINGS))
+
+
+def test_group_alpha_and_leave_one_out(diag):
+    assert diag["alpha"] == pytest.approx(_alpha(RATINGS))
+    for r in diag["raters"]:
+        rest = {k: v for k, v in RATINGS.items() if k != r["rater"]}
+        assert r["alpha_without"] == pytest.approx(_alpha(rest)), r["rater"]
+
+
+def test_agreement_with_the_others(diag):
+    by = {r["rater"]: r for r in diag["raters"]}
+    # a vs b agree on i1..i3, a vs c never: 3 of 8 pairs; |diffs| a-b 0,0,0,4 and a-c 1,1,1,1
+    assert by["a"]["agreement_with_others"] == pytest.approx(100 * 3 / 8)
+    assert by["a"]["mean_abs_difference"] == pytest.approx((4 + 4) / 8)
+    assert by["c"]["agreement_with_others"] == 0.0
+    assert diag["raters"][0]["rater"] == "c"          # least agreeing first
+
+
+def test_pairwise_matrix(diag):
+    pairs = {(p["rater_a"], p["rater_b"]): p for p in diag["pairs"]}
+    assert set(pairs) == {("a", "b"), ("a", "c"), ("b", "c")}
+    ab = pairs[("a", "b")]
+    assert (ab["n_items"], ab["exact_agreement"]) == (4, 75.0)
+    assert ab["mean_offset"] == pytest.approx(-1.0)    # (0 + 0 + 0 - 4) / 4
+    assert ab["alpha"] == pytest.approx(_alpha({"a": RATINGS["a"], "b": RATINGS["b"]}))
+    assert pairs[("a", "c")]["mean_offset"] == pytest.approx(-1.0)
+
+
+def test_bias_is_the_offset_from_the_others_mean(diag):
+    bias = {b["rater"]: b for b in diag["bias"]}
+    # c: mean over items of c - mean(a, b) = (1 + 1 + 1 + (2 - 3)) / 4 = 0.5
+    assert bias["c"]["offset"] == pytest.approx(0.5)
+    assert bias["c"]["category"] is None
+    # b: (1 - 1.5) + (2 - 2.5) + (3 - 3.5) + (5 - 1.5) = 2.0 / 4
+    assert bias["b"]["offset"] == pytest.approx(0.5)
+    assert bias["a"]["offset"] == pytest.approx(-1.0)
+
+
+def test_items_that_drive_disagreement(diag):
+    top = diag["items"][0]
+    assert top["item"] == "i4" and top["ratings"] == {"a": 1.0, "b": 5.0, "c": 2.0}
+    # D_u = 2 (m S2 - S1^2)/(m - 1): i4 = 2 (3*30 - 64)/2 = 26; i1..i3 = 2 (3*6 - 16)/2 = 2 each
+    assert top["disagreement_share"] == pytest.approx(26 / 32)
+    assert top["std_dev"] == pytest.approx(np.std([1, 5, 2]))
+    assert [i["rank"] for i in diag["items"]] == [1, 2, 3, 4]
+
+
+def test_nominal_labels_give_category_offsets():
+    labels = {"a": ["P", "P", "F", "P"], "b": ["P", "F", "F", "F"]}
+    d = rater_diagnostics(_table(labels), level="nominal")
+    assert d["alpha"] == pytest.approx(krippendorff.alpha(
+        reliability_data=np.array([[1, 1, 0, 1], [1, 0, 0, 0]], dtype=float), level_of_measurement="nominal"))
+    offsets = {(b["rater"], b["category"]): b["offset"] for b in d["bias"]}
+    # a says P on 3 of 4 items, b on 1 of 4: offset +0.5 for a, -0.5 for b
+    assert offsets[("a", "P")] == pytest.approx(0.5) and offsets[("b", "P")] == pytest.approx(-0.5)
+    assert d["raters"][0]["mean_abs_difference"] is None
+
+
+def test_missing_ratings_and_groups():
+    ratings = {"a": [1, 2, None, 4], "b": [1, None, 3, 4], "c": [2, 2, 3, None]}
+    d = rater_diagnostics(_table(ratings))
+    assert d["alpha"] == pytest.approx(_alpha(ratings))
+    rows = [("x", *r) for r in zip(*[_table(RATINGS).column(c).to_pylist() for c in ("item", "rater", "value")])]
+    rows += [("y", *r) for r in zip(*[_table(ratings).column(c).to_pylist() for c in ("item", "rater", "value")])]
+    t = pa.table({"g": [r[0] for r in rows], "item": [r[1] for r in rows], "rater": [r[2] for r in rows],
+                  "value": [r[3] for r in rows]})
+    both = rater_diagnostics(t, group_by="g")
+    assert [x["group"] for x in both] == [{"g": "x"}, {"g": "y"}]
+    assert both[1]["alpha"] == pytest.approx(_alpha(ratings))
+
+
+def test_many_raters_skip_the_expansions():
+    d = rater_diagnostics(_table(RATINGS), max_pair_raters=2)
+    assert d["pairs"] == [] and all(r["alpha_without"] is None for r in d["raters"])
+    assert "more than 2 raters" in d["notes"][0]
+
+
+def test_cli(capsys):
+    path = DATA / "workshop_annotations.csv"
+    assert main(["diagnostics", str(path), "--item", "trace_id", "--rater", "user_id",
+                 "--value", "rating", "--metric", "question_id"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert [d["metric"] for d in out] == ["accuracy", "follows_policy", "helpfulness", "tone"]
+    helpfulness = next(d for d in out if d["metric"] == "helpfulness")
+    bias = {b["rater"]: b["offset"] for b in helpfulness["bias"]}
+    assert min(bias, key=bias.get) == "sme_dan" and max(bias, key=bias.get) == "sme_erin"  # harsh / lenient by design
+    assert main(["diagnostics", str(path), "--item", "trace_id", "--rater", "user_id",
+                 "--value", "score"]) == 1
+    assert "'score' not found" in capsys.readouterr().err
