@@ -189,6 +189,10 @@ boot_draws AS (
   FROM boot_blocks AS b
   JOIN boot_steps AS j ON b.metric = j.metric
 ),
+ratings_observed AS (
+  -- the observed ratings, for what is counted once rather than per replicate
+  SELECT metric, item, rater, value_text, x FROM ratings_base
+),
 ratings AS (
   -- replicate 0: the observed ratings; replicate b: each draw's ratings under the draw's number
   SELECT metric, 0 AS replicate, item, rater, value_text, x
@@ -257,11 +261,16 @@ alpha_sums AS (
   FROM alpha_totals AS t
   JOIN alpha_unit_sums AS p ON t.metric = p.metric AND t.replicate = p.replicate
 ),
+alpha_raters AS (
+  -- raters with a rating, per metric (and slice): counted on the observed ratings, so
+  -- the resampled ratings are read once
+  SELECT metric, COUNT(DISTINCT rater) AS n_raters
+  FROM ratings_observed
+  GROUP BY metric
+),
 alpha_keys AS (
-  -- every metric (and slice) gets a row, pairable or not, with its raters
-  SELECT metric, replicate, COUNT(DISTINCT rater) AS n_raters
-  FROM ratings
-  GROUP BY metric, replicate
+  -- every metric (and slice) gets a row, pairable or not
+  SELECT DISTINCT metric, replicate FROM units
 ),
 alpha AS (
   -- alpha = 1 - D_o / D_e,  D_o = sum o_ck d2 / n,  D_e = sum n_c n_k d2 / (n (n - 1))
@@ -271,10 +280,11 @@ alpha AS (
          s.do_sum / NULLIF(s.n_values, 0) AS observed_disagreement,
          s.de_sum / NULLIF(s.n_values * (s.n_values - 1.0), 0.0) AS expected_disagreement,
          COALESCE(s.n_units, 0) AS n_items,
-         k.n_raters,
+         r.n_raters,
          COALESCE(s.n_values, 0) AS n_values,
          COALESCE(s.n_categories, 0) AS n_categories
   FROM alpha_keys AS k
+  JOIN alpha_raters AS r ON k.metric = r.metric
   LEFT JOIN alpha_sums AS s ON k.metric = s.metric AND k.replicate = s.replicate
 )
 ,

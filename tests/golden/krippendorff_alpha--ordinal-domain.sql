@@ -128,11 +128,15 @@ alpha_sums AS (
   LEFT JOIN alpha_observed AS o ON t.metric = o.metric
   LEFT JOIN alpha_expected AS e ON t.metric = e.metric
 ),
-alpha_keys AS (
-  -- every metric (and slice) gets a row, pairable or not, with its raters
+alpha_raters AS (
+  -- raters with a rating, per metric (and slice)
   SELECT metric, COUNT(DISTINCT rater) AS n_raters
   FROM ratings
   GROUP BY metric
+),
+alpha_keys AS (
+  -- every metric (and slice) gets a row, pairable or not
+  SELECT DISTINCT metric FROM units
 ),
 alpha AS (
   -- alpha = 1 - D_o / D_e,  D_o = sum o_ck d2 / n,  D_e = sum n_c n_k d2 / (n (n - 1))
@@ -142,10 +146,11 @@ alpha AS (
          s.do_sum / NULLIF(s.n_values, 0) AS observed_disagreement,
          s.de_sum / NULLIF(s.n_values * (s.n_values - 1.0), 0.0) AS expected_disagreement,
          COALESCE(s.n_units, 0) AS n_items,
-         k.n_raters,
+         r.n_raters,
          COALESCE(s.n_values, 0) AS n_values,
          COALESCE(s.n_categories, 0) AS n_categories
   FROM alpha_keys AS k
+  JOIN alpha_raters AS r ON k.metric = r.metric
   LEFT JOIN alpha_sums AS s ON k.metric = s.metric
 )
 
