@@ -1,7 +1,8 @@
 """SQL dialects: the one named switch behind which every engine difference lives.
 
 DESIGN_NOTES §2 measured that three differences are enough for the templates to run on DuckDB
-and Spark SQL: identifier quoting, type names, and how a bound parameter is written.
+and Spark SQL: identifier quoting, type names, and how a bound parameter is written. A fourth,
+optional one is the CTE materialisation hint DuckDB accepts and Spark does not (empty there).
 """
 from __future__ import annotations
 
@@ -15,12 +16,16 @@ class Dialect:
     text: str           # the string type's name
     double: str         # the double type's name
     param_prefix: str   # how a named bound parameter is written
+    inline: str         # CTE hint: compute where used (a cheap projection read by several CTEs)
+    materialize: str    # CTE hint: compute once (an aggregate read by several CTEs)
 
     def quote_identifier(self, name: str) -> str:
         return self.quote + name.replace(self.quote, self.quote * 2) + self.quote
 
 
-DUCKDB = Dialect(name="duckdb", quote='"', text="VARCHAR", double="DOUBLE", param_prefix="$")
-SPARK = Dialect(name="spark", quote="`", text="STRING", double="DOUBLE", param_prefix=":")
+DUCKDB = Dialect(name="duckdb", quote='"', text="VARCHAR", double="DOUBLE", param_prefix="$",
+                 inline="NOT MATERIALIZED", materialize="MATERIALIZED")
+SPARK = Dialect(name="spark", quote="`", text="STRING", double="DOUBLE", param_prefix=":",
+                inline="", materialize="")
 
 DIALECTS = {d.name: d for d in (DUCKDB, SPARK)}

@@ -170,7 +170,8 @@ def render(template: str, *, dialect: str | Dialect = DUCKDB, **options: Any) ->
         bind=bind,
         relation=relation,
         canon=canon,
-        sql={"text": Keyword(d.text), "double": Keyword(d.double)},
+        sql={"text": Keyword(d.text), "double": Keyword(d.double), "inline": Keyword(d.inline),
+             "materialize": Keyword(d.materialize)},
         dialect=d.name,
         _dialect=d,
     )

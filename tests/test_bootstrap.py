@@ -80,7 +80,7 @@ def test_bootstrap_is_the_documented_algorithm_exactly(level):
 
 def test_the_draws_in_sql_are_the_minstd_stream():
     # run the replicate partial alone and read back which unit each draw picked
-    opts = render_options("krippendorff_alpha", bootstrap=True)
+    opts = render_options("krippendorff_alpha", bootstrap=True, level="nominal")
     sql = render("krippendorff_alpha", **opts).sql
     query = sql.split("counts AS (")[0].rstrip().rstrip(",") + (
         "\nSELECT replicate, draw_no, unit_no FROM boot_draws ORDER BY replicate, draw_no")

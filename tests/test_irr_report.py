@@ -214,3 +214,13 @@ def test_bundled_example_report():
     assert scores == {"accuracy": 94.5, "follows_policy": 81.0, "helpfulness": 48.6, "tone": 70.9}
     assert report["score"] == 73.7 and report["ready_to_proceed"] is False
     assert "Rater sme_bob always gives rating 4 (no variation)" in report["problematic_patterns"]
+
+
+def test_integer_item_ids_from_parquet(tmp_path):
+    # items keep their own type in SQL; the report's trace ids are text, as in the seed
+    import pyarrow as pa
+    table = pa.table({"item": [1234567890123456789, 1234567890123456789, 2, 2],
+                      "rater": ["a", "b", "a", "b"], "value": [1, 5, 3, 3]})
+    report = ag.irr(table)
+    assert report["trace_disagreements"][0]["trace_id"] == "1234567890123456789"
+    assert "Trace 1234567890123456... has extreme disagreement (range: 4)" in report["problematic_patterns"]

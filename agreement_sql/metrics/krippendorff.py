@@ -76,7 +76,7 @@ def _shape(row: dict[str, Any], level: str, spec: Any, declared: Domain | None,
         n_items=int(row["n_items"]),
         n_raters=int(row["n_raters"]),
         n_values=int(row["n_values"]),
-        n_categories=int(row["n_categories"]),
+        n_categories=None if row["n_categories"] is None else int(row["n_categories"]),
         interpretation=krippendorff_label(row["value"]),
         metric=row["metric"],
     )

@@ -84,7 +84,7 @@ def _validate(v: dict[str, Any], n_ratings: int) -> IRRError | None:
         return _error("Need at least 2 annotations to calculate IRR", n)
     if v["invalid_x"] is not None:
         err = _error(f"Invalid rating {_seed_number(v['invalid_x'])}: must be between 0 and 5", n)
-        err["invalid_rating"] = {"item": v["invalid_item"], "rater": v["invalid_rater"],
+        err["invalid_rating"] = {"item": str(v["invalid_item"]), "rater": v["invalid_rater"],
                                  "metric": v["invalid_metric"], "value": v["invalid_text"]}
         return err
     if v["num_raters"] < 2:
@@ -171,6 +171,6 @@ def _report(v: dict[str, Any], scores: list[dict[str, Any]], patterns: list[dict
 
 
 def _trace(row: dict[str, Any]) -> TraceDisagreement:
-    return TraceDisagreement(trace_id=row["item"], metric=row["metric"], std_dev=row["std_dev"],
+    return TraceDisagreement(trace_id=str(row["item"]), metric=row["metric"], std_dev=row["std_dev"],
                              label=disagreement_label(row["std_dev"]), priority=bool(row["priority"]),
                              num_ratings=int(row["n_ratings"]), mean=row["mean"], range=row["spread"])

@@ -62,9 +62,9 @@ def pattern_message(row: dict[str, Any], is_binary: bool) -> str:
             return f"Rater {row['rater']} always gives {verdict} (no variation)"
         return f"Rater {row['rater']} always gives rating {_num(row['x'])} (no variation)"
     if kind == "split_trace":
-        return f"Trace {row['item'][:16]}... has disagreement (Pass vs Fail)"
+        return f"Trace {str(row['item'])[:16]}... has disagreement (Pass vs Fail)"
     if kind == "extreme_trace":
-        return f"Trace {row['item'][:16]}... has extreme disagreement (range: {_num(row['spread'])})"
+        return f"Trace {str(row['item'])[:16]}... has extreme disagreement (range: {_num(row['spread'])})"
     if kind == "rater_means":
         return RATER_MEANS
     raise ValueError(kind)

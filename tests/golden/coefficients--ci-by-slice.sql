@@ -6,21 +6,25 @@
 --   _brennan_prediger, _percent_agreement, _alpha .sql.j2), sharing one ratings scan and counts.
 -- Reads: the ratings relation; option `which` lists the coefficients (template names).
 -- Returns: one row per metric (and slice), columns <coefficient>__<column> for each one.
+--   With option ci, the analytic <coefficient>__se, __ci_low, __ci_high (alpha has none); with
+--   option bootstrap, every coefficient's percentile interval (sql/_bootstrap.sql.j2, included
+--   once per coefficient as <coefficient>_boot) over the same replicates: the point estimates
+--   are replicate 0 of the same pass, <coefficient>__se, __ci_low, __ci_high, __n_boot_valid.
 -- Undefined: each coefficient's own rule (NULL when no item is rated twice).
 -- run by hand: PREPARE agreement AS <the statement below>; EXECUTE agreement(z := 1.959963984540054);
 WITH
-ratings_in AS (
+ratings_in AS NOT MATERIALIZED (
   SELECT
     CAST(src."question" AS VARCHAR) AS metric,
     CAST(src."Module" AS VARCHAR) AS slice_0,
-    CAST(src."item" AS VARCHAR) AS item,
+    src."item" AS item,
     CAST(src."rater" AS VARCHAR) AS rater,
     CAST(src."value" AS VARCHAR) AS value_text,
     TRY_CAST(src."value" AS DOUBLE) AS x
   FROM "ratings" AS src
   WHERE src."value" IS NOT NULL
 ),
-ratings AS (
+ratings AS NOT MATERIALIZED (
   SELECT metric, slice_0, item, rater, value_text, x
   FROM ratings_in
 )
@@ -41,7 +45,8 @@ units AS (
          SUM(n_uc * x * x) AS s2_u,
          SUM(n_uc * n_uc) AS q_u,
          MIN(x) AS x_min,
-         MAX(x) AS x_max
+         MAX(x) AS x_max,
+         MIN(cat) AS cat_min
   FROM counts
   GROUP BY metric, slice_0, item
 )
@@ -710,11 +715,16 @@ alpha_units AS (
   SELECT * FROM units WHERE m_u >= 2
 ),
 alpha_marginals AS (
-  -- n_c: how often category c occurs among pairable values
-  SELECT c.metric, c.slice_0, c.cat, MIN(c.x) AS x, SUM(c.n_uc) AS n_c
-  FROM counts AS c
-  JOIN alpha_units AS u ON c.metric = u.metric AND c.slice_0 = u.slice_0 AND c.item = u.item
-  GROUP BY c.metric, c.slice_0, c.cat
+  -- n_c: how often category c occurs among pairable values = its count over all units less
+  -- the lone values of single-rated units (no join of counts with units)
+  SELECT metric, slice_0, cat, MIN(x) AS x, SUM(n) AS n_c
+  FROM (
+    SELECT metric, slice_0, cat, x, n_uc AS n FROM counts
+    UNION ALL
+    SELECT metric, slice_0, cat_min, x_min, -1 FROM units WHERE m_u = 1
+  ) AS lone_values_removed
+  GROUP BY metric, slice_0, cat
+  HAVING SUM(n) > 0
 ),
 alpha_unit_sums AS (
   -- per unit terms of the closed forms, summed

@@ -8,18 +8,18 @@
 -- Reads: the ratings relation; a pair's items are the items both raters rated. Returns: one row
 --   per metric (and slice): value, agreement terms, counts[, se, CI]. Undefined: NULL; 1.0 on one category.
 WITH
-ratings_in AS (
+ratings_in AS NOT MATERIALIZED (
   SELECT
     CAST(src."question" AS VARCHAR) AS metric,
     CAST(src."Module" AS VARCHAR) AS slice_0,
-    CAST(src."item" AS VARCHAR) AS item,
+    src."item" AS item,
     CAST(src."rater" AS VARCHAR) AS rater,
     CAST(src."value" AS VARCHAR) AS value_text,
     TRY_CAST(src."value" AS DOUBLE) AS x
   FROM "ratings" AS src
   WHERE src."value" IS NOT NULL
 ),
-ratings AS (
+ratings AS NOT MATERIALIZED (
   SELECT metric, slice_0, item, rater, value_text, x
   FROM ratings_in
 )

@@ -76,7 +76,7 @@ consistency_long AS (
          auditor_label AS value_text, CAST(NULL AS DOUBLE) AS x, ord AS row_no
   FROM judged WHERE known = 1
 ),
-ratings AS (
+ratings AS NOT MATERIALIZED (
   SELECT metric, item, rater, value_text, x
   FROM consistency_long
 )

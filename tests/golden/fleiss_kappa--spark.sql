@@ -9,17 +9,17 @@
 -- Reads: the ratings relation; returns one row per metric (and slice): value, p_a, p_e, counts[, se, CI].
 -- Undefined: NULL when no item has two ratings; 1.0 when every rating is one category.
 WITH
-ratings_in AS (
+ratings_in AS  (
   SELECT
     :default_metric AS metric,
-    CAST(src.`item` AS STRING) AS item,
+    src.`item` AS item,
     CAST(src.`rater` AS STRING) AS rater,
     CAST(src.`value` AS STRING) AS value_text,
     TRY_CAST(src.`value` AS DOUBLE) AS x
   FROM `ratings` AS src
   WHERE src.`value` IS NOT NULL
 ),
-ratings AS (
+ratings AS  (
   SELECT metric, item, rater, value_text, x
   FROM ratings_in
 )
@@ -40,7 +40,8 @@ units AS (
          SUM(n_uc * x * x) AS s2_u,
          SUM(n_uc * n_uc) AS q_u,
          MIN(x) AS x_min,
-         MAX(x) AS x_max
+         MAX(x) AS x_max,
+         MIN(cat) AS cat_min
   FROM counts
   GROUP BY metric, item
 )

@@ -9,17 +9,17 @@
 -- Undefined: NULL when no item has two ratings; 1.0 when every rating is one category.
 -- run by hand: PREPARE agreement AS <the statement below>; EXECUTE agreement(default_metric := 'value');
 WITH
-ratings_in AS (
+ratings_in AS NOT MATERIALIZED (
   SELECT
     $default_metric AS metric,
-    CAST(src."item" AS VARCHAR) AS item,
+    src."item" AS item,
     CAST(src."rater" AS VARCHAR) AS rater,
     CAST(src."value" AS VARCHAR) AS value_text,
     TRY_CAST(src."value" AS DOUBLE) AS x
   FROM "ratings" AS src
   WHERE src."value" IS NOT NULL
 ),
-ratings AS (
+ratings AS NOT MATERIALIZED (
   SELECT metric, item, rater, value_text, x
   FROM ratings_in
 )
@@ -40,7 +40,8 @@ units AS (
          SUM(n_uc * x * x) AS s2_u,
          SUM(n_uc * n_uc) AS q_u,
          MIN(x) AS x_min,
-         MAX(x) AS x_max
+         MAX(x) AS x_max,
+         MIN(cat) AS cat_min
   FROM counts
   GROUP BY metric, item
 )

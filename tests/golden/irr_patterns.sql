@@ -16,17 +16,17 @@
 --   traces per metric and pattern, with n_more counting the rest.
 -- run by hand: PREPARE agreement AS <the statement below>; EXECUTE agreement(default_metric := 'value', likert_lo := 1.0, likert_hi := 5.0, extreme_range := 4.0, max_patterns := 20, mean_gap := 2.0);
 WITH
-ratings_in AS (
+ratings_in AS NOT MATERIALIZED (
   SELECT
     $default_metric AS metric,
-    CAST(src."item" AS VARCHAR) AS item,
+    src."item" AS item,
     CAST(src."rater" AS VARCHAR) AS rater,
     CAST(src."value" AS VARCHAR) AS value_text,
     TRY_CAST(src."value" AS DOUBLE) AS x
   FROM "ratings" AS src
   WHERE src."value" IS NOT NULL
 ),
-ratings AS (
+ratings AS NOT MATERIALIZED (
   SELECT metric, item, rater, value_text, x
   FROM ratings_in
 )

@@ -11,17 +11,17 @@
 --   first rating outside $rating_min..$rating_max among metrics without a declared scale.
 -- run by hand: PREPARE agreement AS <the statement below>; EXECUTE agreement(default_metric := 'value', rating_min := 0.0, rating_max := 5.0);
 WITH
-ratings_in AS (
+ratings_in AS NOT MATERIALIZED (
   SELECT
     $default_metric AS metric,
-    CAST(src."item" AS VARCHAR) AS item,
+    src."item" AS item,
     CAST(src."rater" AS VARCHAR) AS rater,
     CAST(src."value" AS VARCHAR) AS value_text,
     TRY_CAST(src."value" AS DOUBLE) AS x
   FROM "ratings" AS src
   WHERE src."value" IS NOT NULL
 ),
-ratings AS (
+ratings AS NOT MATERIALIZED (
   SELECT metric, item, rater, value_text, x
   FROM ratings_in
 )

@@ -16,17 +16,17 @@
 -- Undefined: alpha is NULL when no unit has two ratings; 1.0 when one category is all there is.
 -- run by hand: PREPARE agreement AS <the statement below>; EXECUTE agreement(default_metric := 'value', n_boot := 1000, seed := 1, ci_low_p := 0.025, ci_high_p := 0.975);
 WITH
-ratings_in AS (
+ratings_in AS NOT MATERIALIZED (
   SELECT
     $default_metric AS metric,
-    CAST(src."item" AS VARCHAR) AS item,
+    src."item" AS item,
     CAST(src."rater" AS VARCHAR) AS rater,
     CAST(src."value" AS VARCHAR) AS value_text,
     TRY_CAST(src."value" AS DOUBLE) AS x
   FROM "ratings" AS src
   WHERE src."value" IS NOT NULL
 ),
-ratings_base AS (
+ratings_base AS NOT MATERIALIZED (
   SELECT metric, item, rater, value_text, x
   FROM ratings_in
 )
@@ -213,24 +213,18 @@ ratings AS (
   JOIN ratings_declared AS r ON u.metric = r.metric AND r.item = u.item
 )
 ,
-counts AS (
-  SELECT metric, replicate, item,
-x AS cat,
-         MIN(x) AS x,
-         COUNT(*) AS n_uc
-  FROM ratings
-  GROUP BY metric, replicate, item, x
-),
 units AS (
-  -- m_u = sum_c n_uc raters in unit u; S1_u = sum x, S2_u = sum x^2; Q_u = sum_c n_uc^2
+  -- units only (interval alpha's closed form needs no counts by value): m_u, S1_u, S2_u
+  -- straight from the ratings, one aggregation per unit
   SELECT metric, replicate, item,
-         SUM(n_uc) AS m_u,
-         SUM(n_uc * x) AS s1_u,
-         SUM(n_uc * x * x) AS s2_u,
-         SUM(n_uc * n_uc) AS q_u,
+         COUNT(*) AS m_u,
+         SUM(x) AS s1_u,
+         SUM(x * x) AS s2_u,
+         CAST(NULL AS BIGINT) AS q_u,
          MIN(x) AS x_min,
-         MAX(x) AS x_max
-  FROM counts
+         MAX(x) AS x_max,
+         MIN(x) AS cat_min
+  FROM ratings
   GROUP BY metric, replicate, item
 )
 ,
@@ -239,11 +233,16 @@ alpha_units AS (
   SELECT * FROM units WHERE m_u >= 2
 ),
 alpha_marginals AS (
-  -- n_c: how often category c occurs among pairable values
-  SELECT c.metric, c.replicate, c.cat, MIN(c.x) AS x, SUM(c.n_uc) AS n_c
-  FROM counts AS c
-  JOIN alpha_units AS u ON c.metric = u.metric AND c.replicate = u.replicate AND c.item = u.item
-  GROUP BY c.metric, c.replicate, c.cat
+  -- n_c: how often category c occurs among pairable values = its count over all units less
+  -- the lone values of single-rated units (no join of counts with units)
+  SELECT metric, replicate, cat, MIN(x) AS x, SUM(n) AS n_c
+  FROM (
+    SELECT metric, replicate, x AS cat, x, 1 AS n FROM ratings
+    UNION ALL
+    SELECT metric, replicate, cat_min, x_min, -1 FROM units WHERE m_u = 1
+  ) AS lone_values_removed
+  GROUP BY metric, replicate, cat
+  HAVING SUM(n) > 0
 ),
 alpha_unit_sums AS (
   -- per unit terms of the closed forms, summed

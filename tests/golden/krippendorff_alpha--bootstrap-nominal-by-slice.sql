@@ -14,18 +14,18 @@
 -- Undefined: alpha is NULL when no unit has two ratings; 1.0 when one category is all there is.
 -- run by hand: PREPARE agreement AS <the statement below>; EXECUTE agreement(n_boot := 1000, seed := 1, ci_low_p := 0.025, ci_high_p := 0.975);
 WITH
-ratings_in AS (
+ratings_in AS NOT MATERIALIZED (
   SELECT
     CAST(src."question" AS VARCHAR) AS metric,
     CAST(src."Module" AS VARCHAR) AS slice_0,
-    CAST(src."item" AS VARCHAR) AS item,
+    src."item" AS item,
     CAST(src."rater" AS VARCHAR) AS rater,
     CAST(src."value" AS VARCHAR) AS value_text,
     TRY_CAST(src."value" AS DOUBLE) AS x
   FROM "ratings" AS src
   WHERE src."value" IS NOT NULL
 ),
-ratings_base AS (
+ratings_base AS NOT MATERIALIZED (
   SELECT metric, slice_0, item, rater, value_text, x
   FROM ratings_in
 )
@@ -221,7 +221,8 @@ units AS (
          SUM(n_uc * x * x) AS s2_u,
          SUM(n_uc * n_uc) AS q_u,
          MIN(x) AS x_min,
-         MAX(x) AS x_max
+         MAX(x) AS x_max,
+         MIN(cat) AS cat_min
   FROM counts
   GROUP BY metric, slice_0, replicate, item
 )
@@ -231,11 +232,16 @@ alpha_units AS (
   SELECT * FROM units WHERE m_u >= 2
 ),
 alpha_marginals AS (
-  -- n_c: how often category c occurs among pairable values
-  SELECT c.metric, c.slice_0, c.replicate, c.cat, MIN(c.x) AS x, SUM(c.n_uc) AS n_c
-  FROM counts AS c
-  JOIN alpha_units AS u ON c.metric = u.metric AND c.slice_0 = u.slice_0 AND c.replicate = u.replicate AND c.item = u.item
-  GROUP BY c.metric, c.slice_0, c.replicate, c.cat
+  -- n_c: how often category c occurs among pairable values = its count over all units less
+  -- the lone values of single-rated units (no join of counts with units)
+  SELECT metric, slice_0, replicate, cat, MIN(x) AS x, SUM(n) AS n_c
+  FROM (
+    SELECT metric, slice_0, replicate, cat, x, n_uc AS n FROM counts
+    UNION ALL
+    SELECT metric, slice_0, replicate, cat_min, x_min, -1 FROM units WHERE m_u = 1
+  ) AS lone_values_removed
+  GROUP BY metric, slice_0, replicate, cat
+  HAVING SUM(n) > 0
 ),
 alpha_unit_sums AS (
   -- per unit terms of the closed forms, summed

@@ -14,17 +14,17 @@
 --   n_raters, n_values, n_categories[, replicate, se, ci_low, ci_high, n_boot_valid].
 -- Undefined: alpha is NULL when no unit has two ratings; 1.0 when one category is all there is.
 WITH
-ratings_in AS (
+ratings_in AS  (
   SELECT
     :default_metric AS metric,
-    CAST(src.`item` AS STRING) AS item,
+    src.`item` AS item,
     CAST(src.`rater` AS STRING) AS rater,
     CAST(src.`value` AS STRING) AS value_text,
     TRY_CAST(src.`value` AS DOUBLE) AS x
   FROM `ratings` AS src
   WHERE src.`value` IS NOT NULL
 ),
-ratings_base AS (
+ratings_base AS  (
   SELECT metric, item, rater, value_text, x
   FROM ratings_in
 )
@@ -220,7 +220,8 @@ units AS (
          SUM(n_uc * x * x) AS s2_u,
          SUM(n_uc * n_uc) AS q_u,
          MIN(x) AS x_min,
-         MAX(x) AS x_max
+         MAX(x) AS x_max,
+         MIN(cat) AS cat_min
   FROM counts
   GROUP BY metric, replicate, item
 )
@@ -230,11 +231,16 @@ alpha_units AS (
   SELECT * FROM units WHERE m_u >= 2
 ),
 alpha_marginals AS (
-  -- n_c: how often category c occurs among pairable values
-  SELECT c.metric, c.replicate, c.cat, MIN(c.x) AS x, SUM(c.n_uc) AS n_c
-  FROM counts AS c
-  JOIN alpha_units AS u ON c.metric = u.metric AND c.replicate = u.replicate AND c.item = u.item
-  GROUP BY c.metric, c.replicate, c.cat
+  -- n_c: how often category c occurs among pairable values = its count over all units less
+  -- the lone values of single-rated units (no join of counts with units)
+  SELECT metric, replicate, cat, MIN(x) AS x, SUM(n) AS n_c
+  FROM (
+    SELECT metric, replicate, cat, x, n_uc AS n FROM counts
+    UNION ALL
+    SELECT metric, replicate, cat_min, x_min, -1 FROM units WHERE m_u = 1
+  ) AS lone_values_removed
+  GROUP BY metric, replicate, cat
+  HAVING SUM(n) > 0
 ),
 alpha_unit_sums AS (
   -- per unit terms of the closed forms, summed

@@ -12,17 +12,17 @@
 -- Undefined: alpha is NULL when no unit has two ratings; 1.0 when one category is all there is.
 -- run by hand: PREPARE agreement AS <the statement below>; EXECUTE agreement(default_metric := 'value');
 WITH
-ratings_in AS (
+ratings_in AS NOT MATERIALIZED (
   SELECT
     $default_metric AS metric,
-    CAST(src."item" AS VARCHAR) AS item,
+    src."item" AS item,
     CAST(src."rater" AS VARCHAR) AS rater,
     CAST(src."value" AS VARCHAR) AS value_text,
     TRY_CAST(src."value" AS DOUBLE) AS x
   FROM "ratings" AS src
   WHERE src."value" IS NOT NULL
 ),
-ratings_base AS (
+ratings_base AS NOT MATERIALIZED (
   SELECT metric, item, rater, value_text, x
   FROM ratings_in
 )
@@ -50,7 +50,8 @@ units AS (
          SUM(n_uc * x * x) AS s2_u,
          SUM(n_uc * n_uc) AS q_u,
          MIN(x) AS x_min,
-         MAX(x) AS x_max
+         MAX(x) AS x_max,
+         MIN(cat) AS cat_min
   FROM counts
   GROUP BY metric, item
 )
@@ -60,11 +61,16 @@ alpha_units AS (
   SELECT * FROM units WHERE m_u >= 2
 ),
 alpha_marginals AS (
-  -- n_c: how often category c occurs among pairable values
-  SELECT c.metric, c.cat, MIN(c.x) AS x, SUM(c.n_uc) AS n_c
-  FROM counts AS c
-  JOIN alpha_units AS u ON c.metric = u.metric AND c.item = u.item
-  GROUP BY c.metric, c.cat
+  -- n_c: how often category c occurs among pairable values = its count over all units less
+  -- the lone values of single-rated units (no join of counts with units)
+  SELECT metric, cat, MIN(x) AS x, SUM(n) AS n_c
+  FROM (
+    SELECT metric, cat, x, n_uc AS n FROM counts
+    UNION ALL
+    SELECT metric, cat_min, x_min, -1 FROM units WHERE m_u = 1
+  ) AS lone_values_removed
+  GROUP BY metric, cat
+  HAVING SUM(n) > 0
 ),
 alpha_unit_sums AS (
   -- per unit terms of the closed forms, summed

@@ -13,10 +13,10 @@
 -- Undefined: percentages are NULL when no unit has two ratings.
 -- run by hand: PREPARE agreement AS <the statement below>; EXECUTE agreement(default_metric := 'value', likert_lo := 1.0, likert_hi := 5.0, adjacent_tolerance := 1.0);
 WITH
-ratings_in AS (
+ratings_in AS NOT MATERIALIZED (
   SELECT
     $default_metric AS metric,
-    CAST(src."item" AS VARCHAR) AS item,
+    src."item" AS item,
     CAST(src."rater" AS VARCHAR) AS rater,
     CAST(src."value" AS VARCHAR) AS value_text,
     TRY_CAST(src."value" AS DOUBLE) AS x,
@@ -52,7 +52,8 @@ units AS (
          SUM(n_uc * x * x) AS s2_u,
          SUM(n_uc * n_uc) AS q_u,
          MIN(x) AS x_min,
-         MAX(x) AS x_max
+         MAX(x) AS x_max,
+         MIN(cat) AS cat_min
   FROM counts
   GROUP BY metric, item
 )
@@ -70,7 +71,7 @@ value_pairs AS (
 observed_scale AS (
   SELECT metric,
          MIN(CASE WHEN x = 0 OR x = 1 THEN 1 ELSE 0 END) AS all_zero_one
-  FROM ratings
+  FROM counts
   GROUP BY metric
 ),
 scale AS (

@@ -14,11 +14,11 @@
 -- Undefined: percentages are NULL when no unit has two ratings.
 -- run by hand: PREPARE agreement AS <the statement below>; EXECUTE agreement(struct_field_0 := ?, struct_field_1 := ?, likert_lo := 1.0, likert_hi := 5.0, adjacent_tolerance := 1.0);
 WITH
-ratings_in AS (
+ratings_in AS NOT MATERIALIZED (
   -- workshop export: one row per (trace, rater), ratings{question: rating} unnested here
   SELECT
     $struct_field_0 AS metric,
-    CAST(src."trace_id" AS VARCHAR) AS item,
+    src."trace_id" AS item,
     CAST(src."user_id" AS VARCHAR) AS rater,
     CAST(src."ratings"."q1" AS VARCHAR) AS value_text,
     TRY_CAST(src."ratings"."q1" AS DOUBLE) AS x
@@ -27,14 +27,14 @@ ratings_in AS (
   UNION ALL
   SELECT
     $struct_field_1 AS metric,
-    CAST(src."trace_id" AS VARCHAR) AS item,
+    src."trace_id" AS item,
     CAST(src."user_id" AS VARCHAR) AS rater,
     CAST(src."ratings"."q 2" AS VARCHAR) AS value_text,
     TRY_CAST(src."ratings"."q 2" AS DOUBLE) AS x
   FROM "ratings" AS src
   WHERE src."ratings"."q 2" IS NOT NULL
 ),
-ratings AS (
+ratings AS NOT MATERIALIZED (
   SELECT metric, item, rater, value_text, x
   FROM ratings_in
 )
@@ -55,7 +55,8 @@ units AS (
          SUM(n_uc * x * x) AS s2_u,
          SUM(n_uc * n_uc) AS q_u,
          MIN(x) AS x_min,
-         MAX(x) AS x_max
+         MAX(x) AS x_max,
+         MIN(cat) AS cat_min
   FROM counts
   GROUP BY metric, item
 )
@@ -73,7 +74,7 @@ value_pairs AS (
 observed_scale AS (
   SELECT metric,
          MIN(CASE WHEN x = 0 OR x = 1 THEN 1 ELSE 0 END) AS all_zero_one
-  FROM ratings
+  FROM counts
   GROUP BY metric
 ),
 scale AS (

@@ -28,7 +28,7 @@ regrouped AS (
    AND b.rater <> e.rater
 )
 ,
-ratings AS (
+ratings AS NOT MATERIALIZED (
   SELECT metric, slice_0, item, rater, value_text, x
   FROM regrouped
 )
@@ -49,7 +49,8 @@ units AS (
          SUM(n_uc * x * x) AS s2_u,
          SUM(n_uc * n_uc) AS q_u,
          MIN(x) AS x_min,
-         MAX(x) AS x_max
+         MAX(x) AS x_max,
+         MIN(cat) AS cat_min
   FROM counts
   GROUP BY metric, slice_0, item
 )
@@ -59,11 +60,16 @@ alpha_units AS (
   SELECT * FROM units WHERE m_u >= 2
 ),
 alpha_marginals AS (
-  -- n_c: how often category c occurs among pairable values
-  SELECT c.metric, c.slice_0, c.cat, MIN(c.x) AS x, SUM(c.n_uc) AS n_c
-  FROM counts AS c
-  JOIN alpha_units AS u ON c.metric = u.metric AND c.slice_0 = u.slice_0 AND c.item = u.item
-  GROUP BY c.metric, c.slice_0, c.cat
+  -- n_c: how often category c occurs among pairable values = its count over all units less
+  -- the lone values of single-rated units (no join of counts with units)
+  SELECT metric, slice_0, cat, MIN(x) AS x, SUM(n) AS n_c
+  FROM (
+    SELECT metric, slice_0, cat, x, n_uc AS n FROM counts
+    UNION ALL
+    SELECT metric, slice_0, cat_min, x_min, -1 FROM units WHERE m_u = 1
+  ) AS lone_values_removed
+  GROUP BY metric, slice_0, cat
+  HAVING SUM(n) > 0
 ),
 alpha_unit_sums AS (
   -- per unit terms of the closed forms, summed

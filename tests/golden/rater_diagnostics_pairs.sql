@@ -35,7 +35,7 @@ regrouped AS (
    AND (b.rater = p.rater_a OR b.rater = p.rater_b)
 )
 ,
-ratings AS (
+ratings AS NOT MATERIALIZED (
   SELECT metric, slice_0, slice_1, item, rater, value_text, x
   FROM regrouped
 )
@@ -56,7 +56,8 @@ units AS (
          SUM(n_uc * x * x) AS s2_u,
          SUM(n_uc * n_uc) AS q_u,
          MIN(x) AS x_min,
-         MAX(x) AS x_max
+         MAX(x) AS x_max,
+         MIN(cat) AS cat_min
   FROM counts
   GROUP BY metric, slice_0, slice_1, item
 )
@@ -66,11 +67,16 @@ alpha_units AS (
   SELECT * FROM units WHERE m_u >= 2
 ),
 alpha_marginals AS (
-  -- n_c: how often category c occurs among pairable values
-  SELECT c.metric, c.slice_0, c.slice_1, c.cat, MIN(c.x) AS x, SUM(c.n_uc) AS n_c
-  FROM counts AS c
-  JOIN alpha_units AS u ON c.metric = u.metric AND c.slice_0 = u.slice_0 AND c.slice_1 = u.slice_1 AND c.item = u.item
-  GROUP BY c.metric, c.slice_0, c.slice_1, c.cat
+  -- n_c: how often category c occurs among pairable values = its count over all units less
+  -- the lone values of single-rated units (no join of counts with units)
+  SELECT metric, slice_0, slice_1, cat, MIN(x) AS x, SUM(n) AS n_c
+  FROM (
+    SELECT metric, slice_0, slice_1, cat, x, n_uc AS n FROM counts
+    UNION ALL
+    SELECT metric, slice_0, slice_1, cat_min, x_min, -1 FROM units WHERE m_u = 1
+  ) AS lone_values_removed
+  GROUP BY metric, slice_0, slice_1, cat
+  HAVING SUM(n) > 0
 ),
 alpha_unit_sums AS (
   -- per unit terms of the closed forms, summed

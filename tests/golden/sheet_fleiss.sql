@@ -18,7 +18,7 @@ sheet_annotators AS (
   SELECT * FROM "ratings"
   WHERE rater IN ($rater_0, $rater_1)
 ),
-ratings AS (
+ratings AS NOT MATERIALIZED (
   SELECT metric, item, rater, value_text, x
   FROM sheet_annotators
 )
@@ -39,7 +39,8 @@ units AS (
          SUM(n_uc * x * x) AS s2_u,
          SUM(n_uc * n_uc) AS q_u,
          MIN(x) AS x_min,
-         MAX(x) AS x_max
+         MAX(x) AS x_max,
+         MIN(cat) AS cat_min
   FROM counts
   GROUP BY metric, item
 )

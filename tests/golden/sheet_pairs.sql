@@ -11,7 +11,7 @@
 --   confusion counts of every pair (cat_a, cat_b, n).
 -- Undefined: kappa NULL when the pair shares no sample; 1.0 when both use one same label.
 WITH
-ratings AS (
+ratings AS NOT MATERIALIZED (
   SELECT metric, item, rater, value_text, x
   FROM "ratings"
 )
