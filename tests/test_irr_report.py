@@ -33,7 +33,7 @@ def test_validation_messages(traces, message, n):
 
 def test_invalid_rating_names_where_it_is():
     report = irr({"t1": {"q": [3, 7]}, "t2": {"q": [1, 2]}})
-    assert report["invalid_rating"] == {"item": "t1", "rater": "u2", "metric": "q", "value": "7"}
+    assert report["invalid_rating"] == {"item": "t1", "rater": "u2", "metric": "q", "value": 7.0}
 
 
 def test_invalid_rating_checked_before_rater_count():

@@ -85,7 +85,7 @@ def _validate(v: dict[str, Any], n_ratings: int) -> IRRError | None:
     if v["invalid_x"] is not None:
         err = _error(f"Invalid rating {_seed_number(v['invalid_x'])}: must be between 0 and 5", n)
         err["invalid_rating"] = {"item": str(v["invalid_item"]), "rater": v["invalid_rater"],
-                                 "metric": v["invalid_metric"], "value": v["invalid_text"]}
+                                 "metric": v["invalid_metric"], "value": v["invalid_x"]}
         return err
     if v["num_raters"] < 2:
         return _error(f"Need at least 2 raters to calculate IRR, got {v['num_raters']}", n)
