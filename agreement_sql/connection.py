@@ -27,6 +27,8 @@ def connect(database: str = ":memory:", *, memory_limit: str | None = None,
         con = duckdb.connect(database, config=config)
     except duckdb.Error as exc:
         raise OptionError(f"cannot open DuckDB with {config}: {str(exc).splitlines()[0]}") from None
-    # a fixed statement, no caller text: DuckDB draws its bar on stderr for long queries
+    # fixed statements, no caller text: progress is computed but never printed by DuckDB (its
+    # bar goes to stdout); agreement_sql.progress draws it on stderr instead
     con.execute("SET enable_progress_bar = true" if progress_bar else "SET enable_progress_bar = false")
+    con.execute("SET enable_progress_bar_print = false")
     return con

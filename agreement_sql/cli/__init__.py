@@ -38,6 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    from ._common import stop_progress
     try:
         return int(args.run(args) or 0)
     except AgreementError as exc:
@@ -49,3 +50,5 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("agreement-sql: interrupted", file=sys.stderr)
         return 130
+    finally:
+        stop_progress()

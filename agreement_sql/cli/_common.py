@@ -7,6 +7,7 @@ import sys
 from typing import Any, Callable
 
 from ..connection import connect
+from ..progress import ProgressReporter
 from ..errors import OptionError
 from ..formatting import flatten, table, to_csv, to_json
 
@@ -42,11 +43,23 @@ def add_output_arguments(parser: argparse.ArgumentParser, formats=("json", "tabl
     parser.add_argument("--output", "-o", default=None, metavar="PATH", help="write here, not stdout")
 
 
+REPORTERS: list[ProgressReporter] = []
+
+
 def connection(args: argparse.Namespace):
-    """A connection honouring --memory-limit/--temp-directory; a progress bar on a terminal."""
+    """A connection honouring --memory-limit/--temp-directory, with a progress bar on stderr
+    when stderr is a terminal and --quiet is not given (main() stops it)."""
     progress = not getattr(args, "quiet", False) and sys.stderr.isatty()
-    return connect(memory_limit=args.memory_limit, temp_directory=args.temp_directory,
-                   progress_bar=progress)
+    con = connect(memory_limit=args.memory_limit, temp_directory=args.temp_directory,
+                  progress_bar=progress)
+    if progress:
+        REPORTERS.append(ProgressReporter(con).start())
+    return con
+
+
+def stop_progress() -> None:
+    while REPORTERS:
+        REPORTERS.pop().stop()
 
 
 def source_keywords(args: argparse.Namespace) -> dict[str, Any]:
