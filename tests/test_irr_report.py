@@ -224,3 +224,20 @@ def test_integer_item_ids_from_parquet(tmp_path):
     report = ag.irr(table)
     assert report["trace_disagreements"][0]["trace_id"] == "1234567890123456789"
     assert "Trace 1234567890123456... has extreme disagreement (range: 4)" in report["problematic_patterns"]
+
+
+def test_annotation_counts_with_many_raters_and_questions():
+    # 90 raters (three blocks of rater codes) over 2 questions, with gaps: annotations are the
+    # distinct (trace, rater) pairs, counted here in Python
+    import random
+    import pyarrow as pa
+    rng = random.Random(5)
+    rows = [(f"t{t}", f"r{r:02d}", q, rng.randint(1, 5)) for t in range(12) for r in range(90)
+            for q in ("q1", "q2") if rng.random() < 0.3]
+    table = pa.table({"trace_id": [r[0] for r in rows], "user_id": [r[1] for r in rows],
+                      "question_id": [r[2] for r in rows], "rating": [r[3] for r in rows]})
+    report = ag.irr(table, **LONG)
+    pairs = {(r[0], r[1]) for r in rows}
+    assert report["num_annotations"] == len(pairs)
+    assert report["num_raters"] == len({r[1] for r in rows})
+    assert report["completeness"] == round(len(pairs) / (report["num_raters"] * 12), 3)

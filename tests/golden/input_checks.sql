@@ -3,9 +3,9 @@
 -- parameter: $default_metric = 'value'
 -- input_checks: counts of everything that makes the input unusable, in one aggregation, so the
 --   Python layer can raise a typed error naming the column, value or row (principle 6).
--- Duplicates without a GROUP BY over (item, rater): raters get integer codes, and per unit and
---   block of 40 codes the SUM and the bitwise OR of 2^(code mod 40) differ exactly when a rater
---   occurs twice (a repeated bit carries into another bit). Cost: one per-unit aggregation.
+-- Duplicates without a GROUP BY over (item, rater): per unit and block of rater codes the SUM
+--   and the bitwise OR of the rater bits differ exactly when a rater occurs twice
+--   (sql/_rater_bits.sql.j2). Cost: one per-unit aggregation.
 -- Reads: the ratings relation. Returns: one row of counts (0 everywhere = usable input).
 --   n_not_numeric    ratings whose value is not a number (matters for numeric scales)
 --   n_duplicate      units in which some rater occurs more than once
@@ -32,11 +32,11 @@ rater_codes AS (
   FROM (SELECT DISTINCT rater FROM ratings WHERE rater IS NOT NULL) AS d
 ),
 coded AS (
-  SELECT r.*, c.code,
-         CAST(POWER(2, c.code % 40) AS BIGINT) AS bit
+  SELECT r.*, c.code, FLOOR(c.code / 40) AS block, CAST(POWER(2, c.code % 40) AS BIGINT) AS bit
   FROM ratings AS r
   LEFT JOIN rater_codes AS c ON c.rater = r.rater
-),
+)
+,
 unit_blocks AS (
   SELECT COUNT(*) AS n_ratings,
          SUM(CASE WHEN item IS NULL THEN 1 ELSE 0 END) AS n_null_item,
@@ -47,7 +47,7 @@ unit_blocks AS (
          0 AS n_out_of_scale,
          CASE WHEN SUM(bit) <> BIT_OR(bit) THEN 1 ELSE 0 END AS has_duplicate
   FROM coded
-  GROUP BY metric, item, FLOOR(code / 40)
+  GROUP BY metric, item, block
 )
 SELECT
   COALESCE(SUM(n_ratings), 0) AS n_ratings,

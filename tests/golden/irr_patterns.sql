@@ -50,12 +50,16 @@ rater_stats AS (
   FROM ratings
   GROUP BY metric, rater
 ),
+trace_spread AS (
+  SELECT metric, item, MAX(x) - MIN(x) AS spread
+  FROM ratings
+  GROUP BY metric, item
+  HAVING COUNT(*) >= 2 AND MAX(x) > MIN(x)
+),
 trace_stats AS (
-  SELECT r.metric, r.item, MAX(r.x) - MIN(r.x) AS spread, MIN(s.kind) AS kind
-  FROM ratings AS r
-  JOIN scale AS s ON s.metric = r.metric
-  GROUP BY r.metric, r.item
-  HAVING COUNT(*) >= 2
+  SELECT t.metric, t.item, t.spread, s.kind
+  FROM trace_spread AS t
+  JOIN scale AS s ON s.metric = t.metric
 ),
 trace_flags AS (
   SELECT metric, item, spread,

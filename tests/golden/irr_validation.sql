@@ -26,11 +26,23 @@ ratings AS NOT MATERIALIZED (
   FROM ratings_in
 )
 ,
-annotations AS (
-  SELECT item, rater FROM ratings GROUP BY item, rater
+rater_codes AS (
+  SELECT rater, ROW_NUMBER() OVER (ORDER BY rater) - 1 AS code
+  FROM (SELECT DISTINCT rater FROM ratings WHERE rater IS NOT NULL) AS d
+),
+coded AS (
+  SELECT r.*, c.code, FLOOR(c.code / 40) AS block, CAST(POWER(2, c.code % 40) AS BIGINT) AS bit
+  FROM ratings AS r
+  LEFT JOIN rater_codes AS c ON c.rater = r.rater
+)
+,
+item_blocks AS (
+  -- per trace and block of rater codes: the set of raters who rated it (any question)
+  SELECT item, block, BIT_OR(bit) AS raters_mask FROM coded GROUP BY item, block
 ),
 trace_raters AS (
-  SELECT item, COUNT(*) AS n_raters FROM annotations GROUP BY item
+  -- distinct raters per trace; an annotation is one (trace, rater) pair
+  SELECT item, SUM(BIT_COUNT(raters_mask)) AS n_raters FROM item_blocks GROUP BY item
 ),
 invalid AS (
   SELECT r.item, r.rater, r.metric, r.value_text, r.x
@@ -40,15 +52,14 @@ invalid AS (
   LIMIT 1
 )
 SELECT
-  (SELECT COUNT(*) FROM annotations) AS num_annotations,
-  (SELECT COUNT(DISTINCT rater) FROM annotations) AS num_raters,
+  (SELECT SUM(n_raters) FROM trace_raters) AS num_annotations,
+  (SELECT COUNT(*) FROM rater_codes) AS num_raters,
   (SELECT COUNT(*) FROM trace_raters) AS num_traces,
   (SELECT COUNT(*) FROM trace_raters WHERE n_raters >= 2) AS traces_multi,
-  CAST((SELECT COUNT(*) FROM annotations) AS DOUBLE)
-    / NULLIF((SELECT COUNT(DISTINCT rater) FROM annotations) * (SELECT COUNT(*) FROM trace_raters), 0)
+  CAST((SELECT SUM(n_raters) FROM trace_raters) AS DOUBLE)
+    / NULLIF((SELECT COUNT(*) FROM rater_codes) * (SELECT COUNT(*) FROM trace_raters), 0)
     AS completeness,
   (SELECT x FROM invalid) AS invalid_x,
-  (SELECT value_text FROM invalid) AS invalid_text,
   (SELECT item FROM invalid) AS invalid_item,
   (SELECT rater FROM invalid) AS invalid_rater,
   (SELECT metric FROM invalid) AS invalid_metric
