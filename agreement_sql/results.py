@@ -131,11 +131,14 @@ class KappaResult(TypedDict):
     interpretation: Optional[str]  # Landis & Koch (1977); None for percent_agreement
     weights: str                   # "unweighted", "linear", "quadratic" or "custom"
     weight_basis: NotRequired[str]       # "value" or "position" (weighted results)
-    se: NotRequired[Optional[float]]     # analytic standard error (ci= given)
+    se: NotRequired[Optional[float]]     # analytic SE, or the bootstrap SD (ci= given)
     ci_low: NotRequired[Optional[float]]
     ci_high: NotRequired[Optional[float]]
-    ci_method: NotRequired[str]          # "analytic"
+    ci_method: NotRequired[str]          # "analytic", "bootstrap", or "none" (no analytic SE)
     ci_level: NotRequired[float]
+    n_boot: NotRequired[int]             # bootstrap only: replicates drawn
+    n_boot_valid: NotRequired[int]       # bootstrap only: replicates with a defined value
+    seed: NotRequired[int]               # bootstrap only
     raters: NotRequired[List[str]]       # Cohen's kappa: the two raters (rows, columns)
     n_pairs: NotRequired[int]            # Cohen/Light: rater pairs with a defined kappa
     metric: NotRequired[str]

@@ -56,6 +56,14 @@ VARIANTS = [
     ("coefficients", "ci-by-slice", {"ci": True, "metric": "question", "group_by": ["Module"]}),
     ("coefficients", "spark-ordinal", {"dialect": "spark", "level": "ordinal",
                                        "weights": "linear", "ci": True}),
+    # the kappa family's bootstrap (sql/_replicates.sql.j2, _bootstrap.sql.j2)
+    ("cohen_kappa", "bootstrap", {"bootstrap": True}),
+    ("fleiss_kappa", "bootstrap-quadratic-by-slice", {"bootstrap": True, "weights": "quadratic",
+                                                      "group_by": ["Module"]}),
+    ("coefficients", "bootstrap-by-slice", {"bootstrap": True, "metric": "question",
+                                            "group_by": ["Module"]}),
+    ("coefficients", "bootstrap-spark-ordinal", {"dialect": "spark", "bootstrap": True,
+                                                 "level": "ordinal", "weights": "linear"}),
 ]
 
 

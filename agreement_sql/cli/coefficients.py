@@ -16,7 +16,7 @@ from ..metrics.kappas import (brennan_prediger, conger_kappa, fleiss_kappa, gwet
 from ._common import add_output_arguments, add_source_arguments, connection, emit, source_keywords
 
 TABLE_COLUMNS = ["metric", "group", "coefficient", "value", "se", "ci_low", "ci_high",
-                 "observed_agreement", "chance_agreement", "n_items", "n_raters", "n_categories",
+                 "ci_method", "observed_agreement", "chance_agreement", "n_items", "n_raters", "n_categories",
                  "weights", "interpretation"]
 
 # command -> (function, help, takes --raters)
@@ -62,7 +62,14 @@ def _arguments(p: argparse.ArgumentParser, *, raters: bool) -> None:
         p.add_argument("--raters", default=None, metavar="A,B",
                        help="the raters to compare (the first in the rows), comma-separated")
     p.add_argument("--ci", type=float, default=None, metavar="LEVEL",
-                   help="add the analytic standard error and interval at this level, e.g. 0.95")
+                   help="add a standard error and interval at this level, e.g. 0.95")
+    p.add_argument("--ci-method", choices=["analytic", "bootstrap"], default=None,
+                   help="interval method: the analytic standard error, or a unit-resampling "
+                        "bootstrap run in the database [analytic where one exists, else "
+                        "bootstrap]")
+    p.add_argument("--n-boot", type=int, default=None, metavar="N",
+                   help="bootstrap replicates [1000]")
+    p.add_argument("--seed", type=int, default=None, help="bootstrap seed [1]")
     add_output_arguments(p, formats=("json", "table", "csv"))
 
 
@@ -82,7 +89,7 @@ def _keywords(args: argparse.Namespace) -> dict[str, Any]:
 
     keywords = dict(source_keywords(args), weights=parse_weights(args.weights),
                     weight_basis=args.weight_basis, categories=parse_domain_text(args.categories),
-                    ci=args.ci)
+                    ci=args.ci, ci_method=args.ci_method, n_boot=args.n_boot, seed=args.seed)
     if getattr(args, "raters", None):
         keywords["raters"] = [r.strip() for r in args.raters.split(",")]
     return keywords

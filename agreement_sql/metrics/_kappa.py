@@ -2,16 +2,18 @@
 
 Input preparation only: the declared category domain and a user weight matrix become small
 registered Arrow relations (never values pasted into SQL), the interval's normal quantile is
-computed from the level, and result rows are shaped into typed dicts. Every number in a result
-comes from a template in ``sql/``.
+computed from the level, the bootstrap's options are checked and bound
+(:mod:`agreement_sql.bootstrap`), and result rows are shaped into typed dicts. Every number in a
+result comes from a template in ``sql/``.
 """
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
 from statistics import NormalDist
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
+from ..bootstrap import IntervalSpec, interval_spec
 from ..checks import check_ratings
 from ..domain import Domain, check_domain, register_domain
 from ..errors import OptionError
@@ -23,7 +25,7 @@ from ..session import ratings_session
 
 WEIGHT_KINDS = ("linear", "quadratic")
 WEIGHT_BASES = ("value", "position")
-CI_METHODS = ("analytic",)
+INTERVAL_KEYS = ("se", "ci_low", "ci_high", "n_boot_valid")
 
 
 @dataclass
@@ -37,6 +39,9 @@ class KappaSetup:
     weight_basis: str
     ci: float | None
     raters: list[str] = field(default_factory=list)
+    interval: IntervalSpec = field(default_factory=IntervalSpec)
+    boot_rows: list[dict[str, Any]] | None = None      # see run(bootstrap_too=...)
+    boot_interval: IntervalSpec | None = None
 
 
 def weights_kind(weights: Any) -> str:
@@ -139,16 +144,37 @@ def _as_float(text: str) -> float | None:
         return None
 
 
+def interval_of(ci: Any = None, ci_method: str | None = None, n_boot: int | None = None,
+                seed: int | None = None, *, analytic: bool = True) -> IntervalSpec:
+    """The interval a call asked for (:func:`agreement_sql.bootstrap.interval_spec`).
+
+    ``ci=True`` still means 0.95 and ``ci=False`` no interval. ``analytic`` says whether the
+    coefficient has an analytic standard error: ``ci_method=None`` then picks "analytic", else
+    "bootstrap".
+    """
+    if ci is True:
+        ci = 0.95
+    elif ci is False:
+        ci = None
+    return interval_spec(ci, ci_method, n_boot, seed, analytic=analytic)
+
+
 def setup(spec: RatingsSpec, *, weights: Any = None, categories: Any = None,
           weight_basis: str = "value", ci: Any = None, raters: Sequence[Any] | None = None,
-          ci_method: str | None = None) -> KappaSetup:
-    """Check the ratings and options, register the declared relations, choose the structure."""
+          ci_method: str | None = None, n_boot: int | None = None, seed: int | None = None,
+          interval: IntervalSpec | None = None) -> KappaSetup:
+    """Check the ratings and options, register the declared relations, choose the structure.
+
+    The interval is ``interval`` when given, else :func:`interval_of` (ci, ci_method, n_boot,
+    seed): an analytic one binds the normal quantile ``z`` (option ``ci``), a bootstrap one
+    switches on option ``bootstrap`` and binds ``n_boot``, ``seed`` and the two percentiles.
+    """
     kind = weights_kind(weights)
     if weight_basis not in WEIGHT_BASES:
         raise OptionError(f"weight_basis must be 'value' or 'position', got {weight_basis!r}")
-    if ci_method is not None and ci_method not in CI_METHODS:
-        raise OptionError(f"ci_method must be one of {', '.join(CI_METHODS)} (or None), got {ci_method!r}")
-    z = confidence_z(ci)
+    if interval is None:
+        interval = interval_of(ci, ci_method, n_boot, seed)
+    z = confidence_z(interval.ci) if interval.analytic else None
     names: list[str] = []
     if raters is not None:
         if isinstance(raters, str):
@@ -169,30 +195,53 @@ def setup(spec: RatingsSpec, *, weights: Any = None, categories: Any = None,
                            domain_numeric=declared.numeric if declared else True,
                            weights="matrix" if kind == "custom" else (kind if kind != "unweighted" else None),
                            weight_matrix=matrix_rel, weight_basis=weight_basis,
-                           ci=z is not None, named_raters=len(names))
-    params = spec.params(**{f"rater_{i}": n for i, n in enumerate(names)})
+                           ci=z is not None, named_raters=len(names), **interval.options())
+    params = spec.params(**{f"rater_{i}": n for i, n in enumerate(names)}, **interval.params())
     if z is not None:
         params["z"] = z
     return KappaSetup(spec=spec, options=options, params=params, weights=kind,
-                      weight_basis=weight_basis, ci=None if z is None else float(0.95 if ci is True else ci),
-                      raters=names)
+                      weight_basis=weight_basis, ci=interval.ci, raters=names, interval=interval)
 
 
 def run(template: str, source: Any, *, item: str, rater: str, value: str, metric: str | None,
         group_by: Sequence[str] | str | None, on_duplicate: str | None, con: Any,
         weights: Any = None, categories: Any = None, weight_basis: str = "value", ci: Any = None,
-        ci_method: str | None = None, raters: Sequence[Any] | None = None,
+        ci_method: str | None = None, n_boot: int | None = None, seed: int | None = None,
+        analytic: bool = True, raters: Sequence[Any] | None = None,
         options: Mapping[str, Any] | None = None, check: Any = None,
+        bootstrap_too: Callable[[list[dict[str, Any]]], Mapping[str, Any] | None] | None = None,
         ) -> tuple[list[dict[str, Any]], KappaSetup]:
-    """Prepare, run ``sql/<template>.sql.j2`` once, and return its rows with the setup used."""
+    """Prepare, run ``sql/<template>.sql.j2`` once, and return its rows with the setup used.
+
+    ``bootstrap_too(rows)``: when the interval is analytic because ``ci_method`` was left to
+    its default, some results may have no analytic standard error (Light's kappa, alpha in
+    ``coefficients``); their default is the bootstrap. ``bootstrap_too`` returns None when
+    no row needs it, else option overrides (e.g. a shorter ``which``) for a second run of the
+    template with the bootstrap, whose rows become ``KappaSetup.boot_rows``.
+    """
+    interval = interval_of(ci, ci_method, n_boot, seed, analytic=analytic)
     with ratings_session(source, con=con, item=item, rater=rater, value=value, metric=metric,
                          group_by=group_by, on_duplicate=on_duplicate) as spec:
-        s = setup(spec, weights=weights, categories=categories, weight_basis=weight_basis, ci=ci,
-                  raters=raters, ci_method=ci_method)
+        s = setup(spec, weights=weights, categories=categories, weight_basis=weight_basis,
+                  raters=raters, interval=interval)
         if check is not None:
             check(s)
         rows = execute(spec.source.con, template, {**s.options, **(options or {})}, s.params)
+        by_default = ci_method is None and interval.analytic
+        more = bootstrap_too(rows) if by_default and bootstrap_too is not None else None
+        if more is not None:
+            boot = interval_of(ci, "bootstrap", n_boot, seed, analytic=analytic)
+            options_b = {**s.options, **(options or {}), **boot.options(), "ci": False, **more}
+            params_b = {k: v for k, v in s.params.items() if k != "z"}
+            params_b.update(boot.params())
+            s.boot_rows = execute(spec.source.con, template, options_b, params_b)
+            s.boot_interval = boot
     return rows, s
+
+
+def row_key(row: Mapping[str, Any], s: KappaSetup) -> tuple[Any, ...]:
+    """A row's metric and slice values, to match the rows of two runs of one template."""
+    return (row["metric"],) + tuple(row.get(c) for c in s.spec.slices)
 
 
 def single(metric: str | None, group_by: Any, s: KappaSetup) -> bool:
@@ -220,13 +269,32 @@ def shape(row: Mapping[str, Any], s: KappaSetup, *, prefix: str = "",
     }
     if s.weights != "unweighted":
         result["weight_basis"] = s.weight_basis
-    if s.ci is not None:
-        result.update(se=col("se"), ci_low=col("ci_low"), ci_high=col("ci_high"),
-                      ci_method="analytic", ci_level=s.ci)
+    result.update(interval_fields(row, s, prefix=prefix))
     result["metric"] = row["metric"]
     if s.spec.group_by:
         result["group"] = s.spec.describe_slice(row)
     return result
+
+
+def interval_fields(row: Mapping[str, Any], s: KappaSetup, *, prefix: str = "",
+                    interval: IntervalSpec | None = None) -> dict[str, Any]:
+    """The interval keys of a result: the analytic ``se``/``ci_low``/``ci_high`` with
+    ``ci_method`` "analytic", or the bootstrap's (:meth:`IntervalSpec.fields`: also ``n_boot``,
+    ``n_boot_valid``, ``seed``); nothing without ``ci``. Copied from the row, never computed."""
+    interval = interval or s.interval
+    if interval.bootstrap:
+        return interval.fields({k: row.get(prefix + k) for k in INTERVAL_KEYS})
+    if interval.analytic:
+        return {"se": row.get(prefix + "se"), "ci_low": row.get(prefix + "ci_low"),
+                "ci_high": row.get(prefix + "ci_high"), "ci_method": "analytic",
+                "ci_level": interval.ci}
+    return {}
+
+
+def no_interval(s: KappaSetup) -> dict[str, Any]:
+    """The interval keys of a result that has no interval by the requested method (Light's
+    kappa and alpha have no analytic standard error): ``ci_method`` "none"."""
+    return {"se": None, "ci_low": None, "ci_high": None, "ci_method": "none", "ci_level": s.ci}
 
 
 def results(rows: list[dict[str, Any]], s: KappaSetup, metric: str | None, group_by: Any,

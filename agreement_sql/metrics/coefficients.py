@@ -40,6 +40,7 @@ def coefficients(source: Any, *, item: str = "item", rater: str = "rater", value
                  raters: Sequence[Any] | None = None, weights: Any = None,
                  categories: Sequence[Any] | None = None, weight_basis: str = "value",
                  ci: float | None = None, ci_method: str | None = None,
+                 n_boot: int | None = None, seed: int | None = None,
                  on_duplicate: str | None = None, con: Any = None,
                  ) -> dict[str, dict[str, Any]] | list[CoefficientsResult]:
     """Every requested coefficient, computed by one SQL statement over one scan of the ratings.
@@ -50,6 +51,14 @@ def coefficients(source: Any, *, item: str = "item", rater: str = "rater", value
     ``weights``, ``categories``, ``weight_basis`` and ``ci`` apply to every kappa-family
     coefficient as in the single functions; ``raters`` picks the pair for Cohen and Scott.
 
+    ``ci=0.95`` adds intervals, each as the single function gives it with the same arguments.
+    ``ci_method="bootstrap"`` (``n_boot``, ``seed``): every coefficient, alpha included, gets
+    its unit-resampling bootstrap interval from the same statement, over the same replicates
+    (point estimates are replicate 0 of that pass). ``"analytic"``: the analytic standard
+    errors; alpha and Light's kappa have none (``ci_method`` "none"). Left to its default,
+    ``ci_method`` is analytic where a standard error exists and bootstrap for alpha and Light's
+    kappa: a second statement, with the bootstrap, runs for those two only.
+
     Without ``metric``/``group_by``: ``{name: result}``. Otherwise a list with, per metric (and
     slice), ``{"metric": ..., "group": ..., "coefficients": {name: result}}``.
     """
@@ -59,9 +68,12 @@ def coefficients(source: Any, *, item: str = "item", rater: str = "rater", value
     rows, s = _kappa.run("coefficients", source, item=item, rater=rater, value=value, metric=metric,
                          group_by=group_by, on_duplicate=on_duplicate, con=con, weights=weights,
                          categories=categories, weight_basis=weight_basis, ci=ci,
-                         ci_method=ci_method, raters=raters,
+                         ci_method=ci_method, n_boot=n_boot, seed=seed, raters=raters,
+                         analytic=names != ["krippendorff_alpha"],
                          options={"which": names, "level": level},
-                         check=lambda setup: _check_level(setup, names, level))
+                         check=lambda setup: _check_level(setup, names, level),
+                         bootstrap_too=lambda found: _without_analytic(found, names))
+    boot = {_kappa.row_key(r, s): r for r in s.boot_rows or []}
     out: list[CoefficientsResult] = []
     for row in rows:
         found: dict[str, dict[str, Any]] = {}
@@ -69,17 +81,21 @@ def coefficients(source: Any, *, item: str = "item", rater: str = "rater", value
             prefix = f"{name}__"
             if name == "krippendorff_alpha":
                 result = _alpha(row, prefix, level, s)
+                if s.interval.analytic:
+                    result.update(_default_interval(boot.get(_kappa.row_key(row, s)), prefix, s))
             else:
                 result = _kappa.shape(row, s, prefix=prefix,
                                       interpret=name != "percent_agreement")
                 result.pop("metric", None)
                 result.pop("group", None)
+                result["coefficient"] = result["coefficient"] or name   # no row: no rater of the pair
                 if name in ("cohen_kappa", "scott_pi") and row[prefix + "rater_a"] is not None:
                     result["raters"] = [row[prefix + "rater_a"], row[prefix + "rater_b"]]
                 if name == "cohen_kappa":
                     result["n_pairs"] = int(row[prefix + "n_pairs"] or 0)
-                    if result["coefficient"] == "light_kappa" and s.ci is not None:
-                        result["ci_method"] = "none"
+                    if result["coefficient"] == "light_kappa" and s.interval.analytic:
+                        result.update(_default_interval(boot.get(_kappa.row_key(row, s)),
+                                                        prefix, s))
             if default and name in TWO_RATER and result["n_raters"] > 2:
                 continue
             found[result["coefficient"]] = result
@@ -90,6 +106,24 @@ def coefficients(source: Any, *, item: str = "item", rater: str = "rater", value
     if _kappa.single(metric, group_by, s):
         return out[0]["coefficients"]
     return out
+
+
+def _without_analytic(rows: list[dict[str, Any]], names: list[str]) -> dict[str, Any] | None:
+    """With the default method: which coefficients to bootstrap in a second statement (alpha,
+    and Cohen's when some metric or slice gave Light's kappa), or None."""
+    light = "cohen_kappa" in names and any(r.get("cohen_kappa__coefficient") == "light_kappa"
+                                           for r in rows)
+    again = [n for n in names if n == "krippendorff_alpha" or (n == "cohen_kappa" and light)]
+    return {"which": again} if again else None
+
+
+def _default_interval(boot_row: dict[str, Any] | None, prefix: str,
+                      s: _kappa.KappaSetup) -> dict[str, Any]:
+    """The bootstrap interval of a coefficient without an analytic SE, from the second
+    statement (``ci_method`` left to its default), else ``ci_method`` "none"."""
+    if boot_row is None or s.boot_interval is None:
+        return _kappa.no_interval(s)
+    return _kappa.interval_fields(boot_row, s, prefix=prefix, interval=s.boot_interval)
 
 
 def _check_level(s: _kappa.KappaSetup, names: list[str], level: str) -> None:
@@ -113,6 +147,8 @@ def _alpha(row: dict[str, Any], prefix: str, level: str, s: _kappa.KappaSetup) -
         "n_categories": int(row[prefix + "n_categories"] or 0),
         "interpretation": krippendorff_label(value),
     }
-    if s.ci is not None:
-        result.update(se=None, ci_low=None, ci_high=None, ci_method="none", ci_level=s.ci)
+    if s.interval.bootstrap:
+        result.update(_kappa.interval_fields(row, s, prefix=prefix))
+    elif s.interval.analytic:
+        result.update(_kappa.no_interval(s))
     return result

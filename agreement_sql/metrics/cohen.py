@@ -12,6 +12,7 @@ def cohen_kappa(source: Any, *, item: str = "item", rater: str = "rater", value:
                 raters: Sequence[Any] | None = None, weights: Any = None,
                 categories: Sequence[Any] | dict | None = None, weight_basis: str = "value",
                 ci: float | None = None, ci_method: str | None = None,
+                n_boot: int | None = None, seed: int | None = None,
                 on_duplicate: str | None = None, con: Any = None,
                 ) -> CohenKappaResult | list[CohenKappaResult]:
     """Cohen's kappa ``(p_o - p_e) / (1 - p_e)`` between two raters over the items both rated.
@@ -23,8 +24,15 @@ def cohen_kappa(source: Any, *, item: str = "item", rater: str = "rater", value:
     category values, or of positions in ``categories`` for text labels; ``weight_basis="position"``
     gives scikit-learn's position-based weights) or an agreement-weight matrix (a dict
     ``{(row, col): w}``, or a list of rows in the order of ``categories``). ``categories``
-    declares the domain and its order. ``ci=0.95`` adds the asymptotic standard error and
-    interval of SAS PROC FREQ / statsmodels (two raters only).
+    declares the domain and its order.
+
+    ``ci=0.95`` adds an interval. ``ci_method="analytic"``: the asymptotic standard error and
+    normal interval of SAS PROC FREQ / statsmodels (two raters only; Light's kappa has none and
+    gets ``ci_method`` "none"). ``ci_method="bootstrap"``: a unit-resampling bootstrap run in
+    the database (``n_boot`` replicates, default 1000; ``seed``, default 1; the same seed gives
+    the same interval), for Cohen's and Light's kappa alike. The default is analytic for
+    Cohen's kappa and bootstrap for Light's kappa (a second statement runs the bootstrap when
+    some metric or slice turns out to have more than two raters).
 
     ``None`` when no item is rated by both raters; 1.0 when both used one and the same category.
     Artstein & Poesio (2008) Table 1: 0.348. SAS PROC FREQ 3x3 example: 0.4842, se 0.1380.
@@ -32,14 +40,27 @@ def cohen_kappa(source: Any, *, item: str = "item", rater: str = "rater", value:
     rows, s = _kappa.run("cohen_kappa", source, item=item, rater=rater, value=value, metric=metric,
                          group_by=group_by, on_duplicate=on_duplicate, con=con, weights=weights,
                          categories=categories, weight_basis=weight_basis, ci=ci,
-                         ci_method=ci_method, raters=raters)
+                         ci_method=ci_method, n_boot=n_boot, seed=seed, raters=raters,
+                         bootstrap_too=_light_needs_bootstrap)
+    boot = {_kappa.row_key(r, s): r for r in s.boot_rows or []}
     out = []
     for row in rows:
         result = _kappa.shape(row, s)
         if row["coefficient"] == "cohen_kappa" and row["rater_a"] is not None:
             result["raters"] = [row["rater_a"], row["rater_b"]]
         result["n_pairs"] = int(row["n_pairs"])
-        if row["coefficient"] == "light_kappa" and s.ci is not None:
-            result["ci_method"] = "none"   # no analytic variance for Light's kappa
+        if row["coefficient"] == "light_kappa" and s.interval.analytic:
+            # no analytic variance for Light's kappa: the bootstrap's interval when the method
+            # was left to its default, else none
+            extra = boot.get(_kappa.row_key(row, s))
+            if extra is not None and s.boot_interval is not None:
+                result.update(_kappa.interval_fields(extra, s, interval=s.boot_interval))
+            else:
+                result.update(_kappa.no_interval(s))
         out.append(CohenKappaResult(**result))
     return out[0] if _kappa.single(metric, group_by, s) else out
+
+
+def _light_needs_bootstrap(rows: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """Light's kappa has no analytic SE: with the default method, bootstrap it (same options)."""
+    return {} if any(r["coefficient"] == "light_kappa" for r in rows) else None

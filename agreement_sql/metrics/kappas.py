@@ -13,9 +13,12 @@ from . import _kappa
 _COMMON_DOC = """
     Ratings are long rows (item, rater, value); a missing rating has no row. ``weights`` is
     ``"linear"``, ``"quadratic"`` or an agreement-weight matrix (see :func:`cohen_kappa`);
-    ``categories`` declares the category domain and its order; ``ci=0.95`` adds Gwet's
-    analytic standard error and a normal interval. One result without ``metric``/``group_by``,
-    a list otherwise. ``None`` when no item is rated twice.
+    ``categories`` declares the category domain and its order. ``ci=0.95`` adds an interval:
+    by default (``ci_method="analytic"``) Gwet's analytic standard error and a normal interval;
+    ``ci_method="bootstrap"`` a unit-resampling bootstrap run in the database (``n_boot``
+    replicates, default 1000; ``seed``, default 1; the same seed gives the same interval).
+    One result without ``metric``/``group_by``, a list otherwise. ``None`` when no item is
+    rated twice.
 """
 
 
@@ -31,6 +34,7 @@ def fleiss_kappa(source: Any, *, item: str = "item", rater: str = "rater", value
                  metric: str | None = None, group_by: Sequence[str] | str | None = None,
                  weights: Any = None, categories: Any = None, weight_basis: str = "value",
                  ci: float | None = None, ci_method: str | None = None,
+                 n_boot: int | None = None, seed: int | None = None,
                  on_duplicate: str | None = None, con: Any = None,
                  ) -> FleissKappaResult | list[FleissKappaResult]:
     """Fleiss' kappa, generalised by Gwet to items rated by different numbers of raters.
@@ -41,7 +45,7 @@ def fleiss_kappa(source: Any, *, item: str = "item", rater: str = "rater", value
     """
     return _run("fleiss_kappa", source, FleissKappaResult, item=item, rater=rater, value=value,
                 metric=metric, group_by=group_by, weights=weights, categories=categories,
-                weight_basis=weight_basis, ci=ci, ci_method=ci_method,
+                weight_basis=weight_basis, ci=ci, ci_method=ci_method, n_boot=n_boot, seed=seed,
                 on_duplicate=on_duplicate, con=con)[2]
 
 
@@ -49,6 +53,7 @@ def conger_kappa(source: Any, *, item: str = "item", rater: str = "rater", value
                  metric: str | None = None, group_by: Sequence[str] | str | None = None,
                  weights: Any = None, categories: Any = None, weight_basis: str = "value",
                  ci: float | None = None, ci_method: str | None = None,
+                 n_boot: int | None = None, seed: int | None = None,
                  on_duplicate: str | None = None, con: Any = None,
                  ) -> CongerKappaResult | list[CongerKappaResult]:
     """Conger's (1980) kappa: Cohen's kappa generalised to many raters (rater-specific margins).
@@ -57,7 +62,7 @@ def conger_kappa(source: Any, *, item: str = "item", rater: str = "rater", value
     """
     return _run("conger_kappa", source, CongerKappaResult, item=item, rater=rater, value=value,
                 metric=metric, group_by=group_by, weights=weights, categories=categories,
-                weight_basis=weight_basis, ci=ci, ci_method=ci_method,
+                weight_basis=weight_basis, ci=ci, ci_method=ci_method, n_boot=n_boot, seed=seed,
                 on_duplicate=on_duplicate, con=con)[2]
 
 
@@ -65,6 +70,7 @@ def scott_pi(source: Any, *, item: str = "item", rater: str = "rater", value: st
              metric: str | None = None, group_by: Sequence[str] | str | None = None,
              raters: Sequence[Any] | None = None, weights: Any = None, categories: Any = None,
              weight_basis: str = "value", ci: float | None = None, ci_method: str | None = None,
+             n_boot: int | None = None, seed: int | None = None,
              on_duplicate: str | None = None, con: Any = None,
              ) -> ScottPiResult | list[ScottPiResult]:
     """Scott's (1955) pi between two raters over the items both rated (pooled margins).
@@ -75,7 +81,8 @@ def scott_pi(source: Any, *, item: str = "item", rater: str = "rater", value: st
     out, s, result = _run("scott_pi", source, ScottPiResult, item=item, rater=rater, value=value,
                           metric=metric, group_by=group_by, raters=raters, weights=weights,
                           categories=categories, weight_basis=weight_basis, ci=ci,
-                          ci_method=ci_method, on_duplicate=on_duplicate, con=con)
+                          ci_method=ci_method, n_boot=n_boot, seed=seed,
+                          on_duplicate=on_duplicate, con=con)
     if out and all(r["n_raters"] > 2 for r in out):
         raise OptionError(f"scott_pi compares two raters, but the data has {out[0]['n_raters']} "
                           "raters; pass raters=[a, b], or use fleiss_kappa (Scott's pi for many raters)")
@@ -86,6 +93,7 @@ def gwet_ac1(source: Any, *, item: str = "item", rater: str = "rater", value: st
              metric: str | None = None, group_by: Sequence[str] | str | None = None,
              weights: Any = None, categories: Any = None, weight_basis: str = "value",
              ci: float | None = None, ci_method: str | None = None,
+             n_boot: int | None = None, seed: int | None = None,
              on_duplicate: str | None = None, con: Any = None,
              ) -> GwetAC1Result | list[GwetAC1Result]:
     """Gwet's AC1 (``coefficient`` "gwet_ac2" when weighted): chance agreement from prevalence.
@@ -95,7 +103,7 @@ def gwet_ac1(source: Any, *, item: str = "item", rater: str = "rater", value: st
     """
     return _run("gwet_ac1", source, GwetAC1Result, item=item, rater=rater, value=value,
                 metric=metric, group_by=group_by, weights=weights, categories=categories,
-                weight_basis=weight_basis, ci=ci, ci_method=ci_method,
+                weight_basis=weight_basis, ci=ci, ci_method=ci_method, n_boot=n_boot, seed=seed,
                 on_duplicate=on_duplicate, con=con)[2]
 
 
@@ -104,6 +112,7 @@ def brennan_prediger(source: Any, *, item: str = "item", rater: str = "rater",
                      group_by: Sequence[str] | str | None = None, weights: Any = None,
                      categories: Any = None, weight_basis: str = "value",
                      ci: float | None = None, ci_method: str | None = None,
+                     n_boot: int | None = None, seed: int | None = None,
                      on_duplicate: str | None = None, con: Any = None,
                      ) -> BrennanPredigerResult | list[BrennanPredigerResult]:
     """Brennan & Prediger's (1981) coefficient: chance agreement ``T_w / q^2`` (``1/q`` unweighted).
@@ -114,6 +123,7 @@ def brennan_prediger(source: Any, *, item: str = "item", rater: str = "rater",
     return _run("brennan_prediger", source, BrennanPredigerResult, item=item, rater=rater,
                 value=value, metric=metric, group_by=group_by, weights=weights,
                 categories=categories, weight_basis=weight_basis, ci=ci, ci_method=ci_method,
+                n_boot=n_boot, seed=seed,
                 on_duplicate=on_duplicate, con=con)[2]
 
 
@@ -122,6 +132,7 @@ def percent_agreement(source: Any, *, item: str = "item", rater: str = "rater",
                       group_by: Sequence[str] | str | None = None, weights: Any = None,
                       categories: Any = None, weight_basis: str = "value",
                       ci: float | None = None, ci_method: str | None = None,
+                      n_boot: int | None = None, seed: int | None = None,
                       on_duplicate: str | None = None, con: Any = None,
                       ) -> PercentAgreementResult | list[PercentAgreementResult]:
     """Percent agreement as a proportion: agreeing rater pairs per item, averaged over items
@@ -130,6 +141,7 @@ def percent_agreement(source: Any, *, item: str = "item", rater: str = "rater",
     return _run("percent_agreement", source, PercentAgreementResult, interpret=False, item=item,
                 rater=rater, value=value, metric=metric, group_by=group_by, weights=weights,
                 categories=categories, weight_basis=weight_basis, ci=ci, ci_method=ci_method,
+                n_boot=n_boot, seed=seed,
                 on_duplicate=on_duplicate, con=con)[2]
 
 

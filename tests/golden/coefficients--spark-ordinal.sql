@@ -762,27 +762,27 @@ alpha_ranks AS (
                         ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS f_c
   FROM alpha_marginals
 ),
-alpha_unit_counts AS (
-  -- n_uc of the pairable units, with m_u
-  SELECT c.metric, c.item, c.cat, c.n_uc, u.m_u
-  FROM counts AS c
-  JOIN alpha_units AS u ON c.metric = u.metric AND c.item = u.item
+alpha_value_pairs AS  (
+  -- the pairs of distinct values within each unit, with their counts (a join over values,
+  -- not raters); computed once so the rank lookups below join to a finished table
+  SELECT a.metric, a.item, a.cat AS cat_a, b.cat AS cat_b, a.n_uc * b.n_uc AS n_ab
+  FROM counts AS a
+  JOIN counts AS b ON a.metric = b.metric AND a.item = b.item AND a.x < b.x
 ),
-alpha_unit_values AS (
-  -- each n_uc with its category's x, F_c and n_c
-  SELECT c.metric, c.item, c.cat, c.n_uc, c.m_u, r.x, r.f_c, r.n_c
-  FROM alpha_unit_counts AS c
-  JOIN alpha_ranks AS r ON c.metric = r.metric AND r.cat = c.cat
+alpha_pair_terms AS (
+  -- per unit: sum_{c<k} n_uc n_uk d2_ck
+  SELECT v.metric, v.item, SUM(v.n_ab * POWER(rb.f_c - ra.f_c + (ra.n_c - rb.n_c) / 2.0, 2)) AS pair_sum
+  FROM alpha_value_pairs AS v
+  JOIN alpha_ranks AS ra ON v.metric = ra.metric AND ra.cat = v.cat_a
+  JOIN alpha_ranks AS rb ON v.metric = rb.metric AND rb.cat = v.cat_b
+  GROUP BY v.metric, v.item
 ),
 alpha_observed AS (
-  -- sum_ck o_ck d2_ck = 2 sum_u sum_{c<k} n_uc n_uk d2_ck / (m_u - 1), a join over each
-  -- unit's distinct values (two-way joins only: each keeps its full key equality)
-  SELECT a.metric,
-         SUM(2.0 * a.n_uc * b.n_uc * POWER(b.f_c - a.f_c + (a.n_c - b.n_c) / 2.0, 2) / (a.m_u - 1)) AS do_sum
-  FROM alpha_unit_values AS a
-  JOIN alpha_unit_values AS b
-    ON a.metric = b.metric AND a.item = b.item AND a.x < b.x
-  GROUP BY a.metric
+  -- sum_ck o_ck d2_ck = 2 sum_u pair_sum_u / (m_u - 1); a unit with two values has m_u >= 2
+  SELECT p.metric, SUM(2.0 * p.pair_sum / (u.m_u - 1)) AS do_sum
+  FROM alpha_pair_terms AS p
+  JOIN units AS u ON p.metric = u.metric AND p.item = u.item
+  GROUP BY p.metric
 ),
 alpha_expected AS (
   -- sum_ck n_c n_k d2_ck = 2 sum_{c<k} n_c n_k d2_ck
