@@ -37,25 +37,30 @@ coded AS (
   LEFT JOIN rater_codes AS c ON c.rater = r.rater
 )
 ,
-unit_blocks AS (
+row_checks AS (
+  -- per rating: missing keys, values that are not numbers, values outside a declared scale
   SELECT COUNT(*) AS n_ratings,
-         SUM(CASE WHEN item IS NULL THEN 1 ELSE 0 END) AS n_null_item,
-         SUM(CASE WHEN rater IS NULL THEN 1 ELSE 0 END) AS n_null_rater,
-         SUM(CASE WHEN metric IS NULL THEN 1 ELSE 0 END) AS n_null_metric,
+         SUM(CASE WHEN r.item IS NULL THEN 1 ELSE 0 END) AS n_null_item,
+         SUM(CASE WHEN r.rater IS NULL THEN 1 ELSE 0 END) AS n_null_rater,
+         SUM(CASE WHEN r.metric IS NULL THEN 1 ELSE 0 END) AS n_null_metric,
          SUM(CASE WHEN 1 = 0 THEN 1 ELSE 0 END) AS n_null_slice,
-         SUM(CASE WHEN x IS NULL THEN 1 ELSE 0 END) AS n_not_numeric,
-         0 AS n_out_of_scale,
-         CASE WHEN SUM(bit) <> BIT_OR(bit) THEN 1 ELSE 0 END AS has_duplicate
+         SUM(CASE WHEN r.x IS NULL THEN 1 ELSE 0 END) AS n_not_numeric,
+         0 AS n_out_of_scale
+  FROM ratings AS r
+),
+unit_blocks AS (
+  -- per unit and block of rater codes: does some rater occur twice?
+  SELECT CASE WHEN SUM(bit) <> BIT_OR(bit) THEN 1 ELSE 0 END AS has_duplicate
   FROM coded
   GROUP BY metric, item, block
 )
 SELECT
-  COALESCE(SUM(n_ratings), 0) AS n_ratings,
-  COALESCE(SUM(n_null_item), 0) AS n_null_item,
-  COALESCE(SUM(n_null_rater), 0) AS n_null_rater,
-  COALESCE(SUM(n_null_metric), 0) AS n_null_metric,
-  COALESCE(SUM(n_null_slice), 0) AS n_null_slice,
-  COALESCE(SUM(n_not_numeric), 0) AS n_not_numeric,
-  COALESCE(SUM(n_out_of_scale), 0) AS n_out_of_scale,
-  COALESCE(SUM(has_duplicate), 0) AS n_duplicate
-FROM unit_blocks
+  c.n_ratings,
+  COALESCE(c.n_null_item, 0) AS n_null_item,
+  COALESCE(c.n_null_rater, 0) AS n_null_rater,
+  COALESCE(c.n_null_metric, 0) AS n_null_metric,
+  COALESCE(c.n_null_slice, 0) AS n_null_slice,
+  COALESCE(c.n_not_numeric, 0) AS n_not_numeric,
+  COALESCE(c.n_out_of_scale, 0) AS n_out_of_scale,
+  (SELECT COALESCE(SUM(has_duplicate), 0) FROM unit_blocks) AS n_duplicate
+FROM row_checks AS c
