@@ -92,3 +92,14 @@ def reference_pipeline(path: str) -> dict:
         wide = ratings.pivot(index="item", columns="rater", values="value")  # items x raters
         results[metric] = _metric_figures(wide.to_numpy(dtype=float).T)
     return results
+
+
+def package_equivalent(path: str):
+    """What the reference pipeline computes, with agreement-sql: interval alpha and Fleiss' kappa
+    per metric (the reference runs Fleiss on complete items only; this uses every item)."""
+    import agreement_sql as ag
+
+    return {
+        "alpha": [r["value"] for r in ag.krippendorff_alpha(path, metric="metric", level="interval")],
+        "fleiss": [r["value"] for r in ag.fleiss_kappa(path, metric="metric")],
+    }

@@ -63,6 +63,7 @@ MEASUREMENTS = (
         "baselines:reference_pipeline",
         preload=("pyarrow.parquet", "pandas", "krippendorff", "statsmodels.stats.inter_rater"),
     ),
+    Measurement("equivalent", "baselines:package_equivalent", preload=("agreement_sql",)),
     Measurement("irr", "agreement_sql:irr", COLUMNS),
     *(
         Measurement(f"alpha_{level}", "agreement_sql:krippendorff_alpha", {**COLUMNS, "level": level})
