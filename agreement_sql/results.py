@@ -139,6 +139,10 @@ class KappaResult(TypedDict):
     n_boot: NotRequired[int]             # bootstrap only: replicates drawn
     n_boot_valid: NotRequired[int]       # bootstrap only: replicates with a defined value
     seed: NotRequired[int]               # bootstrap only
+    se0: NotRequired[Optional[float]]    # Cohen, with ci: SE under H0 kappa = 0 (None: Light)
+    z: NotRequired[Optional[float]]      # Cohen, with ci: kappa / se0
+    p_one_sided: NotRequired[Optional[float]]  # Cohen, with ci: 1 - Phi(z) (SAS Pr > Z)
+    p_value: NotRequired[Optional[float]]      # Cohen, with ci: 2 (1 - Phi(|z|))
     raters: NotRequired[List[str]]       # Cohen's kappa: the two raters (rows, columns)
     n_pairs: NotRequired[int]            # Cohen/Light: rater pairs with a defined kappa
     metric: NotRequired[str]

@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
+import pyarrow as pa
 import pytest
+from statsmodels.stats.inter_rater import cohens_kappa as sm_cohens_kappa
 
 from agreement_sql import cohen_kappa, coefficients, fleiss_kappa
 from conftest import REFERENCE
@@ -35,12 +38,14 @@ def test_cohen_kappa_published(dataset, entry, published):
     # Sources: sklearn test_cohen_kappa (0.9315 / 0.9412 / 0.9541 and Artstein & Poesio 2008
     # Table 1, 0.348); SAS PROC FREQ AGREE printout in statsmodels TestUnweightedCohens /
     # TestWeightedCohens (0.4842 se 0.1380 CI 0.2137..0.7547; linear 0.4701 se 0.1457
-    # CI 0.1845..0.7558).
+    # CI 0.1845..0.7558); the test of kappa = 0 from the same printout (Fleiss, Cohen & Everitt
+    # 1969 null SE): se0 0.1484, z 3.2626, Pr > Z 0.0006, Pr > |Z| 0.0011; linear se0 0.1426,
+    # z 3.2971, 0.0005, 0.0010.
     weights = WEIGHTS[published["metric"]]
     result = cohen_kappa(REFERENCE / entry["csv"], weights=weights, ci=0.95)
     assert result["coefficient"] == "cohen_kappa"
     _same(result["value"], published["value"], published["decimals"])
-    for key in ("se", "ci_low", "ci_high"):
+    for key in ("se", "ci_low", "ci_high", "se0", "z", "p_one_sided", "p_value"):
         if key in published:
             _same(result[key], published[key], published["decimals"])
 
@@ -95,3 +100,46 @@ def test_light_kappa_on_fleiss_diagnoses():
     assert result["coefficient"] == "light_kappa"
     assert result["n_pairs"] == 15
     _same(result["value"], 0.459, 3)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3, 4])
+@pytest.mark.parametrize("weights", [None, "linear", "quadratic"])
+def test_cohen_null_test_matches_statsmodels(seed, weights):
+    # statsmodels cohens_kappa: std_kappa0, z_value, pvalue_one_sided, pvalue_two_sided (exact
+    # normal tail); ours uses Abramowitz & Stegun 26.2.17 (error < 7.5e-8), so 1e-6.
+    rng = np.random.default_rng(seed)
+    k = int(rng.integers(2, 6))
+    n = int(rng.integers(15, 60))
+    a = rng.integers(0, k, n)
+    b = np.where(rng.random(n) < 0.6, a, rng.integers(0, k, n))
+    table = np.zeros((k, k))
+    np.add.at(table, (a, b), 1)
+    expected = sm_cohens_kappa(table, wt=weights)
+    data = pa.table({"item": [i for i in range(n) for _ in (0, 1)],
+                     "rater": ["A", "B"] * n,
+                     "value": [float(v) for pair in zip(a, b) for v in pair]})
+    result = cohen_kappa(data, weights=weights, categories=list(range(k)), ci=0.95)
+    assert result["value"] == pytest.approx(expected.kappa, abs=1e-9)
+    assert result["se0"] == pytest.approx(expected.std_kappa0, abs=1e-9)
+    assert result["z"] == pytest.approx(expected.z_value, abs=1e-6)
+    assert result["p_one_sided"] == pytest.approx(expected.pvalue_one_sided, abs=1e-6)
+    assert result["p_value"] == pytest.approx(expected.pvalue_two_sided, abs=1e-6)
+
+
+def test_cohen_null_test_with_ci_for_two_raters_only():
+    # Light's kappa has no null SE; without ci= there is no test; the bootstrap gives the same
+    # test, computed on the observed data (SAS 3x3: se0 0.1484, p 0.0011)
+    light = cohen_kappa(REFERENCE / "fleiss1971_diagnoses_30x6.csv", ci=0.95, n_boot=20)
+    assert all(light[key] is None for key in ("se0", "z", "p_one_sided", "p_value"))
+    plain = cohen_kappa(REFERENCE / "sas_kappa_3x3.csv")
+    assert "se0" not in plain and "p_value" not in plain
+    analytic = cohen_kappa(REFERENCE / "sas_kappa_3x3.csv", ci=0.95)
+    boot = cohen_kappa(REFERENCE / "sas_kappa_3x3.csv", ci=0.95, ci_method="bootstrap", n_boot=20)
+    for key in ("se0", "z", "p_one_sided", "p_value"):
+        assert boot[key] == pytest.approx(analytic[key], rel=1e-12, abs=1e-12), key
+    boot_all = coefficients(REFERENCE / "sas_kappa_3x3.csv", ci=0.95, ci_method="bootstrap",
+                            n_boot=20)["cohen_kappa"]
+    _same(boot_all["se0"], 0.1484, 4)
+    sas = coefficients(REFERENCE / "sas_kappa_3x3.csv", ci=0.95)["cohen_kappa"]
+    _same(sas["se0"], 0.1484, 4)
+    _same(sas["p_value"], 0.0011, 4)

@@ -26,6 +26,7 @@ from ..session import ratings_session
 WEIGHT_KINDS = ("linear", "quadratic")
 WEIGHT_BASES = ("value", "position")
 INTERVAL_KEYS = ("se", "ci_low", "ci_high", "n_boot_valid")
+NULL_TEST_KEYS = ("se0", "z", "p_one_sided", "p_value")      # Cohen's kappa, with ci
 
 
 @dataclass
@@ -289,6 +290,15 @@ def interval_fields(row: Mapping[str, Any], s: KappaSetup, *, prefix: str = "",
                 "ci_high": row.get(prefix + "ci_high"), "ci_method": "analytic",
                 "ci_level": interval.ci}
     return {}
+
+
+def null_test_fields(row: Mapping[str, Any], s: KappaSetup, *, prefix: str = "") -> dict[str, Any]:
+    """Cohen's kappa's test of kappa = 0 (``se0``, ``z``, ``p_one_sided``, ``p_value``) when
+    an interval was asked for (either method); copied from the row (NULL for Light's kappa),
+    never computed."""
+    if not (s.interval.analytic or s.interval.bootstrap):
+        return {}
+    return {key: row.get(prefix + key) for key in NULL_TEST_KEYS}
 
 
 def no_interval(s: KappaSetup) -> dict[str, Any]:

@@ -93,6 +93,7 @@ def coefficients(source: Any, *, item: str = "item", rater: str = "rater", value
                     result["raters"] = [row[prefix + "rater_a"], row[prefix + "rater_b"]]
                 if name == "cohen_kappa":
                     result["n_pairs"] = int(row[prefix + "n_pairs"] or 0)
+                    result.update(_kappa.null_test_fields(row, s, prefix=prefix))
                     if result["coefficient"] == "light_kappa" and s.interval.analytic:
                         result.update(_default_interval(boot.get(_kappa.row_key(row, s)),
                                                         prefix, s))

@@ -34,8 +34,13 @@ def cohen_kappa(source: Any, *, item: str = "item", rater: str = "rater", value:
     Cohen's kappa and bootstrap for Light's kappa (a second statement runs the bootstrap when
     some metric or slice turns out to have more than two raters).
 
+    With ``ci`` (either method), Cohen's kappa also gets the test of kappa = 0 as SAS prints it:
+    ``se0`` (the SE under the null, Fleiss, Cohen & Everitt 1969), ``z = kappa / se0``,
+    ``p_one_sided`` (Pr > Z) and the two-sided ``p_value`` (``None`` for Light's kappa).
+
     ``None`` when no item is rated by both raters; 1.0 when both used one and the same category.
-    Artstein & Poesio (2008) Table 1: 0.348. SAS PROC FREQ 3x3 example: 0.4842, se 0.1380.
+    Artstein & Poesio (2008) Table 1: 0.348. SAS PROC FREQ 3x3 example: 0.4842, se 0.1380,
+    se0 0.1484, z 3.2626, p 0.0006 (one-sided) / 0.0011.
     """
     rows, s = _kappa.run("cohen_kappa", source, item=item, rater=rater, value=value, metric=metric,
                          group_by=group_by, on_duplicate=on_duplicate, con=con, weights=weights,
@@ -49,6 +54,7 @@ def cohen_kappa(source: Any, *, item: str = "item", rater: str = "rater", value:
         if row["coefficient"] == "cohen_kappa" and row["rater_a"] is not None:
             result["raters"] = [row["rater_a"], row["rater_b"]]
         result["n_pairs"] = int(row["n_pairs"])
+        result.update(_kappa.null_test_fields(row, s))
         if row["coefficient"] == "light_kappa" and s.interval.analytic:
             # no analytic variance for Light's kappa: the bootstrap's interval when the method
             # was left to its default, else none

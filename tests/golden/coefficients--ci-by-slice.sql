@@ -7,6 +7,7 @@
 -- Reads: the ratings relation; option `which` lists the coefficients (template names).
 -- Returns: one row per metric (and slice), columns <coefficient>__<column> for each one.
 --   With option ci, the analytic <coefficient>__se, __ci_low, __ci_high (alpha has none); with
+--   ci or bootstrap, Cohen's test of kappa = 0: cohen_kappa__se0, __z, __p_one_sided, __p_value; with
 --   option bootstrap, every coefficient's percentile interval (sql/_bootstrap.sql.j2, included
 --   once per coefficient as <coefficient>_boot) over the same replicates: the point estimates
 --   are replicate 0 of the same pass, <coefficient>__se, __ci_low, __ci_high, __n_boot_valid.
@@ -628,6 +629,60 @@ cohen_pair_variance AS (
   JOIN cohen_pair_kappa AS k ON c.metric = k.metric AND c.slice_0 = k.slice_0 AND c.rater_a = k.rater_a AND c.rater_b = k.rater_b
   GROUP BY c.metric, c.slice_0, c.rater_a, c.rater_b
 ),
+cohen_pair_null_variance AS (
+  -- var0 = [sum_ij p_i. p_.j (w_ij - (w_i. + w_.j))^2 - p_e^2] / ((1 - p_e)^2 N)
+  SELECT r.metric, r.slice_0, r.rater_a, r.rater_b,
+         (SUM(r.p_row * c.p_col * POWER(w.w - (rw.w_row + cw.w_col), 2))
+          - MIN(POWER(pk.p_e, 2)))
+         / NULLIF(MIN(POWER(1.0 - pk.p_e, 2) * pk.n_shared), 0.0) AS null_variance
+  FROM pair_rows AS r
+  JOIN pair_cols AS c ON r.metric = c.metric AND r.slice_0 = c.slice_0 AND r.rater_a = c.rater_a AND r.rater_b = c.rater_b
+  JOIN pair_weights AS w ON r.metric = w.metric AND r.slice_0 = w.slice_0 AND r.rater_a = w.rater_a AND r.rater_b = w.rater_b AND w.cat_a = r.cat AND w.cat_b = c.cat
+  JOIN pair_row_weights AS rw ON r.metric = rw.metric AND r.slice_0 = rw.slice_0 AND r.rater_a = rw.rater_a AND r.rater_b = rw.rater_b AND rw.cat = r.cat
+  JOIN pair_col_weights AS cw ON r.metric = cw.metric AND r.slice_0 = cw.slice_0 AND r.rater_a = cw.rater_a AND r.rater_b = cw.rater_b AND cw.cat = c.cat
+  JOIN cohen_pair_kappa AS pk ON r.metric = pk.metric AND r.slice_0 = pk.slice_0 AND r.rater_a = pk.rater_a AND r.rater_b = pk.rater_b
+  GROUP BY r.metric, r.slice_0, r.rater_a, r.rater_b
+),
+cohen_pair_null_z AS (
+  -- se0 = sqrt(var0) (0 when var0 rounds below 0), z = kappa / se0 (NULL when se0 = 0), |z|
+  SELECT v.metric, v.slice_0, v.rater_a, v.rater_b,
+         SQRT(CASE WHEN v.null_variance < 0.0 THEN 0.0 ELSE v.null_variance END) AS se0,
+         pk.kappa / NULLIF(SQRT(CASE WHEN v.null_variance < 0.0 THEN 0.0 ELSE v.null_variance END), 0.0) AS z,
+         ABS(pk.kappa) / NULLIF(SQRT(CASE WHEN v.null_variance < 0.0 THEN 0.0 ELSE v.null_variance END), 0.0) AS abs_z
+  FROM cohen_pair_null_variance AS v
+  JOIN cohen_pair_kappa AS pk ON v.metric = pk.metric AND v.slice_0 = pk.slice_0 AND v.rater_a = pk.rater_a AND v.rater_b = pk.rater_b
+),
+cohen_pair_null_test AS (
+  -- p_one_sided = 1 - Phi(z), p_value = 2 (1 - Phi(|z|))
+  SELECT t.metric, t.slice_0, t.rater_a, t.rater_b, t.se0, t.z,
+         CASE WHEN t.z IS NULL THEN NULL
+     WHEN t.z >= 0.0 THEN (0.3989422804014327 * EXP(-0.5 * t.z * t.z)
+ * (1.0 / (1.0 + 0.2316419 * t.z))
+ * (0.319381530 + (1.0 / (1.0 + 0.2316419 * t.z))
+   * (-0.356563782 + (1.0 / (1.0 + 0.2316419 * t.z))
+     * (1.781477937 + (1.0 / (1.0 + 0.2316419 * t.z))
+       * (-1.821255978 + (1.0 / (1.0 + 0.2316419 * t.z)) * 1.330274429)))))
+     ELSE 1.0 - (0.3989422804014327 * EXP(-0.5 * (-t.z) * (-t.z))
+ * (1.0 / (1.0 + 0.2316419 * (-t.z)))
+ * (0.319381530 + (1.0 / (1.0 + 0.2316419 * (-t.z)))
+   * (-0.356563782 + (1.0 / (1.0 + 0.2316419 * (-t.z)))
+     * (1.781477937 + (1.0 / (1.0 + 0.2316419 * (-t.z)))
+       * (-1.821255978 + (1.0 / (1.0 + 0.2316419 * (-t.z))) * 1.330274429))))) END AS p_one_sided,
+         2.0 * CASE WHEN t.abs_z IS NULL THEN NULL
+     WHEN t.abs_z >= 0.0 THEN (0.3989422804014327 * EXP(-0.5 * t.abs_z * t.abs_z)
+ * (1.0 / (1.0 + 0.2316419 * t.abs_z))
+ * (0.319381530 + (1.0 / (1.0 + 0.2316419 * t.abs_z))
+   * (-0.356563782 + (1.0 / (1.0 + 0.2316419 * t.abs_z))
+     * (1.781477937 + (1.0 / (1.0 + 0.2316419 * t.abs_z))
+       * (-1.821255978 + (1.0 / (1.0 + 0.2316419 * t.abs_z)) * 1.330274429)))))
+     ELSE 1.0 - (0.3989422804014327 * EXP(-0.5 * (-t.abs_z) * (-t.abs_z))
+ * (1.0 / (1.0 + 0.2316419 * (-t.abs_z)))
+ * (0.319381530 + (1.0 / (1.0 + 0.2316419 * (-t.abs_z)))
+   * (-0.356563782 + (1.0 / (1.0 + 0.2316419 * (-t.abs_z)))
+     * (1.781477937 + (1.0 / (1.0 + 0.2316419 * (-t.abs_z)))
+       * (-1.821255978 + (1.0 / (1.0 + 0.2316419 * (-t.abs_z))) * 1.330274429))))) END AS p_value
+  FROM cohen_pair_null_z AS t
+),
 cohen_kappa AS (
   -- two raters: the pair's kappa with its variance; more: Light's kappa, the mean over pairs
   SELECT r.metric, r.slice_0,
@@ -641,10 +696,15 @@ cohen_kappa AS (
          COUNT(pk.kappa) AS n_pairs,
          CASE WHEN r.n_raters = 2 THEN MIN(pk.rater_a) END AS rater_a,
          CASE WHEN r.n_raters = 2 THEN MIN(pk.rater_b) END AS rater_b,
-         CASE WHEN r.n_raters = 2 THEN MIN(v.variance) END AS variance
+         CASE WHEN r.n_raters = 2 THEN MIN(v.variance) END AS variance,
+         CASE WHEN r.n_raters = 2 THEN MIN(t.se0) END AS se0,
+         CASE WHEN r.n_raters = 2 THEN MIN(t.z) END AS z,
+         CASE WHEN r.n_raters = 2 THEN MIN(t.p_one_sided) END AS p_one_sided,
+         CASE WHEN r.n_raters = 2 THEN MIN(t.p_value) END AS p_value
   FROM pair_keys AS r
   LEFT JOIN cohen_pair_kappa AS pk ON r.metric = pk.metric AND r.slice_0 = pk.slice_0
   LEFT JOIN cohen_pair_variance AS v ON pk.metric = v.metric AND pk.slice_0 = v.slice_0 AND pk.rater_a = v.rater_a AND pk.rater_b = v.rater_b
+  LEFT JOIN cohen_pair_null_test AS t ON pk.metric = t.metric AND pk.slice_0 = t.slice_0 AND pk.rater_a = t.rater_a AND pk.rater_b = t.rater_b
   LEFT JOIN pair_items AS i ON r.metric = i.metric AND r.slice_0 = i.slice_0
   LEFT JOIN pair_categories AS c ON r.metric = c.metric AND r.slice_0 = c.slice_0
   GROUP BY r.metric, r.slice_0, r.n_raters
@@ -796,6 +856,10 @@ SELECT k.metric, k.slice_0
        , SQRT(CASE WHEN cohen_kappa.variance < 0.0 THEN 0.0 ELSE cohen_kappa.variance END) AS cohen_kappa__se,
 cohen_kappa.value - $z * SQRT(CASE WHEN cohen_kappa.variance < 0.0 THEN 0.0 ELSE cohen_kappa.variance END) AS cohen_kappa__ci_low,
 cohen_kappa.value + $z * SQRT(CASE WHEN cohen_kappa.variance < 0.0 THEN 0.0 ELSE cohen_kappa.variance END) AS cohen_kappa__ci_high
+       , cohen_kappa.se0 AS cohen_kappa__se0
+       , cohen_kappa.z AS cohen_kappa__z
+       , cohen_kappa.p_one_sided AS cohen_kappa__p_one_sided
+       , cohen_kappa.p_value AS cohen_kappa__p_value
        , scott_pi.coefficient AS scott_pi__coefficient
        , scott_pi.value AS scott_pi__value
        , scott_pi.observed_agreement AS scott_pi__observed_agreement

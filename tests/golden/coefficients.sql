@@ -7,6 +7,7 @@
 -- Reads: the ratings relation; option `which` lists the coefficients (template names).
 -- Returns: one row per metric (and slice), columns <coefficient>__<column> for each one.
 --   With option ci, the analytic <coefficient>__se, __ci_low, __ci_high (alpha has none); with
+--   ci or bootstrap, Cohen's test of kappa = 0: cohen_kappa__se0, __z, __p_one_sided, __p_value; with
 --   option bootstrap, every coefficient's percentile interval (sql/_bootstrap.sql.j2, included
 --   once per coefficient as <coefficient>_boot) over the same replicates: the point estimates
 --   are replicate 0 of the same pass, <coefficient>__se, __ci_low, __ci_high, __n_boot_valid.

@@ -189,6 +189,60 @@ cohen_pair_variance AS (
   JOIN cohen_pair_kappa AS k ON c.metric = k.metric AND c.rater_a = k.rater_a AND c.rater_b = k.rater_b
   GROUP BY c.metric, c.rater_a, c.rater_b
 ),
+cohen_pair_null_variance AS (
+  -- var0 = [sum_ij p_i. p_.j (w_ij - (w_i. + w_.j))^2 - p_e^2] / ((1 - p_e)^2 N)
+  SELECT r.metric, r.rater_a, r.rater_b,
+         (SUM(r.p_row * c.p_col * POWER(w.w - (rw.w_row + cw.w_col), 2))
+          - MIN(POWER(pk.p_e, 2)))
+         / NULLIF(MIN(POWER(1.0 - pk.p_e, 2) * pk.n_shared), 0.0) AS null_variance
+  FROM pair_rows AS r
+  JOIN pair_cols AS c ON r.metric = c.metric AND r.rater_a = c.rater_a AND r.rater_b = c.rater_b
+  JOIN pair_weights AS w ON r.metric = w.metric AND r.rater_a = w.rater_a AND r.rater_b = w.rater_b AND w.cat_a = r.cat AND w.cat_b = c.cat
+  JOIN pair_row_weights AS rw ON r.metric = rw.metric AND r.rater_a = rw.rater_a AND r.rater_b = rw.rater_b AND rw.cat = r.cat
+  JOIN pair_col_weights AS cw ON r.metric = cw.metric AND r.rater_a = cw.rater_a AND r.rater_b = cw.rater_b AND cw.cat = c.cat
+  JOIN cohen_pair_kappa AS pk ON r.metric = pk.metric AND r.rater_a = pk.rater_a AND r.rater_b = pk.rater_b
+  GROUP BY r.metric, r.rater_a, r.rater_b
+),
+cohen_pair_null_z AS (
+  -- se0 = sqrt(var0) (0 when var0 rounds below 0), z = kappa / se0 (NULL when se0 = 0), |z|
+  SELECT v.metric, v.rater_a, v.rater_b,
+         SQRT(CASE WHEN v.null_variance < 0.0 THEN 0.0 ELSE v.null_variance END) AS se0,
+         pk.kappa / NULLIF(SQRT(CASE WHEN v.null_variance < 0.0 THEN 0.0 ELSE v.null_variance END), 0.0) AS z,
+         ABS(pk.kappa) / NULLIF(SQRT(CASE WHEN v.null_variance < 0.0 THEN 0.0 ELSE v.null_variance END), 0.0) AS abs_z
+  FROM cohen_pair_null_variance AS v
+  JOIN cohen_pair_kappa AS pk ON v.metric = pk.metric AND v.rater_a = pk.rater_a AND v.rater_b = pk.rater_b
+),
+cohen_pair_null_test AS (
+  -- p_one_sided = 1 - Phi(z), p_value = 2 (1 - Phi(|z|))
+  SELECT t.metric, t.rater_a, t.rater_b, t.se0, t.z,
+         CASE WHEN t.z IS NULL THEN NULL
+     WHEN t.z >= 0.0 THEN (0.3989422804014327 * EXP(-0.5 * t.z * t.z)
+ * (1.0 / (1.0 + 0.2316419 * t.z))
+ * (0.319381530 + (1.0 / (1.0 + 0.2316419 * t.z))
+   * (-0.356563782 + (1.0 / (1.0 + 0.2316419 * t.z))
+     * (1.781477937 + (1.0 / (1.0 + 0.2316419 * t.z))
+       * (-1.821255978 + (1.0 / (1.0 + 0.2316419 * t.z)) * 1.330274429)))))
+     ELSE 1.0 - (0.3989422804014327 * EXP(-0.5 * (-t.z) * (-t.z))
+ * (1.0 / (1.0 + 0.2316419 * (-t.z)))
+ * (0.319381530 + (1.0 / (1.0 + 0.2316419 * (-t.z)))
+   * (-0.356563782 + (1.0 / (1.0 + 0.2316419 * (-t.z)))
+     * (1.781477937 + (1.0 / (1.0 + 0.2316419 * (-t.z)))
+       * (-1.821255978 + (1.0 / (1.0 + 0.2316419 * (-t.z))) * 1.330274429))))) END AS p_one_sided,
+         2.0 * CASE WHEN t.abs_z IS NULL THEN NULL
+     WHEN t.abs_z >= 0.0 THEN (0.3989422804014327 * EXP(-0.5 * t.abs_z * t.abs_z)
+ * (1.0 / (1.0 + 0.2316419 * t.abs_z))
+ * (0.319381530 + (1.0 / (1.0 + 0.2316419 * t.abs_z))
+   * (-0.356563782 + (1.0 / (1.0 + 0.2316419 * t.abs_z))
+     * (1.781477937 + (1.0 / (1.0 + 0.2316419 * t.abs_z))
+       * (-1.821255978 + (1.0 / (1.0 + 0.2316419 * t.abs_z)) * 1.330274429)))))
+     ELSE 1.0 - (0.3989422804014327 * EXP(-0.5 * (-t.abs_z) * (-t.abs_z))
+ * (1.0 / (1.0 + 0.2316419 * (-t.abs_z)))
+ * (0.319381530 + (1.0 / (1.0 + 0.2316419 * (-t.abs_z)))
+   * (-0.356563782 + (1.0 / (1.0 + 0.2316419 * (-t.abs_z)))
+     * (1.781477937 + (1.0 / (1.0 + 0.2316419 * (-t.abs_z)))
+       * (-1.821255978 + (1.0 / (1.0 + 0.2316419 * (-t.abs_z))) * 1.330274429))))) END AS p_value
+  FROM cohen_pair_null_z AS t
+),
 cohen_kappa AS (
   -- two raters: the pair's kappa with its variance; more: Light's kappa, the mean over pairs
   SELECT r.metric,
@@ -202,10 +256,15 @@ cohen_kappa AS (
          COUNT(pk.kappa) AS n_pairs,
          CASE WHEN r.n_raters = 2 THEN MIN(pk.rater_a) END AS rater_a,
          CASE WHEN r.n_raters = 2 THEN MIN(pk.rater_b) END AS rater_b,
-         CASE WHEN r.n_raters = 2 THEN MIN(v.variance) END AS variance
+         CASE WHEN r.n_raters = 2 THEN MIN(v.variance) END AS variance,
+         CASE WHEN r.n_raters = 2 THEN MIN(t.se0) END AS se0,
+         CASE WHEN r.n_raters = 2 THEN MIN(t.z) END AS z,
+         CASE WHEN r.n_raters = 2 THEN MIN(t.p_one_sided) END AS p_one_sided,
+         CASE WHEN r.n_raters = 2 THEN MIN(t.p_value) END AS p_value
   FROM pair_keys AS r
   LEFT JOIN cohen_pair_kappa AS pk ON r.metric = pk.metric
   LEFT JOIN cohen_pair_variance AS v ON pk.metric = v.metric AND pk.rater_a = v.rater_a AND pk.rater_b = v.rater_b
+  LEFT JOIN cohen_pair_null_test AS t ON pk.metric = t.metric AND pk.rater_a = t.rater_a AND pk.rater_b = t.rater_b
   LEFT JOIN pair_items AS i ON r.metric = i.metric
   LEFT JOIN pair_categories AS c ON r.metric = c.metric
   GROUP BY r.metric, r.n_raters
