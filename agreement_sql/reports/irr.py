@@ -11,7 +11,7 @@ from typing import Any, Mapping
 
 from ..checks import check_ratings
 from ..errors import OptionError
-from ..metrics._common import scale_info
+from ..metrics._common import scale_info, scale_params
 from ..interpret import disagreement_label, human_agreement_label, workshop_label
 from ..ratings import materialize
 from ..results import IRRError, IRRReport, PerMetricScore, TraceDisagreement
@@ -66,10 +66,10 @@ def irr(source: Any, *, item: str = "item", rater: str = "rater", value: str = "
         if failure is not None:
             return failure
         scores = execute(con_, "irr_scores", {**options, "level": "interval"},
-                         spec.params(threshold=float(threshold), adjacent_tolerance=1.0,
-                                     likert_lo=1.0, likert_hi=5.0))
+                         spec.params(**scale_params(threshold=float(threshold),
+                                                    adjacent_tolerance=1.0)))
         patterns = execute(con_, "irr_patterns", options,
-                           spec.params(likert_lo=1.0, likert_hi=5.0, extreme_range=EXTREME_RANGE,
+                           spec.params(**scale_params(), extreme_range=EXTREME_RANGE,
                                        mean_gap=MEAN_GAP, max_patterns=int(max_patterns)))
         traces = execute(con_, "trace_disagreement", options,
                          spec.params(priority_sd=PRIORITY_SD,
