@@ -58,6 +58,8 @@ class RatingsSpec:
             "scales": None,
             "domain": None,          # a declared value domain relation (agreement_sql.domain)
             "bootstrap": False,      # unit-resampling replicates (agreement_sql.bootstrap)
+            # one-pass statements (agreement_sql.profile): rater bits, wide category counts
+            "rater_bits": None, "bit_columns": [], "wide_categories": [], "wide_by_label": False,
             **more,
         }
 

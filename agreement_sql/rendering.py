@@ -16,16 +16,19 @@ BASE_OPTIONS: dict[str, Any] = {
     "canonical": False, "on_duplicate": None, "with_row_number": False, "by_label": False,
     "scales": None, "struct_fields": [], "level": "interval",
     "domain": None, "domain_numeric": True, "bootstrap": False,
+    # one-pass statements (agreement_sql/profile.py): registered rater bits, wide category counts
+    "rater_bits": None, "bit_columns": [], "wide_categories": [], "wide_by_label": False,
 }
 DEFAULT_PARAMS: dict[str, Any] = {
     "default_metric": "value", "adjacent_tolerance": 1.0, "likert_lo": 1.0, "likert_hi": 5.0,
     "threshold": 75.0, "rating_min": 0.0, "rating_max": 5.0, "extreme_range": 4.0,
     "mean_gap": 2.0, "max_patterns": 20, "priority_sd": 1.5, "max_traces": 100,
-    "max_examples": 5,
+    "max_examples": 5, "max_raters": 320, "max_categories": 16,
     "n_boot": 1000, "seed": 1, "ci_low_p": 0.025, "ci_high_p": 0.975,
 }
 TEMPLATE_OPTIONS: dict[str, dict[str, Any]] = {
     "materialize_ratings": {"into": "ratings_canonical"},
+    "rater_bits": {"into": "rater_bits"},
     "input_examples": {"problem": "duplicate"},
     "drop_relation": {"kind": "view", "name": "ratings"},
     "domain_checks": {"domain_check": "value_domain", "domain_numeric": False},

@@ -4,10 +4,10 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from ..bootstrap import IntervalSpec, interval_spec
-from ..checks import check_ratings
 from ..domain import Domain, check_domain, register_domain
 from ..errors import OptionError
 from ..interpret import krippendorff_label
+from ..profile import profile_ratings
 from ..results import KrippendorffAlphaResult
 from ..runner import execute
 from ..session import ratings_session
@@ -51,14 +51,19 @@ def krippendorff_alpha(source: Any, *, item: str = "item", rater: str = "rater",
     with ratings_session(source, con=con, item=item, rater=rater, value=value, metric=metric,
                          group_by=group_by, on_duplicate=on_duplicate) as spec:
         declared = register_domain(spec.source, domain)
-        check_ratings(spec, numeric=level != "nominal" and declared is None)
+        by_label = level == "nominal" and declared is None
+        one_pass = not interval.bootstrap
+        profile = profile_ratings(spec, numeric=level != "nominal" and declared is None,
+                                  by_label=by_label, domain=declared, fuse_checks=one_pass,
+                                  wide=one_pass)
         check_domain(spec, declared)
-        options = spec.options(level=level, by_label=level == "nominal" and declared is None,
+        options = spec.options(level=level, by_label=by_label,
                                domain=declared.relation if declared else None,
                                domain_numeric=declared.numeric if declared else True,
-                               **interval.options())
+                               **interval.options(), **profile.options())
         rows = execute(spec.source.con, "krippendorff_alpha", options,
-                       spec.params(**interval.params()))
+                       spec.params(**interval.params(), **profile.params()))
+        profile.verify(rows)
         results = [_shape(row, level, spec, declared, interval) for row in rows]
     if metric is None and not group_by and not spec.struct_fields:
         return results[0]

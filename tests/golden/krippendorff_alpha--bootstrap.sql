@@ -12,6 +12,9 @@
 --   optionally a declared value domain (sql/_domain.sql.j2).
 -- Returns: one row per metric (and slice): value, observed/expected disagreement, n_items,
 --   n_raters, n_values, n_categories[, replicate, se, ci_low, ci_high, n_boot_valid].
+-- One pass: with a ratings profile (agreement_sql/profile.py) the per-unit aggregation also
+--   counts the input problems (profile_checks, returned as check_* columns) and, for a small
+--   domain, counts each category in its own column (sql/_unit_profile.sql.j2).
 -- Undefined: alpha is NULL when no unit has two ratings; 1.0 when one category is all there is.
 -- run by hand: PREPARE agreement AS <the statement below>; EXECUTE agreement(default_metric := 'value', n_boot := 1000, seed := 1, ci_low_p := 0.025, ci_high_p := 0.975);
 WITH
@@ -313,5 +316,6 @@ bootstrap AS (
   WHERE e.replicate = 0
 )
 
-SELECT * FROM bootstrap
+SELECT *
+FROM bootstrap
 ORDER BY metric

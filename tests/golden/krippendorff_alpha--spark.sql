@@ -8,6 +8,9 @@
 --   optionally a declared value domain (sql/_domain.sql.j2).
 -- Returns: one row per metric (and slice): value, observed/expected disagreement, n_items,
 --   n_raters, n_values, n_categories[, replicate, se, ci_low, ci_high, n_boot_valid].
+-- One pass: with a ratings profile (agreement_sql/profile.py) the per-unit aggregation also
+--   counts the input problems (profile_checks, returned as check_* columns) and, for a small
+--   domain, counts each category in its own column (sql/_unit_profile.sql.j2).
 -- Undefined: alpha is NULL when no unit has two ratings; 1.0 when one category is all there is.
 WITH
 ratings_in AS  (
@@ -106,5 +109,6 @@ alpha AS (
   LEFT JOIN alpha_sums AS s ON k.metric = s.metric
 )
 
-SELECT * FROM alpha
+SELECT *
+FROM alpha
 ORDER BY metric

@@ -1,0 +1,147 @@
+-- agreement-sql: krippendorff_alpha (duckdb)
+-- reads relation: "ratings"
+-- reads relation: "rater_bits"
+-- parameter: $default_metric = 'value'
+-- krippendorff_alpha: Krippendorff's alpha per metric (and slice) at one level of measurement.
+-- Source: Krippendorff, K. (2011). Computing Krippendorff's Alpha-Reliability; the
+--   coincidence-matrix sums are in sql/_alpha.sql.j2, the bootstrap in sql/_bootstrap.sql.j2.
+-- Reads: the ratings relation (item, rater, value[, metric]); missing ratings have no row;
+--   optionally a declared value domain (sql/_domain.sql.j2).
+-- Returns: one row per metric (and slice): value, observed/expected disagreement, n_items,
+--   n_raters, n_values, n_categories[, replicate, se, ci_low, ci_high, n_boot_valid].
+-- One pass: with a ratings profile (agreement_sql/profile.py) the per-unit aggregation also
+--   counts the input problems (profile_checks, returned as check_* columns) and, for a small
+--   domain, counts each category in its own column (sql/_unit_profile.sql.j2).
+-- Undefined: alpha is NULL when no unit has two ratings; 1.0 when one category is all there is.
+-- run by hand: PREPARE agreement AS <the statement below>; EXECUTE agreement(default_metric := 'value');
+WITH
+ratings_in AS NOT MATERIALIZED (
+  SELECT
+    $default_metric AS metric,
+    src."item" AS item,
+    CAST(src."rater" AS VARCHAR) AS rater,
+    CAST(src."value" AS VARCHAR) AS value_text,
+    TRY_CAST(src."value" AS DOUBLE) AS x
+  FROM "ratings" AS src
+  WHERE src."value" IS NOT NULL
+),
+ratings AS NOT MATERIALIZED (
+  SELECT metric, item, rater, value_text, x
+  FROM ratings_in
+)
+,
+unit_profile AS (
+  SELECT r.metric, r.item,
+         BIT_OR(c.bit_0) AS or_bit_0, 
+         SUM(r.x) AS s1_u,
+         SUM(r.x * r.x) AS s2_u,
+         MIN(r.x) AS x_min,
+         MAX(r.x) AS x_max,
+         COUNT(r.x) AS n_numeric_u,
+MIN(r.x) AS cat_min,
+         COUNT(*) AS m_u
+  FROM ratings AS r
+  LEFT JOIN "rater_bits" AS c ON c.rater = r.rater
+  GROUP BY r.metric, r.item
+)
+,
+unit_checks AS (
+  SELECT metric, SUM(m_u) AS check_n_ratings,
+         SUM(CASE WHEN item IS NULL THEN m_u ELSE 0 END) AS check_n_null_item,
+         SUM(CASE WHEN 1 = 0 THEN m_u ELSE 0 END) AS check_n_null_slice,
+         SUM(m_u - n_numeric_u) AS check_n_not_numeric,
+         SUM(CASE WHEN m_u <> BIT_COUNT(or_bit_0) + 0 THEN 1 ELSE 0 END) AS check_n_duplicate,
+         BIT_OR(or_bit_0) AS raters_bit_0,
+         BIT_COUNT(BIT_OR(or_bit_0)) + 0 AS check_n_raters
+  FROM unit_profile
+  GROUP BY metric
+),
+profile_checks AS (
+  -- the statement's input problems, summed over metrics (and slices)
+  SELECT SUM(check_n_ratings) AS check_n_ratings,
+         SUM(check_n_null_item) AS check_n_null_item,
+         SUM(CASE WHEN metric IS NULL THEN check_n_ratings ELSE 0 END) AS check_n_null_metric,
+         SUM(check_n_null_slice) AS check_n_null_slice,
+         SUM(check_n_not_numeric) AS check_n_not_numeric,
+         SUM(check_n_duplicate) AS check_n_duplicate
+  FROM unit_checks
+)
+,
+units AS (
+  SELECT metric, item, m_u,
+or_bit_0, 
+         n_numeric_u,
+         s1_u, s2_u, CAST(NULL AS BIGINT) AS q_u, x_min, x_max, cat_min
+  FROM unit_profile
+)
+,
+alpha_units AS (
+  -- pairable units: two or more ratings
+  SELECT * FROM units WHERE m_u >= 2
+),
+alpha_marginals AS (
+  -- n_c: how often category c occurs among pairable values = its count over all units less
+  -- the lone values of single-rated units (no join of counts with units)
+  SELECT metric, cat, MIN(x) AS x, SUM(n) AS n_c
+  FROM (
+    SELECT metric, x AS cat, x, 1 AS n FROM ratings
+    UNION ALL
+    SELECT metric, cat_min, x_min, -1 FROM units WHERE m_u = 1
+  ) AS lone_values_removed
+  GROUP BY metric, cat
+  HAVING SUM(n) > 0
+),
+alpha_unit_sums AS (
+  -- per unit terms of the closed forms, summed
+  SELECT metric, COUNT(*) AS n_units,
+         SUM(CAST(m_u * m_u - q_u AS DOUBLE) / (m_u - 1)) AS do_nominal,
+         SUM(2.0 * (m_u * s2_u - s1_u * s1_u) / (m_u - 1)) AS do_interval
+  FROM alpha_units
+  GROUP BY metric
+),
+alpha_totals AS (
+  SELECT metric, COUNT(*) AS n_categories, SUM(n_c) AS n_values,
+         SUM(n_c * n_c) AS sum_nc2, SUM(n_c * x) AS s1, SUM(n_c * x * x) AS s2
+  FROM alpha_marginals
+  GROUP BY metric
+),
+alpha_sums AS (
+  SELECT t.metric,
+         p.n_units,
+         p.do_interval AS do_sum,
+         2.0 * (t.n_values * t.s2 - t.s1 * t.s1) AS de_sum,
+         t.n_values,
+         t.n_categories
+  FROM alpha_totals AS t
+  JOIN alpha_unit_sums AS p ON t.metric = p.metric
+),
+alpha_raters AS (
+  -- raters with a rating, per metric (and slice)
+  -- from the rater bits (sql/_unit_profile.sql.j2), counted in unit_checks
+  SELECT metric, check_n_raters AS n_raters
+  FROM unit_checks
+),
+alpha_keys AS (
+  -- every metric (and slice) gets a row, pairable or not
+  SELECT DISTINCT metric FROM units
+),
+alpha AS (
+  -- alpha = 1 - D_o / D_e,  D_o = sum o_ck d2 / n,  D_e = sum n_c n_k d2 / (n (n - 1))
+  SELECT k.metric,
+         CASE WHEN s.n_categories = 1 THEN 1.0
+              ELSE 1.0 - (s.n_values - 1.0) * s.do_sum / NULLIF(s.de_sum, 0.0) END AS value,
+         s.do_sum / NULLIF(s.n_values, 0) AS observed_disagreement,
+         s.de_sum / NULLIF(s.n_values * (s.n_values - 1.0), 0.0) AS expected_disagreement,
+         COALESCE(s.n_units, 0) AS n_items,
+         r.n_raters,
+         COALESCE(s.n_values, 0) AS n_values,
+         COALESCE(s.n_categories, 0) AS n_categories
+  FROM alpha_keys AS k
+  JOIN alpha_raters AS r ON k.metric = r.metric
+  LEFT JOIN alpha_sums AS s ON k.metric = s.metric
+)
+
+SELECT *
+FROM alpha
+CROSS JOIN profile_checks
+ORDER BY metric
