@@ -50,9 +50,9 @@ unit_checks AS (
          SUM(CASE WHEN item IS NULL THEN m_u ELSE 0 END) AS check_n_null_item,
          SUM(CASE WHEN 1 = 0 THEN m_u ELSE 0 END) AS check_n_null_slice,
          SUM(m_u - n_numeric_u) AS check_n_not_numeric,
-         SUM(CASE WHEN m_u <> BIT_COUNT(or_bit_0) + 0 THEN 1 ELSE 0 END) AS check_n_duplicate,
+         SUM(CASE WHEN m_u <> CAST(BIT_COUNT(or_bit_0) AS BIGINT) + 0 THEN 1 ELSE 0 END) AS check_n_duplicate,
          BIT_OR(or_bit_0) AS raters_bit_0,
-         BIT_COUNT(BIT_OR(or_bit_0)) + 0 AS check_n_raters
+         CAST(BIT_COUNT(BIT_OR(or_bit_0)) AS BIGINT) + 0 AS check_n_raters
   FROM unit_profile
   GROUP BY metric
 ),

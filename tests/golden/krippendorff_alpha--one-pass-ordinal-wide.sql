@@ -74,10 +74,10 @@ alpha_wide AS (
          SUM(CASE WHEN item IS NULL THEN m_u ELSE 0 END) AS check_n_null_item,
          SUM(CASE WHEN 1 = 0 THEN m_u ELSE 0 END) AS check_n_null_slice,
          SUM(m_u - n_0 - n_1 - n_2) AS check_n_not_numeric,
-         SUM(CASE WHEN m_u <> BIT_COUNT(or_bit_0) + BIT_COUNT(or_bit_1) + 0 THEN 1 ELSE 0 END) AS check_n_duplicate,
+         SUM(CASE WHEN m_u <> CAST(BIT_COUNT(or_bit_0) AS BIGINT) + CAST(BIT_COUNT(or_bit_1) AS BIGINT) + 0 THEN 1 ELSE 0 END) AS check_n_duplicate,
          BIT_OR(or_bit_0) AS raters_bit_0,
          BIT_OR(or_bit_1) AS raters_bit_1,
-         BIT_COUNT(BIT_OR(or_bit_0)) + BIT_COUNT(BIT_OR(or_bit_1)) + 0 AS check_n_raters,
+         CAST(BIT_COUNT(BIT_OR(or_bit_0)) AS BIGINT) + CAST(BIT_COUNT(BIT_OR(or_bit_1)) AS BIGINT) + 0 AS check_n_raters,
          SUM(CASE WHEN m_u >= 2 THEN n_0 ELSE 0 END) AS nc_0,
          SUM(CASE WHEN m_u >= 2 THEN n_1 ELSE 0 END) AS nc_1,
          SUM(CASE WHEN m_u >= 2 THEN n_2 ELSE 0 END) AS nc_2
