@@ -171,7 +171,7 @@ def render(template: str, *, dialect: str | Dialect = DUCKDB, **options: Any) ->
         relation=relation,
         canon=canon,
         sql={"text": Keyword(d.text), "double": Keyword(d.double), "inline": Keyword(d.inline),
-             "materialize": Keyword(d.materialize)},
+             "materialize": Keyword(d.materialize), "input_order": Keyword(d.input_order)},
         dialect=d.name,
         _dialect=d,
     )
