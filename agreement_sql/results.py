@@ -145,6 +145,7 @@ class KappaResult(TypedDict):
     p_value: NotRequired[Optional[float]]      # Cohen, with ci: 2 (1 - Phi(|z|))
     raters: NotRequired[List[str]]       # Cohen's kappa: the two raters (rows, columns)
     n_pairs: NotRequired[int]            # Cohen/Light: rater pairs with a defined kappa
+    skipped: NotRequired[str]            # coefficients(): Light's kappa not computed by default, and why
     metric: NotRequired[str]
     group: NotRequired[Dict[str, Any]]
 

@@ -142,4 +142,13 @@ def _table(result: Any) -> str:
     columns = [c for c in TABLE_COLUMNS if any(c in r for r in rows)]
     columns += [c for c in rows[0] if c.startswith("group.") and c not in columns]
     columns.sort(key=lambda c: TABLE_COLUMNS.index(c.split(".")[0]))
-    return table(rows, columns)
+    text = table(rows, columns)
+    # a coefficient left out by default says so under the table (the JSON has `skipped`)
+    for r in rows:
+        if r.get("skipped"):
+            where = f" for metric {r['metric']!r}" if r.get("metric") is not None else ""
+            where += "".join(f", {k[len('group.'):]}={v!r}" for k, v in r.items()
+                             if k.startswith("group."))
+            text += (f"note: {r['coefficient']}{where} {r['skipped']} "
+                     f"(command line: --which {r['coefficient']})\n")
+    return text

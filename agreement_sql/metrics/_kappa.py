@@ -18,6 +18,7 @@ from ..checks import check_ratings
 from ..domain import Domain, check_domain, register_domain
 from ..errors import OptionError
 from ..interpret import landis_koch
+from ..profile import RatingsProfile, profile_ratings
 from ..ratings import RatingsSpec
 from ..runner import execute
 from ..sources import generated_name
@@ -26,6 +27,8 @@ from ..session import ratings_session
 WEIGHT_KINDS = ("linear", "quadratic")
 WEIGHT_BASES = ("value", "position")
 INTERVAL_KEYS = ("se", "ci_low", "ci_high", "n_boot_valid")
+# the counts form (the bootstrap's second statement has no one-pass form)
+ONE_PASS_OFF = {"rater_bits": None, "bit_columns": [], "wide_categories": [], "wide_by_label": False}
 NULL_TEST_KEYS = ("se0", "z", "p_one_sided", "p_value")      # Cohen's kappa, with ci
 
 
@@ -43,6 +46,11 @@ class KappaSetup:
     interval: IntervalSpec = field(default_factory=IntervalSpec)
     boot_rows: list[dict[str, Any]] | None = None      # see run(bootstrap_too=...)
     boot_interval: IntervalSpec | None = None
+    profile: RatingsProfile | None = None   # the one-pass form (see one_pass_applies)
+
+    @property
+    def one_pass(self) -> bool:
+        return self.profile is not None
 
 
 def weights_kind(weights: Any) -> str:
@@ -160,15 +168,35 @@ def interval_of(ci: Any = None, ci_method: str | None = None, n_boot: int | None
     return interval_spec(ci, ci_method, n_boot, seed, analytic=analytic)
 
 
+def one_pass_applies(spec: RatingsSpec, kind: str, interval: IntervalSpec) -> bool:
+    """Whether a template that has the one-pass wide form (sql/_kappa_wide.sql.j2) may use it.
+
+    Only where it gives the same numbers as the counts form and was checked against it
+    (tests/test_one_pass_kappas.py): unweighted (identity weights; a weighted form would need
+    the span of the categories each metric uses before its units are read), no bootstrap (the
+    replicates resample units of the counts form), and no duplicate policy other than an error
+    (the counts form decides labels versus numbers on the ratings before duplicates are
+    resolved). The profile then decides the rest: at most 16 categories (else the counts form)
+    and at most 320 raters without a NULL rater (else the separate check runs first).
+    """
+    return (kind == "unweighted" and not interval.bootstrap
+            and spec.on_duplicate in (None, "error"))
+
+
 def setup(spec: RatingsSpec, *, weights: Any = None, categories: Any = None,
           weight_basis: str = "value", ci: Any = None, raters: Sequence[Any] | None = None,
           ci_method: str | None = None, n_boot: int | None = None, seed: int | None = None,
-          interval: IntervalSpec | None = None) -> KappaSetup:
+          interval: IntervalSpec | None = None, one_pass: bool = False) -> KappaSetup:
     """Check the ratings and options, register the declared relations, choose the structure.
 
     The interval is ``interval`` when given, else :func:`interval_of` (ci, ci_method, n_boot,
     seed): an analytic one binds the normal quantile ``z`` (option ``ci``), a bootstrap one
     switches on option ``bootstrap`` and binds ``n_boot``, ``seed`` and the two percentiles.
+
+    ``one_pass``: the template has the one-pass wide form. When :func:`one_pass_applies`, the
+    ratings are profiled (agreement_sql/profile.py) instead of checked: the statement counts
+    the input problems itself and ``run`` verifies them; otherwise, and when the profile finds
+    more than 16 categories, the separate check runs first, as before.
     """
     kind = weights_kind(weights)
     if weight_basis not in WEIGHT_BASES:
@@ -184,9 +212,21 @@ def setup(spec: RatingsSpec, *, weights: Any = None, categories: Any = None,
         if len(names) < 2 or len(set(names)) != len(names):
             raise OptionError(f"raters must name two or more different raters, got {list(raters)!r}")
     declared = register_domain(spec.source, categories) if categories is not None else None
-    counts = check_ratings(spec, numeric=False)
-    check_domain(spec, declared)
-    by_label = declared is None and bool(counts["n_not_numeric"])
+    profile: RatingsProfile | None = None
+    if one_pass and one_pass_applies(spec, kind, interval):
+        # labels or numbers first (the same rule as the check's n_not_numeric), then the profile
+        by_label = declared is None and bool(
+            execute(spec.source.con, "value_kinds", spec.options(), spec.params())[0]["not_numeric"])
+        profile = profile_ratings(spec, numeric=False, by_label=by_label, domain=declared)
+        if not profile.wide:
+            if not profile.problems_checked:
+                check_ratings(spec, numeric=False)
+            profile = None
+        check_domain(spec, declared)
+    else:
+        counts = check_ratings(spec, numeric=False)
+        check_domain(spec, declared)
+        by_label = declared is None and bool(counts["n_not_numeric"])
     if kind in WEIGHT_KINDS and by_label and weight_basis == "value":
         raise OptionError(f"{kind} weights need numeric ratings or a declared order: the ratings include "
                           "text labels, so pass categories=[...] in their order (or "
@@ -196,12 +236,15 @@ def setup(spec: RatingsSpec, *, weights: Any = None, categories: Any = None,
                            domain_numeric=declared.numeric if declared else True,
                            weights="matrix" if kind == "custom" else (kind if kind != "unweighted" else None),
                            weight_matrix=matrix_rel, weight_basis=weight_basis,
-                           ci=z is not None, named_raters=len(names), **interval.options())
-    params = spec.params(**{f"rater_{i}": n for i, n in enumerate(names)}, **interval.params())
+                           ci=z is not None, named_raters=len(names), **interval.options(),
+                           **(profile.options() if profile else {}))
+    params = spec.params(**{f"rater_{i}": n for i, n in enumerate(names)}, **interval.params(),
+                         **(profile.params() if profile else {}))
     if z is not None:
         params["z"] = z
     return KappaSetup(spec=spec, options=options, params=params, weights=kind,
-                      weight_basis=weight_basis, ci=interval.ci, raters=names, interval=interval)
+                      weight_basis=weight_basis, ci=interval.ci, raters=names, interval=interval,
+                      profile=profile)
 
 
 def run(template: str, source: Any, *, item: str, rater: str, value: str, metric: str | None,
@@ -209,7 +252,8 @@ def run(template: str, source: Any, *, item: str, rater: str, value: str, metric
         weights: Any = None, categories: Any = None, weight_basis: str = "value", ci: Any = None,
         ci_method: str | None = None, n_boot: int | None = None, seed: int | None = None,
         analytic: bool = True, raters: Sequence[Any] | None = None,
-        options: Mapping[str, Any] | None = None, check: Any = None,
+        options: Mapping[str, Any] | None = None, params: Mapping[str, Any] | None = None,
+        check: Any = None, one_pass: bool = False,
         bootstrap_too: Callable[[list[dict[str, Any]]], Mapping[str, Any] | None] | None = None,
         ) -> tuple[list[dict[str, Any]], KappaSetup]:
     """Prepare, run ``sql/<template>.sql.j2`` once, and return its rows with the setup used.
@@ -219,20 +263,28 @@ def run(template: str, source: Any, *, item: str, rater: str, value: str, metric
     ``coefficients``); their default is the bootstrap. ``bootstrap_too`` returns None when
     no row needs it, else option overrides (e.g. a shorter ``which``) for a second run of the
     template with the bootstrap, whose rows become ``KappaSetup.boot_rows``.
+
+    ``options``/``params``: more template options and bound values, for both statements.
+    ``one_pass``: the template has the one-pass wide form (see :func:`setup`); the input
+    problems the statement counted are verified before its numbers are used.
     """
     interval = interval_of(ci, ci_method, n_boot, seed, analytic=analytic)
     with ratings_session(source, con=con, item=item, rater=rater, value=value, metric=metric,
                          group_by=group_by, on_duplicate=on_duplicate) as spec:
         s = setup(spec, weights=weights, categories=categories, weight_basis=weight_basis,
-                  raters=raters, interval=interval)
+                  raters=raters, interval=interval, one_pass=one_pass)
+        s.params.update(params or {})
         if check is not None:
             check(s)
         rows = execute(spec.source.con, template, {**s.options, **(options or {})}, s.params)
+        if s.profile is not None:
+            s.profile.verify(rows)
         by_default = ci_method is None and interval.analytic
         more = bootstrap_too(rows) if by_default and bootstrap_too is not None else None
         if more is not None:
             boot = interval_of(ci, "bootstrap", n_boot, seed, analytic=analytic)
-            options_b = {**s.options, **(options or {}), **boot.options(), "ci": False, **more}
+            options_b = {**s.options, **(options or {}), **boot.options(), "ci": False, **more,
+                         **ONE_PASS_OFF}
             params_b = {k: v for k, v in s.params.items() if k != "z"}
             params_b.update(boot.params())
             s.boot_rows = execute(spec.source.con, template, options_b, params_b)

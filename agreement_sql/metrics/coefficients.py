@@ -16,6 +16,15 @@ ALIASES = {"light_kappa": "cohen_kappa", "gwet_ac2": "gwet_ac1", "alpha": "kripp
            "scott": "scott_pi", "bp": "brennan_prediger"}
 LEVELS = ("nominal", "ordinal", "interval", "ratio")
 TWO_RATER = ("scott_pi",)
+# Light's kappa (and Scott's pi) by default only where at most this many raters rate a metric
+# (or slice): it averages Cohen's kappa over every rater pair, r (r - 1) / 2 of them (45 at 10
+# raters, 1,225 at 50), and costs that many times the rater-pair self-join of each item. Beyond
+# it the result says so (`skipped`); which=["light_kappa", ...] computes it at any size.
+LIGHT_MAX_RATERS = 10
+
+# coefficients with a one-pass form in sql/coefficients.sql.j2 (the others read the ratings)
+ONE_PASS = ("fleiss_kappa", "conger_kappa", "gwet_ac1", "brennan_prediger", "percent_agreement",
+            "krippendorff_alpha")
 
 
 def _which(which: Sequence[str] | str | None) -> tuple[list[str], bool]:
@@ -59,18 +68,28 @@ def coefficients(source: Any, *, item: str = "item", rater: str = "rater", value
     ``ci_method`` is analytic where a standard error exists and bootstrap for alpha and Light's
     kappa: a second statement, with the bootstrap, runs for those two only.
 
+    Light's kappa by default: only for a metric (or slice) with at most :data:`LIGHT_MAX_RATERS`
+    (10) raters, since it is the mean of Cohen's kappa over every rater pair (1,225 pairs at 50
+    raters) and would cost more than every other coefficient together. Beyond that it is
+    listed with ``value`` None, ``n_raters`` the metric's raters, and ``skipped`` saying why and
+    how to ask for it: ``which=["light_kappa", ...]`` (or passing ``raters=``) computes it at
+    any size.
+
     Without ``metric``/``group_by``: ``{name: result}``. Otherwise a list with, per metric (and
     slice), ``{"metric": ..., "group": ..., "coefficients": {name: result}}``.
     """
     names, default = _which(which)
     if level not in LEVELS:
         raise OptionError(f"level must be one of {', '.join(LEVELS)}, got {level!r}")
+    cap = default and raters is None and any(n in ("cohen_kappa", "scott_pi") for n in names)
     rows, s = _kappa.run("coefficients", source, item=item, rater=rater, value=value, metric=metric,
                          group_by=group_by, on_duplicate=on_duplicate, con=con, weights=weights,
                          categories=categories, weight_basis=weight_basis, ci=ci,
                          ci_method=ci_method, n_boot=n_boot, seed=seed, raters=raters,
                          analytic=names != ["krippendorff_alpha"],
-                         options={"which": names, "level": level},
+                         options={"which": names, "level": level, "pair_max_raters": cap},
+                         params={"pair_max_raters": LIGHT_MAX_RATERS} if cap else None,
+                         one_pass=any(n in ONE_PASS for n in names),
                          check=lambda setup: _check_level(setup, names, level),
                          bootstrap_too=lambda found: _without_analytic(found, names))
     boot = {_kappa.row_key(r, s): r for r in s.boot_rows or []}
@@ -97,8 +116,11 @@ def coefficients(source: Any, *, item: str = "item", rater: str = "rater", value
                     if result["coefficient"] == "light_kappa" and s.interval.analytic:
                         result.update(_default_interval(boot.get(_kappa.row_key(row, s)),
                                                         prefix, s))
-            if default and name in TWO_RATER and result["n_raters"] > 2:
+            skipped = cap and name in ("cohen_kappa", "scott_pi") and row[prefix + "skipped"]
+            if default and name in TWO_RATER and (result["n_raters"] > 2 or skipped):
                 continue
+            if skipped:
+                result = _skipped_light(result, row[prefix + "metric_raters"], s)
             found[result["coefficient"]] = result
         entry = CoefficientsResult(metric=row["metric"], coefficients=found)
         if s.spec.group_by:
@@ -107,6 +129,20 @@ def coefficients(source: Any, *, item: str = "item", rater: str = "rater", value
     if _kappa.single(metric, group_by, s):
         return out[0]["coefficients"]
     return out
+
+
+def _skipped_light(result: dict[str, Any], metric_raters: Any,
+                   s: _kappa.KappaSetup) -> dict[str, Any]:
+    """Light's kappa left out by default (more than LIGHT_MAX_RATERS raters): said, not dropped."""
+    result.update(coefficient="light_kappa", n_raters=int(metric_raters or 0), n_pairs=0,
+                  skipped=(f"not computed by default with more than {LIGHT_MAX_RATERS} raters "
+                           "(Light's kappa is the mean of Cohen's kappa over every rater pair); "
+                           "ask for it with which=['light_kappa', ...]"))
+    if "ci_method" in result:
+        for key in ("n_boot", "n_boot_valid", "seed"):
+            result.pop(key, None)
+        result.update(_kappa.no_interval(s))
+    return result
 
 
 def _without_analytic(rows: list[dict[str, Any]], names: list[str]) -> dict[str, Any] | None:

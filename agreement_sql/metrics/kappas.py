@@ -22,10 +22,14 @@ _COMMON_DOC = """
 """
 
 
+# the templates with a one-pass wide form (sql/_kappa_wide.sql.j2; _kappa.setup says when it is used)
+ONE_PASS = ("fleiss_kappa", "gwet_ac1", "brennan_prediger", "percent_agreement")
+
+
 def _run(template: str, source: Any, result_type: Any, *, interpret: bool = True,
          raters: Sequence[Any] | None = None, **kw: Any) -> Any:
     metric, group_by = kw.get("metric"), kw.get("group_by")
-    rows, s = _kappa.run(template, source, raters=raters, **kw)
+    rows, s = _kappa.run(template, source, raters=raters, one_pass=template in ONE_PASS, **kw)
     out = [result_type(**_kappa.shape(r, s, interpret=interpret)) for r in rows]
     return out, s, (out[0] if _kappa.single(metric, group_by, s) else out)
 

@@ -7,6 +7,9 @@
 -- Source: Brennan & Prediger (1981) Educ Psychol Meas 41; Gwet (2014) ch. 5 (irrCAC bp.coeff.raw);
 --   formulas in sql/_kappa_items.sql.j2 and sql/_brennan_prediger.sql.j2; q from a declared domain.
 -- Reads: the ratings relation; returns one row per metric (and slice): value, p_a, p_e, counts[, se, CI].
+-- One pass (unweighted, no bootstrap, a small domain; agreement_sql/profile.py): one per-unit
+--   aggregation counts each category in its own column and the input problems (check_*
+--   columns), and sql/_kappa_wide.sql.j2 computes the coefficient from the unit rows.
 -- Undefined: NULL when no item has two ratings; 1.0 when q = 1.
 -- run by hand: PREPARE agreement AS <the statement below>; EXECUTE agreement(default_metric := 'value', z := 1.959963984540054);
 WITH

@@ -11,6 +11,15 @@
 --   option bootstrap, every coefficient's percentile interval (sql/_bootstrap.sql.j2, included
 --   once per coefficient as <coefficient>_boot) over the same replicates: the point estimates
 --   are replicate 0 of the same pass, <coefficient>__se, __ci_low, __ci_high, __n_boot_valid.
+-- One pass (option wide_categories: unweighted, no bootstrap, a small domain; agreement_sql/
+--   profile.py): one per-unit aggregation (sql/_unit_profile.sql.j2) counts each category in
+--   its own column and the input problems (check_* columns); Fleiss, Gwet, Brennan-Prediger and
+--   percent agreement come from the unit rows (sql/_kappa_wide.sql.j2), alpha from them too
+--   (alpha_wide, which then also counts the problems and raters), Conger's shared terms as
+--   well (kappa_from_wide); Cohen, Light and Scott read the ratings as before.
+-- Option pair_max_raters (coefficients() with its default `which`): Cohen/Light and Scott only
+--   for the metrics (and slices) with at most $pair_max_raters raters; <name>__skipped = 1 and
+--   <name>__metric_raters (the raters counted) say where they were left out.
 -- Undefined: each coefficient's own rule (NULL when no item is rated twice).
 -- run by hand: PREPARE agreement AS <the statement below>; EXECUTE agreement(z := 1.959963984540054);
 WITH

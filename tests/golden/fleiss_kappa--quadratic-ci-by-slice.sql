@@ -7,6 +7,9 @@
 -- Source: Fleiss (1971); Gwet (2014) Handbook of Inter-Rater Reliability, 4th ed., ch. 5 (irrCAC
 --   fleiss.kappa.raw); formulas in sql/_kappa_items.sql.j2 and sql/_fleiss.sql.j2.
 -- Reads: the ratings relation; returns one row per metric (and slice): value, p_a, p_e, counts[, se, CI].
+-- One pass (unweighted, no bootstrap, a small domain; agreement_sql/profile.py): one per-unit
+--   aggregation counts each category in its own column and the input problems (check_*
+--   columns), and sql/_kappa_wide.sql.j2 computes the coefficient from the unit rows.
 -- Undefined: NULL when no item has two ratings; 1.0 when every rating is one category.
 -- run by hand: PREPARE agreement AS <the statement below>; EXECUTE agreement(default_metric := 'value', z := 1.959963984540054);
 WITH

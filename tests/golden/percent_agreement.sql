@@ -5,6 +5,9 @@
 -- Source: Gwet (2014) ch. 2 (irrCAC pa.coeff.raw), weighted when weights are given; formulas in
 --   sql/_kappa_items.sql.j2 and sql/_percent_agreement.sql.j2.
 -- Reads: the ratings relation; returns one row per metric (and slice): value, p_a, p_e = 0, counts[, se, CI].
+-- One pass (unweighted, no bootstrap, a small domain; agreement_sql/profile.py): one per-unit
+--   aggregation counts each category in its own column and the input problems (check_*
+--   columns), and sql/_kappa_wide.sql.j2 computes the coefficient from the unit rows.
 -- Undefined: NULL when no item has two ratings.
 -- run by hand: PREPARE agreement AS <the statement below>; EXECUTE agreement(default_metric := 'value');
 WITH
