@@ -17,6 +17,11 @@ After the statement, :meth:`RatingsProfile.verify` reads the problem counts the 
 returned; any problem (or no result at all) runs :func:`agreement_sql.checks.check_ratings`,
 which raises the typed error naming the column, value or row. The numbers of a statement whose
 input has a problem are never returned.
+
+A report that runs several statements over the same units (the workshop IRR report) keeps the
+per-unit aggregation in a temporary table (sql/unit_profile.sql.j2) and has the statements read
+it back (option ``unit_profile_from``); one of them returns the check_* columns, including
+``check_n_out_of_scale`` when scales are declared.
 """
 from __future__ import annotations
 
@@ -79,6 +84,9 @@ class RatingsProfile:
             first.get(c) for c in ("check_n_null_item", "check_n_null_metric",
                                    "check_n_null_slice"))
         problem = problem or (self.numeric and bool(first.get("check_n_not_numeric")))
+        # ratings outside a declared scale: counted by statements that know the scales
+        # (sql/_irr_validation.sql.j2, the workshop report); absent elsewhere
+        problem = problem or bool(first.get("check_n_out_of_scale"))
         problem = problem or (bool(first.get("check_n_duplicate"))
                               and self.spec.on_duplicate in (None, "error"))
         if problem:

@@ -32,6 +32,9 @@ TEMPLATE_OPTIONS: dict[str, dict[str, Any]] = {
     "input_examples": {"problem": "duplicate"},
     "drop_relation": {"kind": "view", "name": "ratings"},
     "domain_checks": {"domain_check": "value_domain", "domain_numeric": False},
+    # the one-pass workshop report: a Likert 1..5 profile (five categories, one block of raters)
+    "irr_report": {"rater_bits": "rater_bits", "bit_columns": ["bit_0"],
+                   "wide_categories": ["n_0", "n_1", "n_2", "n_3", "n_4"]},
 }
 
 # the kappa family (sql/cohen_kappa.sql.j2, fleiss_kappa, ...): unweighted, every rater pair, no
@@ -46,6 +49,7 @@ TEMPLATE_OPTIONS["coefficients"] = {
     "which": ["cohen_kappa", "scott_pi", "fleiss_kappa", "conger_kappa", "gwet_ac1",
               "brennan_prediger", "percent_agreement", "krippendorff_alpha"]}
 DEFAULT_PARAMS["z"] = 1.959963984540054     # the 95% normal quantile ci=0.95 binds
+DEFAULT_PARAMS["pair_max_raters"] = 10      # coefficients(): Light's kappa by default (LIGHT_MAX_RATERS)
 
 # the workflows (issue 4): judge agreement, rater diagnostics, consistency, evaluation sheet,
 # calibration sample. They read the canonical table a workflow materialises (re-keyed by

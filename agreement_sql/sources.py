@@ -40,6 +40,10 @@ class Source:
     columns: dict[str, Any]                    # column name -> DuckDB type
     description: str
     _cleanup: list[tuple[str, str]] = field(default_factory=list)
+    # True when reading the source again costs about a scan of columnar data (Parquet files,
+    # Arrow tables held in memory); False for text files to parse again and views of unknown
+    # cost. A report that reads its ratings in several statements copies them first otherwise.
+    cheap_scan: bool = False
 
     def resolve(self, wanted: str, role: str) -> str:
         """The actual column for ``wanted`` (exact, else a unique case-insensitive match)."""
@@ -118,6 +122,7 @@ def open_source(source: Any, con: duckdb.DuckDBPyConnection | None = None) -> So
     con = con if con is not None else duckdb.connect()
     name = generated_name()
     cleanup: list[tuple[str, str]] = []
+    cheap = False
     if isinstance(source, (str, os.PathLike)):
         text = os.fspath(source)
         looks_like_file = (os.path.exists(text) or any(ch in text for ch in "*?[")
@@ -126,6 +131,7 @@ def open_source(source: Any, con: duckdb.DuckDBPyConnection | None = None) -> So
             rel, description = con.table(text), f"table {text!r}"
         else:
             rel, description = _read_files(con, text), repr(text)
+            cheap = Path(_paths(text)[0]).suffix.lower() in _PARQUET
         rel.create_view(name, replace=False)
         cleanup.append(("view", name))
     elif isinstance(source, duckdb.DuckDBPyRelation):
@@ -136,16 +142,19 @@ def open_source(source: Any, con: duckdb.DuckDBPyConnection | None = None) -> So
         else:  # the relation lives on another connection: bring its rows over as Arrow
             con.register(name, source.to_arrow_table())
             cleanup.append(("registered", name))
+            cheap = True
     else:
         table, description = _as_arrow(source)
         con.register(name, table)
         cleanup.append(("registered", name))
+        cheap = True
     try:
         rel = con.table(name)
         columns = dict(zip(rel.columns, rel.types))
     except duckdb.Error as exc:
         raise SourceError(f"cannot read {description}: {str(exc).splitlines()[0]}") from None
-    return Source(con=con, name=name, columns=columns, description=description, _cleanup=cleanup)
+    return Source(con=con, name=name, columns=columns, description=description, _cleanup=cleanup,
+                  cheap_scan=cheap)
 
 
 def _is_table(con: duckdb.DuckDBPyConnection, name: str) -> bool:

@@ -2,6 +2,7 @@
 
     python bench/run.py --rows 10M --raters 5 [--memory-limit 4GB] [--only scan,per_item]
     python bench/run.py --rows 10M --raters-sweep          # 5 vs 50 raters per item
+    python bench/run.py --rows 10M --raters-sweep --kind continuous --only per_item,pairwise,human_agreement
 
 ``--rows`` is the full grid items x raters x metrics; ``--missing`` (default 0.1) then drops
 that share, so the file holds about 10% fewer rows. The file is cached under bench/.data/.
@@ -65,6 +66,10 @@ MEASUREMENTS = (
     ),
     Measurement("equivalent", "baselines:package_equivalent", preload=("agreement_sql",)),
     Measurement("irr", "agreement_sql:irr", COLUMNS),
+    # pairwise % and A^HH alone: on --kind continuous these take the window form
+    # (sql/_value_windows.sql.j2), whose cost should not grow with raters per item
+    Measurement("pairwise", "agreement_sql:pairwise_agreement", COLUMNS),
+    Measurement("human_agreement", "agreement_sql:human_agreement", COLUMNS),
     *(
         Measurement(f"alpha_{level}", "agreement_sql:krippendorff_alpha", {**COLUMNS, "level": level})
         for level in LEVELS

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from ..checks import check_ratings
 from ..interpret import human_agreement_label
+from ..profile import profile_ratings
 from ..results import HumanAgreementResult
 from ..runner import execute
 from ..scales import register_scales
@@ -22,12 +22,17 @@ def human_agreement(source: Any, *, item: str = "item", rater: str = "rater",
     Likert on the declared range (default 1..5, so ``(r - 1)/4``). Samples with fewer than two
     ratings are excluded; ``None`` when none qualifies. Seed 000 worked example: traces [3, 4]
     and [2, 3] give 0.75.
+
+    Continuous scores (more distinct values than the profile's wide cap) use the closed form
+    ``sum_k h_(k) (2k - m - 1)`` over each item's sorted ratings (sql/_value_windows.sql.j2)
+    instead of pairs of values; the result is the same.
     """
     with ratings_session(source, con=con, item=item, rater=rater, value=value, metric=metric,
                          on_duplicate=on_duplicate) as spec:
         scales_rel = register_scales(spec.source, scales)
-        check_ratings(spec, numeric=True, scales=scales_rel)
-        rows = execute(spec.source.con, "human_agreement", spec.options(scales=scales_rel),
+        profile = profile_ratings(spec, numeric=True, fuse_checks=False, scales=scales_rel)
+        rows = execute(spec.source.con, "human_agreement",
+                       spec.options(scales=scales_rel, window_form=not profile.wide),
                        spec.params(**scale_params()))
     return {
         row["metric"]: HumanAgreementResult(

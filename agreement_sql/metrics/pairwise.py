@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from ..checks import check_ratings
+from ..errors import OptionError
+from ..profile import profile_ratings
 from ..runner import execute
 from ..results import PairwiseAgreementResult
 from ..scales import register_scales
@@ -21,15 +22,23 @@ def pairwise_agreement(source: Any, *, item: str = "item", rater: str = "rater",
     Exact agreement counts pairs with ``a == b``; adjacent counts ``|a - b| <= tolerance``
     (seed 001: 1). Pairs are pooled over items, not averaged per item. ``primary`` is exact for
     binary metrics (every rating 0 or 1, or declared ``"binary"``) and adjacent otherwise.
-    Values are unrounded percentages; ``None`` when no item was rated twice.
+    Values are unrounded percentages; ``None`` when no item was rated twice. Adjacency is
+    decided as ``b <= a + tolerance`` for ``a <= b`` (decimal ratings a tolerance apart count).
+
+    Continuous scores (more distinct values than the profile's wide cap) are counted from
+    windows over each item's sorted ratings (sql/_value_windows.sql.j2), whose cost does not
+    grow with the square of the raters per item; the result is the same.
 
     >>> r = pairwise_agreement("tests/data/seed_three_vs_four.csv")   # doctest: +SKIP
     """
     with ratings_session(source, con=con, item=item, rater=rater, value=value, metric=metric,
                          on_duplicate=on_duplicate) as spec:
+        if not tolerance >= 0:
+            raise OptionError(f"tolerance must be a number >= 0, got {tolerance!r}")
         scales_rel = register_scales(spec.source, scales)
-        check_ratings(spec, numeric=True, scales=scales_rel)
-        rows = execute(spec.source.con, "pairwise_agreement", spec.options(scales=scales_rel),
+        profile = profile_ratings(spec, numeric=True, fuse_checks=False, scales=scales_rel)
+        rows = execute(spec.source.con, "pairwise_agreement",
+                       spec.options(scales=scales_rel, window_form=not profile.wide),
                        spec.params(**scale_params(adjacent_tolerance=float(tolerance))))
     out: dict[str, PairwiseAgreementResult] = {}
     for row in rows:

@@ -1,9 +1,20 @@
 """The Human Evaluation Workshop IRR report (seeds 000 and 001), key for key.
 
-Flow: register the source -> read it once into a temporary canonical table -> input checks
-(typed errors) -> the seed's validation (error-shaped dict) -> irr_scores, irr_patterns and
-trace_disagreement templates -> the seed's ``details`` dict, rounded as the seed rounds and
-decided on unrounded values.
+Flow: register the source (copied once into a temporary canonical table when it is costly to
+read again: text files, the workshop export's ratings objects, a duplicate policy) -> the
+ratings profile (agreement_sql/profile.py) -> input checks (typed errors) -> the seed's
+validation (error-shaped dict) -> scores, patterns, disagreement ranking -> the seed's
+``details`` dict, rounded as the seed rounds and decided on unrounded values.
+
+One pass (issue 5): with at most 16 distinct ratings and 320 raters (the profile's caps) the
+report is one statement, sql/irr_report.sql.j2: one per-unit aggregation (a count column per
+rating value, the rater bits' ORs) read by every part; it also counts the input problems
+(checked by RatingsProfile.verify before any number is used) and the ratings outside 0..5
+(sql/irr_validation.sql.j2 then runs only to name the first). Otherwise the statements
+irr_validation, irr_scores, irr_patterns and trace_disagreement each read the ratings, as
+before, and with more than 16 distinct ratings (continuous scores) pairwise % and A^HH use the
+window form (sql/_value_windows.sql.j2). Every route gives the same report
+(tests/test_irr_one_pass.py).
 """
 from __future__ import annotations
 
@@ -13,7 +24,8 @@ from ..checks import check_ratings
 from ..errors import OptionError
 from ..metrics._common import scale_info, scale_params
 from ..interpret import disagreement_label, human_agreement_label, workshop_label
-from ..ratings import materialize
+from ..profile import profile_ratings
+from ..ratings import RatingsSpec, materialize
 from ..results import IRRError, IRRReport, PerMetricScore, TraceDisagreement
 from ..runner import execute
 from ..scales import register_scales
@@ -56,33 +68,78 @@ def irr(source: Any, *, item: str = "item", rater: str = "rater", value: str = "
     with ratings_session(source, con=con, item=item, rater=rater, value=value, metric=metric,
                          on_duplicate=on_duplicate) as spec:
         scales_rel = register_scales(spec.source, scales)
-        spec = materialize(spec)
-        counts = check_ratings(spec, numeric=True, scales=scales_rel, allow_empty=True)
+        if _copy_first(spec):
+            spec = materialize(spec)
+        checks = {"scales": scales_rel, "allow_empty": True}
+        profile = profile_ratings(spec, numeric=True, **checks)
         con_ = spec.source.con
         options = spec.options(scales=scales_rel)
-        validation = execute(con_, "irr_validation", options,
-                             spec.params(rating_min=RATING_RANGE[0], rating_max=RATING_RANGE[1]))[0]
-        failure = _validate(validation, counts["n_ratings"])
-        if failure is not None:
-            return failure
-        scores = execute(con_, "irr_scores", {**options, "level": "interval"},
-                         spec.params(**scale_params(threshold=float(threshold),
-                                                    adjacent_tolerance=1.0)))
-        patterns = execute(con_, "irr_patterns", options,
-                           spec.params(**scale_params(), extreme_range=EXTREME_RANGE,
-                                       mean_gap=MEAN_GAP, max_patterns=int(max_patterns)))
-        traces = execute(con_, "trace_disagreement", options,
-                         spec.params(priority_sd=PRIORITY_SD,
-                                     max_traces=int(max_traces) if max_traces is not None else 2**62))
+        params = spec.params(rating_min=RATING_RANGE[0], rating_max=RATING_RANGE[1])
+        if profile.fused and profile.wide:
+            # one statement, one pass: every part from the unit profile
+            options = {**options, **profile.options()}
+            params.update(profile.params())
+            rows = execute(con_, "irr_report", options,
+                           {**params, **_score_params(threshold), **_pattern_params(max_patterns),
+                            **_trace_params(max_traces)})
+            validation = _part(rows, "validation")[0]
+            profile.verify([validation], **checks)
+            if validation["n_invalid"]:      # name the first rating outside 0..5
+                validation = execute(con_, "irr_validation", options, params)[0]
+            failure = _validate(validation)
+            if failure is not None:
+                return failure
+            scores, patterns = _part(rows, "scores"), _part(rows, "patterns")
+            traces = [{**t, "item": t["trace_item"]} for t in _part(rows, "traces")]
+        else:
+            if not profile.problems_checked:
+                check_ratings(spec, numeric=True, **checks)
+            # continuous scores: pairwise % and A^HH from windows over the sorted ratings
+            options = {**options, "window_form": not profile.wide}
+            validation = execute(con_, "irr_validation", options, params)[0]
+            failure = _validate(validation)
+            if failure is not None:
+                return failure
+            scores = execute(con_, "irr_scores", {**options, "level": "interval"},
+                             {**params, **_score_params(threshold)})
+            patterns = execute(con_, "irr_patterns", options, {**params, **_pattern_params(max_patterns)})
+            traces = execute(con_, "trace_disagreement", options, {**params, **_trace_params(max_traces)})
     _check_declared(scales, scores)
     return _report(validation, scores, patterns, traces, float(threshold), scales)
 
 
-def _validate(v: dict[str, Any], n_ratings: int) -> IRRError | None:
-    n = int(v["num_annotations"] or 0) if n_ratings else 0
+def _score_params(threshold: float) -> dict[str, Any]:
+    return scale_params(threshold=float(threshold), adjacent_tolerance=1.0)
+
+
+def _pattern_params(max_patterns: int) -> dict[str, Any]:
+    return {**scale_params(), "extreme_range": EXTREME_RANGE, "mean_gap": MEAN_GAP,
+            "max_patterns": int(max_patterns)}
+
+
+def _trace_params(max_traces: int | None) -> dict[str, Any]:
+    return {"priority_sd": PRIORITY_SD,
+            "max_traces": int(max_traces) if max_traces is not None else 2**62}
+
+
+def _part(rows: list[dict[str, Any]], part: str) -> list[dict[str, Any]]:
+    """The rows of one part of the irr_report statement, already in order."""
+    return [r for r in rows if r["part"] == part]
+
+
+def _copy_first(spec: RatingsSpec) -> bool:
+    """Copy the ratings into a temporary table first? When reading the source again is costly:
+    text files to parse again, the workshop export's ratings objects (unnested per question),
+    views of unknown cost, or a duplicate policy (input order numbered once)."""
+    return bool(spec.struct_fields) or spec.on_duplicate is not None \
+        or not spec.source.cheap_scan
+
+
+def _validate(v: dict[str, Any]) -> IRRError | None:
+    n = int(v["num_annotations"] or 0)
     if n < 2:
         return _error("Need at least 2 annotations to calculate IRR", n)
-    if v["invalid_x"] is not None:
+    if v.get("invalid_x") is not None:       # the one-pass report names it only on demand
         err = _error(f"Invalid rating {_seed_number(v['invalid_x'])}: must be between 0 and 5", n)
         err["invalid_rating"] = {"item": str(v["invalid_item"]), "rater": v["invalid_rater"],
                                  "metric": v["invalid_metric"], "value": v["invalid_x"]}

@@ -8,6 +8,9 @@
 -- Reads: the ratings relation (item, rater, value[, metric]) and optionally a scales relation.
 -- Returns: one row per metric: a_hh, n_samples (units with two or more ratings), scale.
 -- Undefined: a_hh is NULL when no unit has two ratings.
+-- window_form (continuous scores, more distinct values than the wide cap of
+--   agreement_sql/profile.py): each item's pair sum from its sorted ratings in closed form,
+--   sum_k h_(k) (2k - m - 1) (sql/_value_windows.sql.j2), not from pairs of values.
 -- run by hand: PREPARE agreement AS <the statement below>; EXECUTE agreement(default_metric := 'value', likert_lo := 1.0, likert_hi := 5.0);
 WITH
 ratings_in AS NOT MATERIALIZED (

@@ -14,6 +14,7 @@
 -- Reads: the ratings relation and optionally a declared scales relation.
 -- Returns: rows (metric, pattern, rater, item, x, spread, n_more); at most $max_patterns
 --   traces per metric and pattern, with n_more counting the rest.
+-- The one-pass report (sql/irr_report.sql.j2) computes the same rows from its unit profile.
 -- run by hand: PREPARE agreement AS <the statement below>; EXECUTE agreement(default_metric := 'value', likert_lo := 1.0, likert_hi := 5.0, extreme_range := 4.0, max_patterns := 20, mean_gap := 2.0);
 WITH
 ratings_in AS NOT MATERIALIZED (
@@ -45,16 +46,16 @@ scale AS (
   FROM observed_scale AS o
 )
 ,
-rater_stats AS (
-  SELECT metric, rater, COUNT(*) AS n, MIN(x) AS x_min, MAX(x) AS x_max, AVG(x) AS x_mean
-  FROM ratings
-  GROUP BY metric, rater
-),
 trace_spread AS (
   SELECT metric, item, MAX(x) - MIN(x) AS spread
   FROM ratings
   GROUP BY metric, item
   HAVING COUNT(*) >= 2 AND MAX(x) > MIN(x)
+),
+rater_stats AS (
+  SELECT metric, rater, COUNT(*) AS n, MIN(x) AS x_min, MAX(x) AS x_max, AVG(x) AS x_mean
+  FROM ratings
+  GROUP BY metric, rater
 ),
 trace_stats AS (
   SELECT t.metric, t.item, t.spread, s.kind
@@ -90,6 +91,7 @@ patterns AS (
   GROUP BY rs.metric
   HAVING MAX(rs.x_mean) - MIN(rs.x_mean) >= $mean_gap
 )
+
 SELECT metric, pattern, rater, item, x, spread, n_more
 FROM patterns
 ORDER BY metric, pattern_order, rater, item

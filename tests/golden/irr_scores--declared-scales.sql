@@ -13,6 +13,11 @@
 --   overall row (metric NULL): the unweighted means over metrics of primary score and A^HH.
 -- Undefined: NULL scores for a metric without any unit rated twice; such metrics are left out
 --   of the overall means.
+-- Forms (same numbers; agreement_sql/reports/irr.py picks one from the ratings profile):
+--   default      counts per (item, value) and the pairs of distinct values per item
+--   window_form  continuous scores (more distinct values than the wide cap): pair counts and
+--                A^HH from windows over each item's sorted ratings (sql/_value_windows.sql.j2)
+--   (few values and raters: the one-pass report, sql/irr_report.sql.j2, from wide counts)
 -- run by hand: PREPARE agreement AS <the statement below>; EXECUTE agreement(likert_lo := 1.0, likert_hi := 5.0, adjacent_tolerance := 1.0, threshold := 75.0);
 WITH
 ratings_in AS NOT MATERIALIZED (
@@ -80,10 +85,10 @@ scale AS (
 pw_near AS (
   SELECT metric, SUM(n_lo * n_hi) AS near_pairs
   FROM value_pairs
-  WHERE x_hi - x_lo <= $adjacent_tolerance
+  WHERE x_hi <= x_lo + $adjacent_tolerance
   GROUP BY metric
 ),
-pw_totals AS (
+pw_units AS (
   SELECT metric,
          SUM(CASE WHEN m_u >= 2 THEN 1 ELSE 0 END) AS n_items_paired,
          CAST(SUM(m_u * (m_u - 1)) / 2 AS BIGINT) AS n_pairs,
@@ -91,17 +96,21 @@ pw_totals AS (
   FROM units
   GROUP BY metric
 ),
-pairwise AS (
-  SELECT t.metric,
-         t.n_items_paired,
-         t.n_pairs,
-         t.exact_pairs,
-         t.exact_pairs + COALESCE(n.near_pairs, 0) AS adjacent_pairs,
-         100.0 * CAST(t.exact_pairs AS DOUBLE) / NULLIF(t.n_pairs, 0) AS exact_agreement,
-         100.0 * CAST(t.exact_pairs + COALESCE(n.near_pairs, 0) AS DOUBLE)
-               / NULLIF(t.n_pairs, 0) AS adjacent_agreement
-  FROM pw_totals AS t
+pw_totals AS (
+  SELECT t.metric, t.n_items_paired, t.n_pairs, t.exact_pairs,
+         t.exact_pairs + COALESCE(n.near_pairs, 0) AS adjacent_pairs
+  FROM pw_units AS t
   LEFT JOIN pw_near AS n ON t.metric = n.metric
+),
+pairwise AS (
+  SELECT metric,
+         n_items_paired,
+         n_pairs,
+         exact_pairs,
+         adjacent_pairs,
+         100.0 * CAST(exact_pairs AS DOUBLE) / NULLIF(n_pairs, 0) AS exact_agreement,
+         100.0 * CAST(adjacent_pairs AS DOUBLE) / NULLIF(n_pairs, 0) AS adjacent_agreement
+  FROM pw_totals
 )
 ,
 ahh_spread AS (
@@ -205,17 +214,22 @@ per_metric AS (
   LEFT JOIN pairwise AS p ON s.metric = p.metric
   LEFT JOIN human_agreement AS h ON s.metric = h.metric
   LEFT JOIN alpha AS a ON s.metric = a.metric
+),
+irr_scores AS (
+  SELECT metric, is_binary, scale_kind, scale_lo, scale_hi, n_items_paired, n_pairs,
+         exact_agreement, adjacent_agreement, primary_score,
+         COALESCE(primary_score >= $threshold, FALSE) AS acceptable,
+         human_agreement, krippendorff_alpha
+  FROM per_metric
+  UNION ALL
+  SELECT NULL AS metric, NULL AS is_binary, NULL AS scale_kind, NULL AS scale_lo, NULL AS scale_hi,
+         SUM(n_items_paired), SUM(n_pairs), NULL, NULL,
+         AVG(primary_score) AS primary_score,
+         COALESCE(AVG(primary_score) >= $threshold, FALSE) AS acceptable,
+         AVG(human_agreement) AS human_agreement, NULL AS krippendorff_alpha
+  FROM per_metric
 )
-SELECT metric, is_binary, scale_kind, scale_lo, scale_hi, n_items_paired, n_pairs,
-       exact_agreement, adjacent_agreement, primary_score,
-       COALESCE(primary_score >= $threshold, FALSE) AS acceptable,
-       human_agreement, krippendorff_alpha
-FROM per_metric
-UNION ALL
-SELECT NULL AS metric, NULL AS is_binary, NULL AS scale_kind, NULL AS scale_lo, NULL AS scale_hi,
-       SUM(n_items_paired), SUM(n_pairs), NULL, NULL,
-       AVG(primary_score) AS primary_score,
-       COALESCE(AVG(primary_score) >= $threshold, FALSE) AS acceptable,
-       AVG(human_agreement) AS human_agreement, NULL AS krippendorff_alpha
-FROM per_metric
+
+SELECT *
+FROM irr_scores
 ORDER BY 1 NULLS FIRST

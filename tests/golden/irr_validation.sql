@@ -9,6 +9,8 @@
 -- Returns: one row: num_annotations, num_raters, num_traces, traces_multi (traces with two or
 --   more distinct raters), completeness (annotations / (raters x traces), unrounded) and the
 --   first rating outside $rating_min..$rating_max among metrics without a declared scale.
+-- The one-pass report (sql/irr_report.sql.j2, sql/_irr_validation.sql.j2) counts the same from
+--   its unit profile and runs this statement only to name a rating outside the range.
 -- run by hand: PREPARE agreement AS <the statement below>; EXECUTE agreement(default_metric := 'value', rating_min := 0.0, rating_max := 5.0);
 WITH
 ratings_in AS NOT MATERIALIZED (

@@ -11,6 +11,9 @@
 -- Returns: one row per metric: n_items_paired, n_pairs, exact/adjacent pairs and percentages,
 --   whether the metric is binary (declared, or every rating 0 or 1).
 -- Undefined: percentages are NULL when no unit has two ratings.
+-- window_form (continuous scores, more distinct values than the wide cap of
+--   agreement_sql/profile.py): pair counts from windows over each item's sorted ratings
+--   (sql/_value_windows.sql.j2) instead of pairs of distinct values; same numbers.
 -- run by hand: PREPARE agreement AS <the statement below>; EXECUTE agreement(default_metric := 'value', likert_lo := 1.0, likert_hi := 5.0, adjacent_tolerance := 1.0);
 WITH
 ratings_in AS NOT MATERIALIZED (
@@ -77,10 +80,10 @@ scale AS (
 pw_near AS (
   SELECT metric, SUM(n_lo * n_hi) AS near_pairs
   FROM value_pairs
-  WHERE x_hi - x_lo <= $adjacent_tolerance
+  WHERE x_hi <= x_lo + $adjacent_tolerance
   GROUP BY metric
 ),
-pw_totals AS (
+pw_units AS (
   SELECT metric,
          SUM(CASE WHEN m_u >= 2 THEN 1 ELSE 0 END) AS n_items_paired,
          CAST(SUM(m_u * (m_u - 1)) / 2 AS BIGINT) AS n_pairs,
@@ -88,17 +91,21 @@ pw_totals AS (
   FROM units
   GROUP BY metric
 ),
-pairwise AS (
-  SELECT t.metric,
-         t.n_items_paired,
-         t.n_pairs,
-         t.exact_pairs,
-         t.exact_pairs + COALESCE(n.near_pairs, 0) AS adjacent_pairs,
-         100.0 * CAST(t.exact_pairs AS DOUBLE) / NULLIF(t.n_pairs, 0) AS exact_agreement,
-         100.0 * CAST(t.exact_pairs + COALESCE(n.near_pairs, 0) AS DOUBLE)
-               / NULLIF(t.n_pairs, 0) AS adjacent_agreement
-  FROM pw_totals AS t
+pw_totals AS (
+  SELECT t.metric, t.n_items_paired, t.n_pairs, t.exact_pairs,
+         t.exact_pairs + COALESCE(n.near_pairs, 0) AS adjacent_pairs
+  FROM pw_units AS t
   LEFT JOIN pw_near AS n ON t.metric = n.metric
+),
+pairwise AS (
+  SELECT metric,
+         n_items_paired,
+         n_pairs,
+         exact_pairs,
+         adjacent_pairs,
+         100.0 * CAST(exact_pairs AS DOUBLE) / NULLIF(n_pairs, 0) AS exact_agreement,
+         100.0 * CAST(adjacent_pairs AS DOUBLE) / NULLIF(n_pairs, 0) AS adjacent_agreement
+  FROM pw_totals
 )
 
 SELECT p.*, s.kind = 'binary' AS is_binary, s.kind AS scale_kind, s.lo AS scale_lo, s.hi AS scale_hi

@@ -8,6 +8,7 @@
 -- Source: seed 000/001 results page (SEED_BEHAVIOUR §1); sigma = sqrt(S2/m - (S1/m)^2).
 -- Reads: the ratings relation. Returns: rows (metric, item, n_ratings, mean, spread, std_dev,
 --   priority = std_dev > $priority_sd) for traces rated twice or more; the top $max_traces.
+-- The one-pass report (sql/irr_report.sql.j2) computes the same rows from its unit profile.
 -- run by hand: PREPARE agreement AS <the statement below>; EXECUTE agreement(default_metric := 'value', priority_sd := 1.5, max_traces := 100);
 WITH
 ratings_in AS NOT MATERIALIZED (
@@ -37,8 +38,14 @@ trace_sd AS (
          CASE WHEN x_max = x_min THEN 0.0
               ELSE SQRT(GREATEST(s2 / n_ratings - (s1 / n_ratings) * (s1 / n_ratings), 0.0)) END AS std_dev
   FROM trace_sums
+),
+trace_top AS (
+  SELECT metric, item, n_ratings, mean, spread, std_dev, std_dev > $priority_sd AS priority
+  FROM trace_sd
+  ORDER BY std_dev DESC, metric, item
+  LIMIT $max_traces
 )
-SELECT metric, item, n_ratings, mean, spread, std_dev, std_dev > $priority_sd AS priority
-FROM trace_sd
+
+SELECT metric, item, n_ratings, mean, spread, std_dev, priority
+FROM trace_top
 ORDER BY std_dev DESC, metric, item
-LIMIT $max_traces
