@@ -102,9 +102,16 @@ def profile_ratings(spec: RatingsSpec, *, numeric: bool, by_label: bool = False,
     values. ``fuse_checks=False`` (bootstrap replicates, declared scales) runs the separate
     check now, as before.
     """
+    mapped = {"domain": domain.relation if domain else None,
+              "domain_numeric": domain.numeric if domain else True}
+    table = None
+    if fuse_checks:
+        # the raters with their bits first; the profile then counts them without a scan
+        table = generated_name("raters")
+        execute(spec.source.con, "rater_bits", spec.options(into=table, **mapped), spec.params())
+        spec.source.track("table", table)
     rows = execute(spec.source.con, "ratings_profile",
-                   spec.options(by_label=by_label, domain=domain.relation if domain else None,
-                                domain_numeric=domain.numeric if domain else True),
+                   spec.options(by_label=by_label, raters_from=table, **mapped),
                    spec.params(max_categories=MAX_WIDE_CATEGORIES))
     raters = next(r for r in rows if r["kind"] == "raters")
     n_raters, null_rater = int(raters["position"]), bool(raters["x"])
@@ -113,13 +120,9 @@ def profile_ratings(spec: RatingsSpec, *, numeric: bool, by_label: bool = False,
     if wide and 0 < len(found) <= MAX_WIDE_CATEGORIES:
         categories = tuple(found)
     rater_bits, blocks = None, 0
-    if fuse_checks and not null_rater and 0 < n_raters <= MAX_FUSED_RATERS:
+    if table and not null_rater and 0 < n_raters <= MAX_FUSED_RATERS:
         blocks = (n_raters + BITS_PER_BLOCK - 1) // BITS_PER_BLOCK
-        rater_bits = generated_name("raters")
-        execute(spec.source.con, "rater_bits",
-                spec.options(into=rater_bits, domain=domain.relation if domain else None,
-                             domain_numeric=domain.numeric if domain else True), spec.params())
-        spec.source.track("table", rater_bits)
+        rater_bits = table
     profile = RatingsProfile(spec=spec, numeric=numeric, by_label=by_label,
                              rater_bits=rater_bits, rater_blocks=blocks,
                              categories=categories, n_raters=n_raters)

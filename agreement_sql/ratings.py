@@ -20,6 +20,8 @@ from .sources import Source, generated_name
 
 ON_DUPLICATE = (None, "error", "first", "last", "mean")
 WORKSHOP = {"item": "trace_id", "rater": "user_id", "value": "ratings"}
+NUMERIC_TYPES = {"tinyint", "smallint", "integer", "bigint", "hugeint", "utinyint", "usmallint",
+                 "uinteger", "ubigint", "uhugeint", "float", "double", "decimal"}
 
 
 @dataclass(frozen=True)
@@ -69,6 +71,14 @@ class RatingsSpec:
             values[f"struct_field_{i}"] = name
         values.update(more)
         return values
+
+    @property
+    def numeric_values(self) -> bool:
+        """The value column is typed as a number, so every rating is one (no scan needed)."""
+        if self.struct_fields or self.canonical:
+            return False
+        kind = self.source.columns.get(self.value)
+        return getattr(kind, "id", None) in NUMERIC_TYPES
 
     def describe_slice(self, row: dict[str, Any]) -> dict[str, Any]:
         """The caller's group_by column names mapped to a result row's slice values."""

@@ -18,6 +18,7 @@ BASE_OPTIONS: dict[str, Any] = {
     "domain": None, "domain_numeric": True, "bootstrap": False,
     # one-pass statements (agreement_sql/profile.py): registered rater bits, wide category counts
     "rater_bits": None, "bit_columns": [], "wide_categories": [], "wide_by_label": False,
+    "raters_from": None,
 }
 DEFAULT_PARAMS: dict[str, Any] = {
     "default_metric": "value", "adjacent_tolerance": 1.0, "likert_lo": 1.0, "likert_hi": 5.0,

@@ -177,7 +177,7 @@ def test_one_pass_report_is_one_statement(monkeypatch, tmp_path):
     import pyarrow.parquet as pq
     pq.write_table(_table(3), path)
     assert _executed(monkeypatch, lambda: ag.irr(path, **LONG)) == [
-        "ratings_profile", "rater_bits", "irr_report"]
+        "rater_bits", "ratings_profile", "irr_report"]
 
 
 def test_continuous_scores_take_the_window_route(monkeypatch):

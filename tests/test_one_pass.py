@@ -174,3 +174,18 @@ def test_profile_leaves_the_connection_as_found():
     ag.krippendorff_alpha(random_table(2), metric="metric", con=con)
     after = set(con.execute("SELECT table_name FROM duckdb_tables()").fetchall())
     assert before == after
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_packed_counts_at_the_rater_cap(monkeypatch, level):
+    # the fused wide form packs a unit's category counts as base-512 digits; 320 raters (the
+    # cap) giving one category to a unit is the largest digit it must hold without carrying
+    rows = [{"item": i, "rater": f"r{r:03d}", "value": v}
+            for i, v in enumerate((1, 5, 3)) for r in range(320)]
+    rows += [{"item": 3, "rater": f"r{r:03d}", "value": (1, 2, 4, 5, 7, 8)[r % 6]}
+             for r in range(320)]
+    table = pa.Table.from_pylist(rows)
+    forms = _forms(monkeypatch, lambda: ag.krippendorff_alpha(table, level=level))
+    assert forms["wide"]["n_values"] == 1280
+    assert forms["wide"]["value"] == pytest.approx(forms["two_pass"]["value"], abs=1e-12)
+    assert forms["wide"]["n_categories"] == forms["two_pass"]["n_categories"] == 7

@@ -215,7 +215,7 @@ def setup(spec: RatingsSpec, *, weights: Any = None, categories: Any = None,
     profile: RatingsProfile | None = None
     if one_pass and one_pass_applies(spec, kind, interval):
         # labels or numbers first (the same rule as the check's n_not_numeric), then the profile
-        by_label = declared is None and bool(
+        by_label = declared is None and not spec.numeric_values and bool(
             execute(spec.source.con, "value_kinds", spec.options(), spec.params())[0]["not_numeric"])
         profile = profile_ratings(spec, numeric=False, by_label=by_label, domain=declared)
         if not profile.wide:

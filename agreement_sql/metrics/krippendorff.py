@@ -51,7 +51,9 @@ def krippendorff_alpha(source: Any, *, item: str = "item", rater: str = "rater",
     with ratings_session(source, con=con, item=item, rater=rater, value=value, metric=metric,
                          group_by=group_by, on_duplicate=on_duplicate) as spec:
         declared = register_domain(spec.source, domain)
-        by_label = level == "nominal" and declared is None
+        # nominal categories are the label texts, unless the column holds numbers: then they
+        # are the numbers themselves (no text cast of every rating; 0.0 and -0.0 are one value)
+        by_label = level == "nominal" and declared is None and not spec.numeric_values
         one_pass = not interval.bootstrap
         profile = profile_ratings(spec, numeric=level != "nominal" and declared is None,
                                   by_label=by_label, domain=declared, fuse_checks=one_pass,

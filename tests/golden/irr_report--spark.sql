@@ -53,18 +53,28 @@ ratings AS  (
   FROM ratings_in
 )
 ,
-unit_profile AS  (
+unit_packed AS (
+  -- the category counts of a unit as base-512 digits, five categories per DOUBLE: one SUM
+  -- instead of one COUNT per category (a unit has at most 320 raters here, so a digit never
+  -- carries; 512^5 < 2^53, so the sums are exact)
   SELECT r.metric, r.item,
          BIT_OR(c.bit_0) AS or_bit_0, 
-         COUNT(CASE WHEN r.x = CAST(:category_0 AS DOUBLE) THEN 1 END) AS n_0,
-         COUNT(CASE WHEN r.x = CAST(:category_1 AS DOUBLE) THEN 1 END) AS n_1,
-         COUNT(CASE WHEN r.x = CAST(:category_2 AS DOUBLE) THEN 1 END) AS n_2,
-         COUNT(CASE WHEN r.x = CAST(:category_3 AS DOUBLE) THEN 1 END) AS n_3,
-         COUNT(CASE WHEN r.x = CAST(:category_4 AS DOUBLE) THEN 1 END) AS n_4,
+         SUM(CASE WHEN r.x = CAST(:category_0 AS DOUBLE) THEN 1.0 WHEN r.x = CAST(:category_1 AS DOUBLE) THEN 512.0 WHEN r.x = CAST(:category_2 AS DOUBLE) THEN 262144.0 WHEN r.x = CAST(:category_3 AS DOUBLE) THEN 134217728.0 WHEN r.x = CAST(:category_4 AS DOUBLE) THEN 68719476736.0 END) AS pack_0,
          COUNT(*) AS m_u
   FROM ratings AS r
   LEFT JOIN `rater_bits` AS c ON c.rater = r.rater
   GROUP BY r.metric, r.item
+),
+unit_profile AS  (
+  SELECT metric, item,
+or_bit_0, 
+         CAST(FLOOR(COALESCE(pack_0, 0.0) / 1.0) - 512.0 * FLOOR(COALESCE(pack_0, 0.0) / 512.0) AS BIGINT) AS n_0,
+         CAST(FLOOR(COALESCE(pack_0, 0.0) / 512.0) - 512.0 * FLOOR(COALESCE(pack_0, 0.0) / 262144.0) AS BIGINT) AS n_1,
+         CAST(FLOOR(COALESCE(pack_0, 0.0) / 262144.0) - 512.0 * FLOOR(COALESCE(pack_0, 0.0) / 134217728.0) AS BIGINT) AS n_2,
+         CAST(FLOOR(COALESCE(pack_0, 0.0) / 134217728.0) - 512.0 * FLOOR(COALESCE(pack_0, 0.0) / 68719476736.0) AS BIGINT) AS n_3,
+         CAST(FLOOR(COALESCE(pack_0, 0.0) / 68719476736.0) - 512.0 * FLOOR(COALESCE(pack_0, 0.0) / 35184372088832.0) AS BIGINT) AS n_4,
+         m_u
+  FROM unit_packed
 )
 ,
 units AS (
@@ -274,7 +284,7 @@ irr_metrics AS (
   SELECT metric, SUM(m_u) AS check_n_ratings,
          SUM(CASE WHEN item IS NULL THEN m_u ELSE 0 END) AS check_n_null_item,
          SUM(CASE WHEN 1 = 0 THEN m_u ELSE 0 END) AS check_n_null_slice,
-         SUM(m_u - n_0 - n_1 - n_2 - n_3 - n_4) AS check_n_not_numeric,
+         SUM((m_u - n_0 - n_1 - n_2 - n_3 - n_4)) AS check_n_not_numeric,
          SUM(CASE WHEN m_u <> CAST(BIT_COUNT(or_bit_0) AS BIGINT) + 0 THEN 1 ELSE 0 END) AS check_n_duplicate,
          BIT_OR(or_bit_0) AS raters_bit_0,
          CAST(BIT_COUNT(BIT_OR(or_bit_0)) AS BIGINT) + 0 AS check_n_raters,

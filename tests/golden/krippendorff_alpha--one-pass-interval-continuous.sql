@@ -49,7 +49,7 @@ unit_checks AS (
   SELECT metric, SUM(m_u) AS check_n_ratings,
          SUM(CASE WHEN item IS NULL THEN m_u ELSE 0 END) AS check_n_null_item,
          SUM(CASE WHEN 1 = 0 THEN m_u ELSE 0 END) AS check_n_null_slice,
-         SUM(m_u - n_numeric_u) AS check_n_not_numeric,
+         SUM((m_u - n_numeric_u)) AS check_n_not_numeric,
          SUM(CASE WHEN m_u <> CAST(BIT_COUNT(or_bit_0) AS BIGINT) + 0 THEN 1 ELSE 0 END) AS check_n_duplicate,
          BIT_OR(or_bit_0) AS raters_bit_0,
          CAST(BIT_COUNT(BIT_OR(or_bit_0)) AS BIGINT) + 0 AS check_n_raters

@@ -32,15 +32,25 @@ ratings AS NOT MATERIALIZED (
   FROM ratings_in
 )
 ,
-unit_profile AS (
+unit_packed AS (
+  -- the category counts of a unit as base-512 digits, five categories per DOUBLE: one SUM
+  -- instead of one COUNT per category (a unit has at most 320 raters here, so a digit never
+  -- carries; 512^5 < 2^53, so the sums are exact)
   SELECT r.metric, r.slice_0, r.item,
          BIT_OR(c.bit_0) AS or_bit_0, 
-         COUNT(CASE WHEN r.value_text = CAST($category_0 AS VARCHAR) THEN 1 END) AS n_0,
-         COUNT(CASE WHEN r.value_text = CAST($category_1 AS VARCHAR) THEN 1 END) AS n_1,
+         SUM(CASE WHEN r.value_text = CAST($category_0 AS VARCHAR) THEN 1.0 WHEN r.value_text = CAST($category_1 AS VARCHAR) THEN 512.0 END) AS pack_0,
          COUNT(*) AS m_u
   FROM ratings AS r
   LEFT JOIN "rater_bits" AS c ON c.rater = r.rater
   GROUP BY r.metric, r.slice_0, r.item
+),
+unit_profile AS (
+  SELECT metric, slice_0, item,
+or_bit_0, 
+         CAST(FLOOR(COALESCE(pack_0, 0.0) / 1.0) - 512.0 * FLOOR(COALESCE(pack_0, 0.0) / 512.0) AS BIGINT) AS n_0,
+         CAST(FLOOR(COALESCE(pack_0, 0.0) / 512.0) - 512.0 * FLOOR(COALESCE(pack_0, 0.0) / 262144.0) AS BIGINT) AS n_1,
+         m_u
+  FROM unit_packed
 )
 ,
 units AS (
@@ -58,23 +68,37 @@ n_0 * n_0 + n_1 * n_1 + 0 AS q_u,
   FROM unit_profile
 )
 ,
+alpha_patterns AS (
+  -- units with the same size and category counts contribute the same terms: with few
+  -- categories there are a few hundred such patterns per metric however many units there are,
+  -- so the sums below run over patterns weighted by their number of units, w
+  SELECT metric, slice_0,
+         CASE WHEN item IS NULL THEN NULL ELSE 0 END AS item,
+         m_u, q_u, s1_u, s2_u,
+n_0, n_1, 
+         CASE WHEN m_u <> CAST(BIT_COUNT(or_bit_0) AS BIGINT) + 0 THEN 1 ELSE 0 END AS unit_duplicate,
+BIT_OR(or_bit_0) AS or_bit_0, 
+         COUNT(*) AS w
+  FROM units
+  GROUP BY metric, slice_0, CASE WHEN item IS NULL THEN NULL ELSE 0 END, m_u, q_u, s1_u, s2_u, n_0, n_1, CASE WHEN m_u <> CAST(BIT_COUNT(or_bit_0) AS BIGINT) + 0 THEN 1 ELSE 0 END
+),
 alpha_wide AS (
   -- wide form (a small domain, sql/_unit_profile.sql.j2), one pass over the unit rows: per
   -- metric over pairable units (m_u >= 2), n_c = sum_u n_uc (one column per category) and the
   -- closed-form unit terms; for ordinal and ratio also the off-diagonal coincidences
   -- o_ij = sum_u n_ui n_uj / (m_u - 1), i < j; and the input checks and raters
-  SELECT metric, slice_0, COUNT(CASE WHEN m_u >= 2 THEN 1 END) AS n_units,
-         SUM(CASE WHEN m_u >= 2 THEN CAST(m_u * m_u - q_u AS DOUBLE) / NULLIF(m_u - 1, 0) END) AS do_nominal,
-         SUM(m_u) AS check_n_ratings,
-         SUM(CASE WHEN item IS NULL THEN m_u ELSE 0 END) AS check_n_null_item,
-         SUM(CASE WHEN slice_0 IS NULL OR 1 = 0 THEN m_u ELSE 0 END) AS check_n_null_slice,
+  SELECT metric, slice_0, SUM(CASE WHEN m_u >= 2 THEN w ELSE 0 END) AS n_units,
+         SUM(CASE WHEN m_u >= 2 THEN w * CAST(m_u * m_u - q_u AS DOUBLE) / NULLIF(m_u - 1, 0) END) AS do_nominal,
+         SUM(w * m_u) AS check_n_ratings,
+         SUM(CASE WHEN item IS NULL THEN w * m_u ELSE 0 END) AS check_n_null_item,
+         SUM(CASE WHEN slice_0 IS NULL OR 1 = 0 THEN w * m_u ELSE 0 END) AS check_n_null_slice,
          0 AS check_n_not_numeric,
-         SUM(CASE WHEN m_u <> CAST(BIT_COUNT(or_bit_0) AS BIGINT) + 0 THEN 1 ELSE 0 END) AS check_n_duplicate,
+         SUM(w * unit_duplicate) AS check_n_duplicate,
          BIT_OR(or_bit_0) AS raters_bit_0,
          CAST(BIT_COUNT(BIT_OR(or_bit_0)) AS BIGINT) + 0 AS check_n_raters,
-         SUM(CASE WHEN m_u >= 2 THEN n_0 ELSE 0 END) AS nc_0,
-         SUM(CASE WHEN m_u >= 2 THEN n_1 ELSE 0 END) AS nc_1
-  FROM units
+         SUM(CASE WHEN m_u >= 2 THEN w * n_0 ELSE 0 END) AS nc_0,
+         SUM(CASE WHEN m_u >= 2 THEN w * n_1 ELSE 0 END) AS nc_1
+  FROM alpha_patterns
   GROUP BY metric, slice_0
 ),
 profile_checks AS (

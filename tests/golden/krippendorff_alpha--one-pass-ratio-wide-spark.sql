@@ -56,19 +56,31 @@ n_0 * n_0 + n_1 * n_1 + n_2 * n_2 + 0 AS q_u,
   FROM unit_profile
 )
 ,
+alpha_patterns AS (
+  -- units with the same size and category counts contribute the same terms: with few
+  -- categories there are a few hundred such patterns per metric however many units there are,
+  -- so the sums below run over patterns weighted by their number of units, w
+  SELECT metric,
+         CASE WHEN item IS NULL THEN NULL ELSE 0 END AS item,
+         m_u, q_u, s1_u, s2_u,
+n_0, n_1, n_2, 
+         COUNT(*) AS w
+  FROM units
+  GROUP BY metric, CASE WHEN item IS NULL THEN NULL ELSE 0 END, m_u, q_u, s1_u, s2_u, n_0, n_1, n_2
+),
 alpha_wide AS (
   -- wide form (a small domain, sql/_unit_profile.sql.j2), one pass over the unit rows: per
   -- metric over pairable units (m_u >= 2), n_c = sum_u n_uc (one column per category) and the
   -- closed-form unit terms; for ordinal and ratio also the off-diagonal coincidences
   -- o_ij = sum_u n_ui n_uj / (m_u - 1), i < j
-  SELECT metric, COUNT(CASE WHEN m_u >= 2 THEN 1 END) AS n_units,
-         SUM(CASE WHEN m_u >= 2 THEN CAST(n_0 * n_1 AS DOUBLE) / NULLIF(m_u - 1, 0) END) AS o_0_1,
-         SUM(CASE WHEN m_u >= 2 THEN CAST(n_0 * n_2 AS DOUBLE) / NULLIF(m_u - 1, 0) END) AS o_0_2,
-         SUM(CASE WHEN m_u >= 2 THEN CAST(n_1 * n_2 AS DOUBLE) / NULLIF(m_u - 1, 0) END) AS o_1_2,
-         SUM(CASE WHEN m_u >= 2 THEN n_0 ELSE 0 END) AS nc_0,
-         SUM(CASE WHEN m_u >= 2 THEN n_1 ELSE 0 END) AS nc_1,
-         SUM(CASE WHEN m_u >= 2 THEN n_2 ELSE 0 END) AS nc_2
-  FROM units
+  SELECT metric, SUM(CASE WHEN m_u >= 2 THEN w ELSE 0 END) AS n_units,
+         SUM(CASE WHEN m_u >= 2 THEN w * CAST(n_0 * n_1 AS DOUBLE) / NULLIF(m_u - 1, 0) END) AS o_0_1,
+         SUM(CASE WHEN m_u >= 2 THEN w * CAST(n_0 * n_2 AS DOUBLE) / NULLIF(m_u - 1, 0) END) AS o_0_2,
+         SUM(CASE WHEN m_u >= 2 THEN w * CAST(n_1 * n_2 AS DOUBLE) / NULLIF(m_u - 1, 0) END) AS o_1_2,
+         SUM(CASE WHEN m_u >= 2 THEN w * n_0 ELSE 0 END) AS nc_0,
+         SUM(CASE WHEN m_u >= 2 THEN w * n_1 ELSE 0 END) AS nc_1,
+         SUM(CASE WHEN m_u >= 2 THEN w * n_2 ELSE 0 END) AS nc_2
+  FROM alpha_patterns
   GROUP BY metric
 ),
 alpha_sums AS (

@@ -6,7 +6,8 @@
 --   0..R-1 in name order (as sql/_rater_bits.sql.j2); rater k has 2^(k mod 40) in column
 --   bit_<k div 40> and 0 in the others. Within a unit, the bitwise OR of a block's bits is the
 --   set of its raters, so a rater occurs twice exactly when the unit's rating count exceeds
---   the raters in the ORs. Eight blocks: up to 320 raters (agreement_sql.profile).
+--   the raters in the ORs. Eight blocks: up to 320 raters (agreement_sql.profile); the table
+--   lists every rater, but only the first 320 get a bit (with more, the statement does not use it).
 -- Reads: the ratings relation. Writes: a TEMP table under a generated name (dropped after use).
 -- run by hand: PREPARE agreement AS <the statement below>; EXECUTE agreement(default_metric := 'value');
 CREATE TEMP TABLE "rater_bits" AS
@@ -27,8 +28,13 @@ ratings AS NOT MATERIALIZED (
 )
 ,
 rater_codes AS (
-  SELECT rater, ROW_NUMBER() OVER (ORDER BY rater) - 1 AS code
-  FROM (SELECT DISTINCT rater FROM ratings WHERE rater IS NOT NULL) AS d
+  -- every distinct rater, and a row with a NULL rater (and code) when some rating has none,
+  -- so the profile reads the rater count and the NULL from here (sql/ratings_profile.sql.j2)
+  SELECT rater,
+         CASE WHEN rater IS NOT NULL
+              THEN ROW_NUMBER() OVER (ORDER BY CASE WHEN rater IS NULL THEN 1 ELSE 0 END, rater) - 1
+         END AS code
+  FROM (SELECT DISTINCT rater FROM ratings) AS d
 )
 SELECT rater,
        CASE WHEN code < 40 THEN CAST(POWER(2, code) AS BIGINT) ELSE 0 END AS bit_0,

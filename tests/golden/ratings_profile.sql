@@ -7,7 +7,8 @@
 --   sql/rater_bits.sql.j2), whether some rating has no rater, and the distinct categories (so a
 --   small domain gets one count column per category per unit, sql/_unit_profile.sql.j2). Two
 --   DISTINCT scans, cheap next to a GROUP BY item.
--- Reads: the ratings relation. Returns: one 'raters' row (position = the number of distinct
+-- Reads: the ratings relation (and, with raters_from, the distinct raters already listed by
+--   sql/rater_bits.sql.j2 instead of a scan). Returns: one 'raters' row (position = the number of distinct
 --   raters, x = 1 when some rating has no rater) and at most $max_categories + 1 'category'
 --   rows in value order (one more than the cap tells the caller the cap is exceeded), or,
 --   when a HyperLogLog sketch already counts more than four times the cap, one
