@@ -14,6 +14,7 @@ Jinja only chooses structure (``{% if level == "ordinal" %}``); the SQL text is 
 """
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -77,10 +78,35 @@ def _ident_filter(context: Any, name: Any) -> Identifier:
     return quote_identifier(context["_dialect"], name)
 
 
+def _bytecode_cache() -> jinja2.BytecodeCache | None:
+    """Compiled templates kept between processes (a CLI run or a batch job is a new process, and
+    compiling a metric's templates costs ~0.1 s, a quarter of a GROUP BY over 9M ratings).
+
+    In ``$AGREEMENT_SQL_CACHE_DIR``, else ``$XDG_CACHE_HOME/agreement-sql`` or
+    ``~/.cache/agreement-sql``; ``AGREEMENT_SQL_CACHE_DIR=off`` disables it, and an unwritable
+    place silently means no cache. Jinja keys each entry on the template's source checksum and
+    the Python version, so an edited or upgraded template is compiled afresh.
+    """
+    chosen = os.environ.get("AGREEMENT_SQL_CACHE_DIR")
+    if chosen is not None and chosen.strip().lower() in ("", "off", "0", "none"):
+        return None
+    if not chosen:
+        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+        chosen = os.path.join(base, "agreement-sql")
+    try:
+        os.makedirs(chosen, mode=0o700, exist_ok=True)
+        if not os.access(chosen, os.W_OK):
+            return None
+    except OSError:
+        return None
+    return jinja2.FileSystemBytecodeCache(chosen)
+
+
 @lru_cache(maxsize=None)
 def environment(directory: str | None = None) -> jinja2.Environment:
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(directory or str(template_dir())),
+        bytecode_cache=_bytecode_cache(),
         undefined=jinja2.StrictUndefined,
         autoescape=True,
         finalize=_finalize,
