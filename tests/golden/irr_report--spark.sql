@@ -27,8 +27,9 @@
 --   (agreement_sql/profile.py: at most 16 categories, 320 raters): the ratings are aggregated
 --   per unit once (sql/_unit_profile.sql.j2: one count column per category, the rater bits'
 --   ORs), computed once and read by every part; only the per-rater figures of the patterns read
---   the ratings again (one aggregation into raters x metrics groups). Pairwise %, A^HH and
---   interval alpha come from the unit rows summed per unit size (sql/_unit_sizes.sql.j2).
+--   the ratings again (one aggregation into raters x metrics groups). Pairwise % and A^HH come
+--   from the unit rows summed per unit size (sql/_unit_sizes.sql.j2), interval alpha from the
+--   same unit rows by sql/_alpha.sql.j2 (its wide form; the input checks are irr_validation's).
 -- Reads: the ratings relation, the rater bits relation (sql/rater_bits.sql.j2), optionally a
 --   declared scales relation. Binds $category_0.. (the profile's categories).
 -- Returns: rows tagged by `part`, in order (part_no, ord):
@@ -199,44 +200,78 @@ human_agreement AS (
   GROUP BY metric
 )
 ,
-alpha_size_sums AS (
-  -- pairable units only (m >= 2): the observed-disagreement sum and the category totals
+alpha_patterns AS (
+  -- units with the same size and category counts contribute the same terms: with few
+  -- categories there are a few hundred such patterns per metric however many units there are,
+  -- so the sums below run over patterns weighted by their number of units, w
   SELECT metric,
-         SUM(2.0 * (p_0_1 * (CAST(:category_1 AS DOUBLE) - CAST(:category_0 AS DOUBLE)) * (CAST(:category_1 AS DOUBLE) - CAST(:category_0 AS DOUBLE))
-                    + p_0_2 * (CAST(:category_2 AS DOUBLE) - CAST(:category_0 AS DOUBLE)) * (CAST(:category_2 AS DOUBLE) - CAST(:category_0 AS DOUBLE))
-                    + p_0_3 * (CAST(:category_3 AS DOUBLE) - CAST(:category_0 AS DOUBLE)) * (CAST(:category_3 AS DOUBLE) - CAST(:category_0 AS DOUBLE))
-                    + p_0_4 * (CAST(:category_4 AS DOUBLE) - CAST(:category_0 AS DOUBLE)) * (CAST(:category_4 AS DOUBLE) - CAST(:category_0 AS DOUBLE))
-                    + p_1_2 * (CAST(:category_2 AS DOUBLE) - CAST(:category_1 AS DOUBLE)) * (CAST(:category_2 AS DOUBLE) - CAST(:category_1 AS DOUBLE))
-                    + p_1_3 * (CAST(:category_3 AS DOUBLE) - CAST(:category_1 AS DOUBLE)) * (CAST(:category_3 AS DOUBLE) - CAST(:category_1 AS DOUBLE))
-                    + p_1_4 * (CAST(:category_4 AS DOUBLE) - CAST(:category_1 AS DOUBLE)) * (CAST(:category_4 AS DOUBLE) - CAST(:category_1 AS DOUBLE))
-                    + p_2_3 * (CAST(:category_3 AS DOUBLE) - CAST(:category_2 AS DOUBLE)) * (CAST(:category_3 AS DOUBLE) - CAST(:category_2 AS DOUBLE))
-                    + p_2_4 * (CAST(:category_4 AS DOUBLE) - CAST(:category_2 AS DOUBLE)) * (CAST(:category_4 AS DOUBLE) - CAST(:category_2 AS DOUBLE))
-                    + p_3_4 * (CAST(:category_4 AS DOUBLE) - CAST(:category_3 AS DOUBLE)) * (CAST(:category_4 AS DOUBLE) - CAST(:category_3 AS DOUBLE))
-                    + 0.0) / NULLIF(m_u - 1, 0)) AS do_sum,
-         SUM(n_0) AS nc_0,
-         SUM(n_1) AS nc_1,
-         SUM(n_2) AS nc_2,
-         SUM(n_3) AS nc_3,
-         SUM(n_4) AS nc_4
-  FROM unit_sizes
-  WHERE m_u >= 2
+         CASE WHEN item IS NULL THEN NULL ELSE 0 END AS item,
+         m_u, q_u, s1_u, s2_u,
+n_0, n_1, n_2, n_3, n_4, 
+         CASE WHEN m_u <> CAST(BIT_COUNT(or_bit_0) AS BIGINT) + 0 THEN 1 ELSE 0 END AS unit_duplicate,
+BIT_OR(or_bit_0) AS or_bit_0, 
+         COUNT(*) AS w
+  FROM units
+  GROUP BY metric, CASE WHEN item IS NULL THEN NULL ELSE 0 END, m_u, q_u, s1_u, s2_u, n_0, n_1, n_2, n_3, n_4, CASE WHEN m_u <> CAST(BIT_COUNT(or_bit_0) AS BIGINT) + 0 THEN 1 ELSE 0 END
+),
+alpha_wide AS (
+  -- wide form (a small domain, sql/_unit_profile.sql.j2), one pass over the unit rows: per
+  -- metric over pairable units (m_u >= 2), n_c = sum_u n_uc (one column per category) and the
+  -- closed-form unit terms; for ordinal and ratio also the off-diagonal coincidences
+  -- o_ij = sum_u n_ui n_uj / (m_u - 1), i < j; and the input checks and raters
+  SELECT metric, SUM(CASE WHEN m_u >= 2 THEN w ELSE 0 END) AS n_units,
+         SUM(CASE WHEN m_u >= 2 THEN w * 2.0 * (m_u * s2_u - s1_u * s1_u) / NULLIF(m_u - 1, 0) END) AS do_interval,
+         SUM(CASE WHEN m_u >= 2 THEN w * s1_u END) AS s1,
+         SUM(CASE WHEN m_u >= 2 THEN w * s2_u END) AS s2,
+         SUM(w * m_u) AS check_n_ratings,
+         SUM(CASE WHEN item IS NULL THEN w * m_u ELSE 0 END) AS check_n_null_item,
+         SUM(CASE WHEN 1 = 0 THEN w * m_u ELSE 0 END) AS check_n_null_slice,
+         SUM(w * (m_u - n_0 - n_1 - n_2 - n_3 - n_4)) AS check_n_not_numeric,
+         SUM(w * unit_duplicate) AS check_n_duplicate,
+         BIT_OR(or_bit_0) AS raters_bit_0,
+         CAST(BIT_COUNT(BIT_OR(or_bit_0)) AS BIGINT) + 0 AS check_n_raters,
+         SUM(CASE WHEN m_u >= 2 THEN w * n_0 ELSE 0 END) AS nc_0,
+         SUM(CASE WHEN m_u >= 2 THEN w * n_1 ELSE 0 END) AS nc_1,
+         SUM(CASE WHEN m_u >= 2 THEN w * n_2 ELSE 0 END) AS nc_2,
+         SUM(CASE WHEN m_u >= 2 THEN w * n_3 ELSE 0 END) AS nc_3,
+         SUM(CASE WHEN m_u >= 2 THEN w * n_4 ELSE 0 END) AS nc_4
+  FROM alpha_patterns
   GROUP BY metric
 ),
-alpha_size_totals AS (
-  SELECT metric, do_sum,
+alpha_sums AS (
+  SELECT metric,
+         n_units,
+         do_interval AS do_sum,
+         2.0 * ((nc_0 + nc_1 + nc_2 + nc_3 + nc_4 + 0) * s2 - s1 * s1) AS de_sum,
          nc_0 + nc_1 + nc_2 + nc_3 + nc_4 + 0 AS n_values,
-         nc_0 * CAST(:category_0 AS DOUBLE) + nc_1 * CAST(:category_1 AS DOUBLE) + nc_2 * CAST(:category_2 AS DOUBLE) + nc_3 * CAST(:category_3 AS DOUBLE) + nc_4 * CAST(:category_4 AS DOUBLE) + 0.0 AS s1,
-         nc_0 * CAST(:category_0 AS DOUBLE) * CAST(:category_0 AS DOUBLE) + nc_1 * CAST(:category_1 AS DOUBLE) * CAST(:category_1 AS DOUBLE) + nc_2 * CAST(:category_2 AS DOUBLE) * CAST(:category_2 AS DOUBLE) + nc_3 * CAST(:category_3 AS DOUBLE) * CAST(:category_3 AS DOUBLE) + nc_4 * CAST(:category_4 AS DOUBLE) * CAST(:category_4 AS DOUBLE) + 0.0 AS s2,
          CASE WHEN nc_0 > 0 THEN 1 ELSE 0 END + CASE WHEN nc_1 > 0 THEN 1 ELSE 0 END + CASE WHEN nc_2 > 0 THEN 1 ELSE 0 END + CASE WHEN nc_3 > 0 THEN 1 ELSE 0 END + CASE WHEN nc_4 > 0 THEN 1 ELSE 0 END + 0 AS n_categories
-  FROM alpha_size_sums
+  FROM alpha_wide
+  WHERE n_units > 0
+),
+alpha_raters AS (
+  -- raters with a rating, per metric (and slice)
+  -- from the rater bits (sql/_unit_profile.sql.j2), counted in alpha_wide
+  SELECT metric, check_n_raters AS n_raters
+  FROM alpha_wide
+),
+alpha_keys AS (
+  -- every metric (and slice) gets a row, pairable or not
+  SELECT metric FROM alpha_wide
 ),
 alpha AS (
-  SELECT metric,
-         CASE WHEN n_categories = 1 THEN 1.0
-              ELSE 1.0 - (n_values - 1.0) * do_sum / NULLIF(2.0 * (n_values * s2 - s1 * s1), 0.0) END AS value,
-         n_values,
-         n_categories
-  FROM alpha_size_totals
+  -- alpha = 1 - D_o / D_e,  D_o = sum o_ck d2 / n,  D_e = sum n_c n_k d2 / (n (n - 1))
+  SELECT k.metric,
+         CASE WHEN s.n_categories = 1 THEN 1.0
+              ELSE 1.0 - (s.n_values - 1.0) * s.do_sum / NULLIF(s.de_sum, 0.0) END AS value,
+         s.do_sum / NULLIF(s.n_values, 0) AS observed_disagreement,
+         s.de_sum / NULLIF(s.n_values * (s.n_values - 1.0), 0.0) AS expected_disagreement,
+         COALESCE(s.n_units, 0) AS n_items,
+         r.n_raters,
+         COALESCE(s.n_values, 0) AS n_values,
+         COALESCE(s.n_categories, 0) AS n_categories
+  FROM alpha_keys AS k
+  JOIN alpha_raters AS r ON k.metric = r.metric
+  LEFT JOIN alpha_sums AS s ON k.metric = s.metric
 )
 ,
 per_metric AS (
