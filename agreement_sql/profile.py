@@ -25,7 +25,7 @@ it back (option ``unit_profile_from``); one of them returns the check_* columns,
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from .checks import check_ratings
@@ -36,9 +36,6 @@ from .sources import generated_name
 MAX_FUSED_RATERS = 320       # 8 blocks of 40 rater bits (the columns of sql/rater_bits.sql.j2)
 MAX_WIDE_CATEGORIES = 16     # Likert 0..10, 1..7, binary, small label sets; 120 category pairs
 BITS_PER_BLOCK = 40          # as sql/_rater_bits.sql.j2
-
-CHECK_COLUMNS = ("check_n_ratings", "check_n_null_item", "check_n_null_metric",
-                 "check_n_null_slice", "check_n_not_numeric", "check_n_duplicate")
 
 
 @dataclass(frozen=True)
@@ -53,7 +50,6 @@ class RatingsProfile:
     categories: tuple[Any, ...] = ()        # wide form when non-empty, in value order
     n_raters: int = 0
     problems_checked: bool = False          # the separate check already ran
-    notes: list[str] = field(default_factory=list)
 
     @property
     def fused(self) -> bool:
@@ -98,8 +94,8 @@ def profile_ratings(spec: RatingsSpec, *, numeric: bool, by_label: bool = False,
                     **check_options: Any) -> RatingsProfile:
     """Profile ``spec``'s ratings; register the rater bits; run the separate check if needed.
 
-    ``domain`` (an :class:`agreement_sql.domain.Domain`) fixes the categories to the declared
-    values. ``fuse_checks=False`` (bootstrap replicates, declared scales) runs the separate
+    ``domain`` (an :class:`agreement_sql.domain.Domain`) maps the ratings first, so the
+    categories are the declared values that occur. ``fuse_checks=False`` (bootstrap replicates, declared scales) runs the separate
     check now, as before.
     """
     mapped = {"domain": domain.relation if domain else None,

@@ -23,7 +23,7 @@ from typing import Any, Mapping
 from ..checks import check_ratings
 from ..errors import OptionError
 from ..metrics._common import scale_info, scale_params
-from ..interpret import disagreement_label, human_agreement_label, workshop_label
+from ..interpret import disagreement_label, workshop_label
 from ..profile import profile_ratings
 from ..ratings import RatingsSpec, materialize
 from ..results import IRRError, IRRReport, PerMetricScore, TraceDisagreement
