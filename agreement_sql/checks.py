@@ -1,70 +1,72 @@
-"""Input checks: one scan counts every problem; a second query fetches examples only on error.
+"""Typed errors for unusable input, each naming the column, the value and the row.
 
-Principle 6: bad input gets a typed error that names the column, value or row, and nothing is
-dropped silently. NULL ratings are missing ratings (documented), every other problem raises.
+The ratings profile (agreement_sql.profile) and a statement's unit counts say *that* there is a
+problem and how many rows have it; this module asks sql/input_examples.sql.j2 for the first
+offending rows (the same input always names the same rows) and raises the error. Nothing is
+dropped silently: a missing value is counted as excluded, every other problem stops the call.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .errors import DuplicateRatingError, InvalidRatingError, MissingKeyError, SourceError
-from .ratings import RatingsSpec
-from .runner import execute
+from .errors import AgreementError, DuplicateRatingError, InvalidRatingError, MissingKeyError
+from .runner import query
+
+if TYPE_CHECKING:
+    from .profile import Profile
 
 MAX_EXAMPLES = 5
 
 
-def check_ratings(spec: RatingsSpec, *, numeric: bool = True, scales: str | None = None,
-                  allow_empty: bool = False) -> dict[str, Any]:
-    """Raise on unusable input; return the counts row (``n_ratings`` etc.) otherwise."""
-    options = spec.options(scales=scales, on_duplicate=None, with_row_number=False)
-    counts = execute(spec.source.con, "input_checks", options, spec.params())[0]
-    if counts["n_ratings"] == 0 and allow_empty:
-        return counts
-    if counts["n_ratings"] == 0:
-        raise SourceError(f"{spec.source.description} has no ratings (no row with a non-NULL "
-                          f"{spec.value!r})")
-    if counts["n_null_item"] or counts["n_null_rater"] or counts["n_null_metric"] or counts["n_null_slice"]:
-        rows = _examples(spec, options, "null_key")
-        missing = [name for name, key in ((spec.item, "n_null_item"), (spec.rater, "n_null_rater"),
-                                          (spec.metric, "n_null_metric")) if name and counts[key]]
-        missing += list(spec.group_by) if counts["n_null_slice"] else []
-        raise MissingKeyError(f"column(s) {', '.join(repr(m) for m in missing)} are empty (NULL) in "
-                              f"{_total(counts, 'n_null_item', 'n_null_rater', 'n_null_metric', 'n_null_slice')} "
-                              f"rating row(s), e.g. {_show(spec, rows[0])}")
-    if numeric and counts["n_not_numeric"]:
-        rows = _examples(spec, options, "not_numeric")
-        raise InvalidRatingError(f"{counts['n_not_numeric']} rating(s) in column {spec.value!r} are not "
-                                 f"numbers, e.g. {rows[0]['value_text']!r} at {_show(spec, rows[0])}")
-    if counts["n_out_of_scale"]:
-        rows = _examples(spec, options, "out_of_scale")
-        raise InvalidRatingError(f"{counts['n_out_of_scale']} rating(s) lie outside the declared scale, "
-                                 f"e.g. {rows[0]['value_text']!r} at {_show(spec, rows[0])}")
-    if counts["n_duplicate"] and spec.on_duplicate in (None, "error"):
-        rows = _examples(spec, options, "duplicate")
-        shown = "; ".join(f"{_show(spec, r)} rated {r['n_times']} times" for r in rows)
-        raise DuplicateRatingError(
-            f"{rows[0]['n_found']} (item, rater{', metric' if _has_metric(spec) else ''}) key(s) occur "
-            f"more than once: {shown}; pass on_duplicate='first', 'last' or 'mean' to choose one rating")
-    return counts
+def examples(profile: "Profile", problem: str, **params: Any) -> list[dict[str, Any]]:
+    """The first offending rows of one problem (sql/input_examples.sql.j2)."""
+    spec = profile.spec
+    options = {**spec.options(domain=profile.domain), "scales": profile.scales, "problem": problem}
+    return query(spec.session, "input_examples", options,
+                 {**spec.params(), "max_examples": MAX_EXAMPLES, **params})
 
 
-def _examples(spec: RatingsSpec, options: dict[str, Any], problem: str) -> list[dict[str, Any]]:
-    return execute(spec.source.con, "input_examples", {**options, "problem": problem},
-                   spec.params(max_examples=MAX_EXAMPLES))
+def shown_value(row: dict[str, Any]) -> str:
+    """The offending rating as read: a number as a number, a label quoted (long ones cut)."""
+    if row.get("label") is not None:
+        text = repr(row["label"])
+        return text if len(text) <= 60 else text[:56] + "...'"
+    x = row.get("x")
+    if x is None:
+        return "a missing value"
+    return str(int(x)) if float(x).is_integer() and abs(x) < 1e15 else repr(float(x))
 
 
-def _has_metric(spec: RatingsSpec) -> bool:
-    return spec.metric_label is not None
+def raise_example(profile: "Profile", problem: str, count: int, message: str,
+                  error: type[AgreementError] = InvalidRatingError) -> None:
+    rows = examples(profile, problem)
+    spec = profile.spec
+    text = f"{count} " + message.format(value=spec.value)
+    if rows:
+        text += f", e.g. {shown_value(rows[0])} at {spec.show_row(rows[0])}"
+    raise error(text)
 
 
-def _total(counts: dict[str, Any], *keys: str) -> int:
-    return sum(counts[k] or 0 for k in keys)
+def raise_null_keys(profile: "Profile") -> None:
+    spec, t = profile.spec, profile.totals
+    rows = examples(profile, "null_key")
+    missing = [name for name, key in ((spec.item, "n_null_item"), (spec.rater, "n_null_rater"),
+                                      (spec.metric or spec.metric_label, "n_null_metric"))
+               if name and t[key]]
+    missing += list(spec.group_by) if t["n_null_slice"] else []
+    total = sum(t[k] for k in ("n_null_item", "n_null_rater", "n_null_metric", "n_null_slice"))
+    shown = f", e.g. {spec.show_row(rows[0])}" if rows else ""
+    raise MissingKeyError(f"column(s) {', '.join(repr(m) for m in missing)} are empty (NULL) in "
+                          f"{total} row(s){shown}")
 
 
-def _show(spec: RatingsSpec, row: dict[str, Any]) -> str:
-    parts = [f"{spec.item}={row['item']!r}", f"{spec.rater}={row['rater']!r}"]
-    if _has_metric(spec):
-        parts.append(f"{spec.metric_label}={row['metric']!r}")
-    parts += [f"{g}={v!r}" for g, v in spec.describe_slice(row).items()]
-    return "(" + ", ".join(parts) + ")"
+def raise_duplicates(profile: "Profile", n_units: int) -> None:
+    """The statement found units in which a rater occurs twice."""
+    spec = profile.spec
+    rows = examples(profile, "duplicate")
+    shown = "; ".join(f"{spec.show_row(r)} rated {r['n_times']} times" for r in rows)
+    keys = "item, rater" + (", " + spec.metric_label if spec.metric_label else "")
+    found = rows[0]["n_found"] if rows else n_units
+    raise DuplicateRatingError(
+        f"{found} ({keys}) key(s) occur more than once: {shown}; pass on_duplicate='first', "
+        "'last' or 'mean' to choose one rating")

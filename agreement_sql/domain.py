@@ -8,7 +8,7 @@ pasted into SQL (sql/_domain.sql.j2). Conventions (docs/alpha_and_bootstrap.md):
   ``x`` is the number itself; a numeric domain must be listed in increasing order;
 * text labels are ordered categories: ratings match them by exact text, and ``x`` is the
   label's 1-based rank, which the ordinal, interval and ratio metrics use;
-* a rating outside the domain is an error (input_checks, checks.check_ratings).
+* a rating outside the domain is an error naming it (the ratings profile counts them).
 """
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from .errors import OptionError
-from .sources import Source, generated_name
+from .engine import Session
 
 
 @dataclass(frozen=True)
@@ -30,14 +30,18 @@ class Domain:
         return list(self.values)
 
 
-def parse_domain(domain: Sequence[Any]) -> Domain:
-    """Check a declaration: a non-empty list of distinct numbers (increasing) or of text labels."""
-    if isinstance(domain, (str, bytes)) or not isinstance(domain, Sequence):
+def parse_domain(domain: Any) -> Domain:
+    """Check a declaration: a non-empty list of distinct numbers (increasing) or of text labels.
+    A NumPy array, a pandas Series or Index, or any iterable of values is accepted; NumPy
+    scalars count as the numbers they hold."""
+    if isinstance(domain, (str, bytes, dict)) or not hasattr(domain, "__iter__"):
         raise OptionError(f"domain must be a list of values or labels, e.g. [1, 2, 3] or "
                           f"['low', 'mid', 'high'], got {domain!r}")
-    values = list(domain)
+    values = [v.item() if hasattr(v, "item") and not isinstance(v, (str, bytes)) else v
+              for v in (domain.tolist() if hasattr(domain, "tolist") else list(domain))]
     if not values:
         raise OptionError("domain is empty; give the values a rating can take")
+    values = [_as_number(v) if isinstance(v, str) else v for v in values]
     kinds = set()
     for v in values:
         if isinstance(v, bool) or v is None:
@@ -64,8 +68,22 @@ def parse_domain(domain: Sequence[Any]) -> Domain:
     return Domain(values=tuple(values), numeric=numeric)
 
 
-def register_domain(source: Source, domain: Sequence[Any] | None) -> Domain | None:
-    """Register the declaration as a relation beside ``source``; None when nothing is declared."""
+def _as_number(text: str) -> Any:
+    """A declared value read by the ratings' rule: trimmed text that reads as a decimal or
+    scientific number is that number (docs/decisions/0002); other text is a label, trimmed."""
+    stripped = text.strip()
+    if "_" not in stripped:
+        try:
+            number = float(stripped)
+            if math.isfinite(number) and stripped.lower() not in ("nan", "inf", "infinity"):
+                return int(number) if number.is_integer() and "." not in stripped and "e" not in stripped.lower() else number
+        except ValueError:
+            pass
+    return stripped
+
+
+def register_domain(session: Session, domain: Sequence[Any] | None) -> Domain | None:
+    """Register the declaration as a relation of ``session``; None when nothing is declared."""
     if domain is None:
         return None
     parsed = parse_domain(domain)
@@ -77,26 +95,5 @@ def register_domain(source: Source, domain: Sequence[Any] | None) -> Domain | No
         "x": pa.array([float(v) if parsed.numeric else float(i)
                        for i, v in enumerate(parsed.values, start=1)], pa.float64()),
     })
-    name = generated_name("domain")
-    source.con.register(name, table)
-    source.track("registered", name)
+    name = session.register_arrow(table, "domain")
     return Domain(values=parsed.values, numeric=parsed.numeric, relation=name)
-
-
-def check_domain(spec: Any, domain: Domain | None) -> None:
-    """Raise :class:`InvalidRatingError` naming a rating outside ``domain`` and its row."""
-    if domain is None:
-        return
-    from .checks import MAX_EXAMPLES, _show
-    from .errors import InvalidRatingError
-    from .runner import execute
-
-    # checked after the duplicate policy: a mean of two ratings must itself be a declared value
-    options = spec.options(domain_check=domain.relation, domain_numeric=domain.numeric)
-    rows = execute(spec.source.con, "domain_checks", options, spec.params(max_examples=MAX_EXAMPLES))
-    if rows:
-        shown = domain.describe()
-        listed = repr(shown) if len(shown) <= 12 else repr(shown[:12])[:-1] + ", ...]"
-        raise InvalidRatingError(
-            f"{rows[0]['n_outside']} rating(s) in column {spec.value!r} lie outside the declared "
-            f"domain {listed}, e.g. {rows[0]['value_text']!r} at {_show(spec, rows[0])}")

@@ -1,14 +1,33 @@
-"""Interpretation labels: fixed tables from the literature and the seeds, applied to unrounded values.
+"""Interpretation labels and gates: fixed tables from the literature and the seeds.
 
 These are words for numbers, not statistics: every number they read comes from a template.
+A value is compared with a boundary after rounding it to 12 significant digits
+(:func:`settled`), so floating-point noise in the last bits (0.0 computed as -1.1e-16, 75
+computed as 74.99999999999999) cannot flip a label or a gate; any real difference (74.96 is
+not 75) still decides (docs/decisions/0007).
 """
 from __future__ import annotations
+
+import math
+
+
+def settled(x: float) -> float:
+    """``x`` to 12 significant digits, the precision labels and gates decide on."""
+    if x == 0 or not math.isfinite(x):
+        return 0.0 if x == 0 else x
+    return float(f"{x:.12g}")
+
+
+def at_least(x: float | None, bound: float) -> bool:
+    """A gate: ``x >= bound`` on the settled value; an undefined value never passes."""
+    return x is not None and settled(x) >= bound
 
 
 def workshop_label(percent: float | None) -> str | None:
     """Seed 001 labels for pairwise agreement %: >=90 Excellent ... <50 Poor."""
     if percent is None:
         return None
+    percent = settled(percent)
     for bound, label in ((90, "Excellent"), (75, "Good"), (60, "Moderate"), (50, "Fair")):
         if percent >= bound:
             return f"{label} agreement"
@@ -24,6 +43,7 @@ def human_agreement_colour(a_hh: float | None) -> str | None:
     """Seed 000 colours for A^HH: >=0.75 green, >=0.60 yellow, >=0.50 orange, else red."""
     if a_hh is None:
         return None
+    a_hh = settled(a_hh)
     for bound, colour in ((0.75, "green"), (0.60, "yellow"), (0.50, "orange")):
         if a_hh >= bound:
             return colour
@@ -34,11 +54,13 @@ def pairwise_colour(percent: float | None) -> str | None:
     """Seed 001 colours for pairwise %: >=80 green, >=60 yellow, else red."""
     if percent is None:
         return None
+    percent = settled(percent)
     return "green" if percent >= 80 else "yellow" if percent >= 60 else "red"
 
 
 def disagreement_label(std_dev: float) -> str:
     """Seed results page labels for a trace's population sigma."""
+    std_dev = settled(std_dev)
     for bound, label in ((0.5, "Perfect"), (1.0, "Good"), (1.5, "Moderate"), (2.0, "High")):
         if std_dev < bound:
             return label
@@ -49,6 +71,7 @@ def landis_koch(kappa: float | None) -> str | None:
     """Landis & Koch (1977) benchmarks, as worded in seed 003."""
     if kappa is None:
         return None
+    kappa = settled(kappa)
     if kappa < 0:
         return "Poor (worse than chance)"
     for bound, label in ((0.20, "Slight"), (0.40, "Fair"), (0.60, "Moderate"), (0.80, "Substantial")):
@@ -61,4 +84,5 @@ def krippendorff_label(alpha: float | None) -> str | None:
     """Krippendorff (2004): alpha >= 0.800 reliable, >= 0.667 tentative, else unreliable."""
     if alpha is None:
         return None
+    alpha = settled(alpha)
     return "reliable" if alpha >= 0.800 else "tentative" if alpha >= 0.667 else "unreliable"

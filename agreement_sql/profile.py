@@ -1,128 +1,139 @@
-"""One pass per metric statement: what a statement needs to know before it is rendered.
+"""The ratings profile: what a call learns of its ratings before it computes anything.
 
-A metric used to read its ratings twice: once to check them (sql/input_checks.sql.j2), once to
-compute. The profile (sql/ratings_profile.sql.j2, two cheap DISTINCT scans) lists the raters and
-the categories; with it the statement's one per-unit aggregation (sql/_unit_profile.sql.j2)
-also counts every input problem, and, when the categories are few, counts each category in its
-own column, so no counts-per-(item, value) table is built at all (issue 5).
-
-* Raters: up to :data:`MAX_FUSED_RATERS` get their bits in a small temporary table
-  (sql/rater_bits.sql.j2: rater, bit_0 .. bit_7, blocks of 40) and the statement's own
-  aggregation finds duplicates and counts raters. With more raters, or a rating without a
-  rater, the separate check (sql/input_checks.sql.j2) runs first, as before.
-* Categories: up to :data:`MAX_WIDE_CATEGORIES` distinct values (after a declared domain maps
-  the ratings) give the wide per-unit form; more (continuous scores) keep the counts form.
-
-After the statement, :meth:`RatingsProfile.verify` reads the problem counts the statement
-returned; any problem (or no result at all) runs :func:`agreement_sql.checks.check_ratings`,
-which raises the typed error naming the column, value or row. The numbers of a statement whose
-input has a problem are never returned.
-
-A report that runs several statements over the same units (the workshop IRR report) keeps the
-per-unit aggregation in a temporary table (sql/unit_profile.sql.j2) and has the statements read
-it back (option ``unit_profile_from``); one of them returns the check_* columns, including
-``check_n_out_of_scale`` when scales are declared.
+One statement (sql/ratings_profile.sql.j2) counts, per metric (and slice), the input rows, the
+missing values and placeholders, the usable ratings, the labels, the unusable numbers, the NULL
+keys, the raters, and, for the whole input, the distinct raters and (when few) the categories.
+:meth:`Profile.check` turns every row-level problem into a typed error naming the column, value
+and row (agreement_sql.checks), before any statistic runs; the plan (agreement_sql.plan) reads
+the rest to choose the statement's form. The counts also become each result's ``n_rows`` and
+``n_excluded`` (docs/decisions/0005).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from .checks import check_ratings
+from . import checks
+from .constants import MAX_WIDE_CATEGORIES
+from .domain import Domain
+from .errors import InvalidRatingError, OptionError, SourceError
 from .ratings import RatingsSpec
-from .runner import execute
-from .sources import generated_name
+from .runner import query
 
-MAX_FUSED_RATERS = 320       # 8 blocks of 40 rater bits (the columns of sql/rater_bits.sql.j2)
-MAX_WIDE_CATEGORIES = 16     # Likert 0..10, 1..7, binary, small label sets; 120 category pairs
-BITS_PER_BLOCK = 40          # as sql/_rater_bits.sql.j2
+Key = tuple[Any, ...]
 
 
 @dataclass(frozen=True)
-class RatingsProfile:
-    """What sql/ratings_profile.sql.j2 found, as template options and bound parameters."""
+class KeyProfile:
+    """The profile of one metric (and slice)."""
 
+    n_rows: int
+    n_missing: int
+    n_placeholder: int
+    n_ratings: int
+    n_labels: int
+    n_zero_one: int
+    n_nonfinite: int
+    n_null_item: int
+    n_null_rater: int
+    n_raters: int
+    x_min: float | None
+    x_max: float | None
+    n_outside_domain: int
+    n_out_of_scale: int
+
+
+@dataclass(frozen=True)
+class Profile:
     spec: RatingsSpec
-    numeric: bool
-    by_label: bool
-    rater_bits: str | None = None           # registered (rater, bit_0, ...) relation
-    rater_blocks: int = 0
-    categories: tuple[Any, ...] = ()        # wide form when non-empty, in value order
-    n_raters: int = 0
-    problems_checked: bool = False          # the separate check already ran
+    keys: dict[Key, KeyProfile]
+    n_raters: int
+    categories: tuple[tuple[float | None, str | None], ...]   # (x, label), numbers first
+    many_categories: bool                                     # more than MAX_WIDE_CATEGORIES
+    domain: Domain | None = None
+    scales: str | None = None
+    totals: dict[str, int] = field(default_factory=dict)
+
+    def key_of(self, row: dict[str, Any]) -> Key:
+        return (row.get("metric"),) + tuple(row.get(s) for s in self.spec.slices)
+
+    def of(self, row: dict[str, Any]) -> KeyProfile | None:
+        return self.keys.get(self.key_of(row))
 
     @property
-    def fused(self) -> bool:
-        """The statement counts input problems itself (verify() must read them)."""
-        return self.rater_bits is not None
+    def has_labels(self) -> bool:
+        return self.totals["n_labels"] > 0
 
-    @property
-    def wide(self) -> bool:
-        return bool(self.categories)
+    def check(self, *, numbers: bool = False, allow_empty: bool = False,
+              what: str = "this coefficient") -> None:
+        """Raise the typed error for the first row-level problem; ``numbers``: every rating
+        must be a number (interval alpha, weights, the workshop report)."""
+        spec = self.spec
+        t = self.totals
+        if t["n_rows"] == 0 and not allow_empty:
+            raise SourceError(f"{spec.relation.description} has no rows")
+        if t["n_null_item"] or t["n_null_rater"] or t["n_null_metric"] or t["n_null_slice"]:
+            checks.raise_null_keys(self)
+        if t["n_ratings"] == 0 and not allow_empty:
+            raise SourceError(f"{spec.relation.description} has no ratings: every value of "
+                              f"column {spec.value!r} is missing ({t['n_missing']} missing, "
+                              f"{t['n_placeholder']} placeholder(s))")
+        if t["n_nonfinite"]:
+            checks.raise_example(self, "nonfinite", t["n_nonfinite"],
+                                 "rating(s) in column {value!r} are not usable numbers (infinite, "
+                                 "or beyond 2^53 in magnitude where neighbouring whole numbers "
+                                 "share one floating-point value; give such codes as text)")
+        if t["n_labels"] and spec.on_duplicate == "mean":
+            checks.raise_example(self, "label", t["n_labels"],
+                                 "rating(s) in column {value!r} are labels, and "
+                                 "on_duplicate='mean' averages numbers only; use 'first' or 'last'",
+                                 error=OptionError)
+        if t["n_labels"] and numbers and self.domain is None:
+            checks.raise_example(self, "label", t["n_labels"],
+                                 "rating(s) in column {value!r} are not numbers, which " + what +
+                                 " needs", error=InvalidRatingError)
+        if t["n_outside_domain"]:
+            assert self.domain is not None
+            shown = self.domain.describe()
+            listed = repr(shown) if len(shown) <= 12 else repr(shown[:12])[:-1] + ", ...]"
+            checks.raise_example(self, "outside_domain", t["n_outside_domain"],
+                                 "rating(s) in column {value!r} lie outside the declared "
+                                 "domain " + listed.replace("{", "{{").replace("}", "}}"))
+        if t["n_out_of_scale"]:
+            checks.raise_example(self, "out_of_scale", t["n_out_of_scale"],
+                                 "rating(s) lie outside the declared scale of their question")
 
-    def options(self) -> dict[str, Any]:
-        return {
-            "rater_bits": self.rater_bits,
-            "bit_columns": [f"bit_{b}" for b in range(self.rater_blocks)],
-            "wide_categories": [f"n_{i}" for i in range(len(self.categories))],
-            "wide_by_label": self.by_label,
-        }
 
-    def params(self) -> dict[str, Any]:
-        return {f"category_{i}": c for i, c in enumerate(self.categories)}
-
-    def verify(self, rows: list[dict[str, Any]], **check_options: Any) -> None:
-        """Raise the typed input error when the statement counted a problem (or found nothing)."""
-        if not self.fused:
-            return
-        first = rows[0] if rows else None
-        problem = first is None or not first.get("check_n_ratings") or any(
-            first.get(c) for c in ("check_n_null_item", "check_n_null_metric",
-                                   "check_n_null_slice"))
-        problem = problem or (self.numeric and bool(first.get("check_n_not_numeric")))
-        # ratings outside a declared scale: counted by statements that know the scales
-        # (sql/_irr_validation.sql.j2, the workshop report); absent elsewhere
-        problem = problem or bool(first.get("check_n_out_of_scale"))
-        problem = problem or (bool(first.get("check_n_duplicate"))
-                              and self.spec.on_duplicate in (None, "error"))
-        if problem:
-            check_ratings(self.spec, numeric=self.numeric, **check_options)
-
-
-def profile_ratings(spec: RatingsSpec, *, numeric: bool, by_label: bool = False,
-                    domain: Any = None, fuse_checks: bool = True, wide: bool = True,
-                    **check_options: Any) -> RatingsProfile:
-    """Profile ``spec``'s ratings; register the rater bits; run the separate check if needed.
-
-    ``domain`` (an :class:`agreement_sql.domain.Domain`) maps the ratings first, so the
-    categories are the declared values that occur. ``fuse_checks=False`` (bootstrap replicates, declared scales) runs the separate
-    check now, as before.
-    """
-    mapped = {"domain": domain.relation if domain else None,
-              "domain_numeric": domain.numeric if domain else True}
-    table = None
-    if fuse_checks:
-        # the raters with their bits first; the profile then counts them without a scan
-        table = generated_name("raters")
-        execute(spec.source.con, "rater_bits", spec.options(into=table, **mapped), spec.params())
-        spec.source.track("table", table)
-    rows = execute(spec.source.con, "ratings_profile",
-                   spec.options(by_label=by_label, raters_from=table, **mapped),
-                   spec.params(max_categories=MAX_WIDE_CATEGORIES))
-    raters = next(r for r in rows if r["kind"] == "raters")
-    n_raters, null_rater = int(raters["position"]), bool(raters["x"])
-    found = [r["value_text"] if by_label else r["x"] for r in rows if r["kind"] == "category"]
-    categories: tuple[Any, ...] = ()
-    if wide and 0 < len(found) <= MAX_WIDE_CATEGORIES:
-        categories = tuple(found)
-    rater_bits, blocks = None, 0
-    if table and not null_rater and 0 < n_raters <= MAX_FUSED_RATERS:
-        blocks = (n_raters + BITS_PER_BLOCK - 1) // BITS_PER_BLOCK
-        rater_bits = table
-    profile = RatingsProfile(spec=spec, numeric=numeric, by_label=by_label,
-                             rater_bits=rater_bits, rater_blocks=blocks,
-                             categories=categories, n_raters=n_raters)
-    if not profile.fused:
-        check_ratings(spec, numeric=numeric, **check_options)
-        return RatingsProfile(**{**profile.__dict__, "problems_checked": True})
-    return profile
+def read_profile(spec: RatingsSpec, *, domain: Domain | None = None,
+                 scales: str | None = None) -> Profile:
+    """Run sql/ratings_profile.sql.j2 for ``spec``."""
+    options = {**spec.options(domain=domain), "scales": scales}
+    rows = query(spec.session, "ratings_profile", options,
+                 {**spec.params(), "max_categories": MAX_WIDE_CATEGORIES})
+    keys: dict[Key, KeyProfile] = {}
+    n_raters = 0
+    found: list[tuple[float | None, str | None]] = []
+    totals = dict.fromkeys(("n_rows", "n_missing", "n_placeholder", "n_ratings", "n_labels",
+                            "n_nonfinite", "n_null_item", "n_null_rater", "n_null_metric",
+                            "n_null_slice", "n_outside_domain", "n_out_of_scale"), 0)
+    for row in rows:
+        if row["part"] == "key":
+            kp = KeyProfile(**{f: (int(row[f] or 0) if f not in ("x_min", "x_max") else row[f])
+                               for f in KeyProfile.__dataclass_fields__})
+            key = (row["metric"],) + tuple(row[s] for s in spec.slices)
+            keys[key] = kp
+            for name in totals:
+                if name == "n_null_metric":
+                    totals[name] += kp.n_rows if row["metric"] is None else 0
+                elif name == "n_null_slice":
+                    totals[name] += kp.n_rows if any(row[s] is None for s in spec.slices) else 0
+                else:
+                    totals[name] += getattr(kp, name)
+        elif row["part"] == "raters":
+            n_raters = int(row["n_raters"] or 0)
+        else:
+            found.append((row["x"], row["label"]))
+    many = len(found) == 0 and totals["n_ratings"] > 0 or len(found) > MAX_WIDE_CATEGORIES
+    return Profile(spec=spec, keys=keys, n_raters=n_raters,
+                   categories=() if many else tuple(found), many_categories=many,
+                   domain=domain, scales=scales, totals=totals)

@@ -2,8 +2,9 @@
 
 The caller names the columns (``item=``, ``rater=``, ``value=``, optional ``metric=`` and
 ``group_by=``); :func:`prepare` checks them against the source and returns a
-:class:`RatingsSpec` whose ``options()`` and ``params()`` feed ``sql/_ratings.sql.j2``, the one
-template that sees the caller's column names.
+:class:`RatingsSpec`, whose ``options()`` and ``params()`` feed ``sql/_ratings.sql.j2``, the one
+template that sees the caller's column names. The rules that template applies to every value
+(numbers, labels, missing, refused, duplicates) are docs/decisions/0002.
 
 The workshop export shape ``(trace_id, user_id, ratings{question_id: rating})`` is recognised
 when the value column is a STRUCT, or when the default column names are absent and
@@ -11,42 +12,52 @@ when the value column is a STRUCT, or when the default column names are absent a
 """
 from __future__ import annotations
 
+import math
+import numbers
 from dataclasses import dataclass, replace
 from typing import Any, Sequence
 
-from .errors import OptionError
-from .runner import execute
-from .sources import Source, generated_name
+from .engine import STRUCT, Relation, Session
+from .errors import ColumnError, OptionError
 
 ON_DUPLICATE = (None, "error", "first", "last", "mean")
 WORKSHOP = {"item": "trace_id", "rater": "user_id", "value": "ratings"}
-NUMERIC_TYPES = {"tinyint", "smallint", "integer", "bigint", "hugeint", "utinyint", "usmallint",
-                 "uinteger", "ubigint", "uhugeint", "float", "double", "decimal"}
 
 
 @dataclass(frozen=True)
 class RatingsSpec:
-    source: Source
-    relation: str
+    """The caller's ratings as the templates see them, and how messages name their columns."""
+
+    session: Session
+    relation: Relation
     item: str = "item"
     rater: str = "rater"
     value: str = "value"
     metric: str | None = None
     group_by: tuple[str, ...] = ()
     struct_fields: tuple[str, ...] = ()
+    value_kinds: tuple[str, ...] = ("text",)
+    placeholders: tuple[Any, ...] = ()
     default_metric: str = "value"
     on_duplicate: str | None = None
-    canonical: bool = False
-    metric_label: str | None = None   # how messages name the metric: its column, or "question"
+    canonical: bool = False             # relation is a materialised canonical copy
+    with_row_number: bool = False
+    metric_label: str | None = None     # how messages name the metric: its column, or "question"
 
     @property
     def slices(self) -> list[str]:
         return [f"slice_{i}" for i in range(len(self.group_by))]
 
-    def options(self, **more: Any) -> dict[str, Any]:
+    @property
+    def several(self) -> bool:
+        """The caller asked for one result per metric or slice (metric=, group_by=, a ratings object)."""
+        return bool(self.metric or self.group_by or self.struct_fields)
+
+    def options(self, *, domain: Any = None, bootstrap: bool = False) -> dict[str, Any]:
+        """The options of sql/_ratings.sql.j2 (every statement includes it)."""
         return {
-            "source": self.relation,
-            "canonical": self.canonical,
+            "source": self.relation.name,
+            "source_form": "canonical" if self.canonical else "caller",
             "item": self.item,
             "rater": self.rater,
             "value": self.value,
@@ -54,54 +65,121 @@ class RatingsSpec:
             "group_by": list(self.group_by),
             "slices": self.slices,
             "struct_fields": list(self.struct_fields),
+            "value_kinds": list(self.value_kinds),
+            "placeholders": ["number" if _is_number(p) else "text" for p in self.placeholders],
             "on_duplicate": self.on_duplicate if self.on_duplicate != "error" else None,
-            "with_row_number": self.on_duplicate in ("first", "last"),
-            "by_label": False,
-            "scales": None,
-            "domain": None,          # a declared value domain relation (agreement_sql.domain)
-            "bootstrap": False,      # unit-resampling replicates (agreement_sql.bootstrap)
-            # one-pass statements (agreement_sql.profile): rater bits, wide category counts
-            "rater_bits": None, "bit_columns": [], "wide_categories": [], "wide_by_label": False,
-            **more,
+            "with_row_number": self.with_row_number or self.on_duplicate in ("first", "last"),
+            "domain": domain.relation if domain is not None else None,
+            "domain_numeric": domain.numeric if domain is not None else True,
+            "bootstrap": bootstrap,
         }
 
-    def params(self, **more: Any) -> dict[str, Any]:
+    def params(self) -> dict[str, Any]:
         values: dict[str, Any] = {"default_metric": self.default_metric}
         for i, name in enumerate(self.struct_fields):
             values[f"struct_field_{i}"] = name
-        values.update(more)
+        for i, p in enumerate(self.placeholders):
+            values[f"placeholder_{i}"] = float(p) if _is_number(p) else p
         return values
-
-    @property
-    def numeric_values(self) -> bool:
-        """The value column is typed as a number, so every rating is one (no scan needed)."""
-        if self.struct_fields or self.canonical:
-            return False
-        kind = self.source.columns.get(self.value)
-        return getattr(kind, "id", None) in NUMERIC_TYPES
 
     def describe_slice(self, row: dict[str, Any]) -> dict[str, Any]:
         """The caller's group_by column names mapped to a result row's slice values."""
         return {g: row.get(s) for g, s in zip(self.group_by, self.slices)}
 
+    def show_row(self, row: dict[str, Any]) -> str:
+        """An offending row as the caller knows it: ``(item='7', rater='ann', metric='tone')``."""
+        parts = [f"{self.item}={_short(row.get('item'))}", f"{self.rater}={_short(row.get('rater'))}"]
+        if self.metric_label is not None:
+            parts.append(f"{self.metric_label}={_short(row.get('metric'))}")
+        parts += [f"{g}={_short(v)}" for g, v in self.describe_slice(row).items()]
+        return "(" + ", ".join(parts) + ")"
 
-def prepare(source: Source, *, item: str = "item", rater: str = "rater", value: str = "value",
-            metric: str | None = None, group_by: Sequence[str] | str | None = None,
-            on_duplicate: str | None = None) -> RatingsSpec:
-    """Check the requested columns against ``source`` and describe the ratings relation."""
+
+def _short(value: Any, limit: int = 60) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 4] + "...'"
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, numbers.Real) and not isinstance(value, bool)
+
+
+def _column_name(value: Any, role: str) -> str:
+    if not isinstance(value, str) or value == "":
+        raise OptionError(f"{role}= must name a column (a non-empty string), got {value!r}")
+    return value
+
+
+def _resolve(relation: Relation, wanted: str, role: str) -> str:
+    """The actual column for ``wanted`` (exact, else a unique case-insensitive match)."""
+    names = [c.name for c in relation.columns]
+    if wanted in names:
+        return wanted
+    folded = [c for c in names if c.lower() == wanted.lower()]
+    if len(folded) == 1:
+        return folded[0]
+    available = ", ".join(repr(c) for c in names)
+    raise ColumnError(f"{role} column {wanted!r} not found in {relation.description}; "
+                      f"available columns: {available}")
+
+
+def _has(relation: Relation, wanted: str) -> bool:
+    names = [c.name for c in relation.columns]
+    return wanted in names or sum(c.lower() == wanted.lower() for c in names) == 1
+
+
+def check_placeholders(missing: Any) -> tuple[Any, ...]:
+    """``missing=["*", "NA", -1]``: text placeholders and numbers that mean "no rating"."""
+    if missing is None:
+        return ()
+    if isinstance(missing, (str, bytes)) or _is_number(missing):
+        missing = [missing]
+    try:
+        values = list(missing)
+    except TypeError:
+        raise OptionError(f"missing= must be a list of placeholder values, e.g. ['NA', '*'], "
+                          f"got {missing!r}") from None
+    out: list[Any] = []
+    for v in values:
+        if hasattr(v, "item") and not isinstance(v, (str, bytes)):      # numpy scalars
+            v = v.item()
+        if isinstance(v, str):
+            if v.strip() == "":
+                continue                          # blank is always missing
+            out.append(v.strip())
+        elif _is_number(v) and math.isfinite(float(v)):
+            out.append(float(v))
+        else:
+            raise OptionError(f"a missing= placeholder must be text or a finite number, got {v!r}")
+    return tuple(dict.fromkeys(out))
+
+
+def prepare(session: Session, relation: Relation, *, item: Any = "item", rater: Any = "rater",
+            value: Any = "value", metric: Any = None, group_by: Any = None,
+            on_duplicate: Any = None, missing: Any = None) -> RatingsSpec:
+    """Check the requested columns against ``relation`` and describe the ratings relation."""
     if on_duplicate not in ON_DUPLICATE:
         raise OptionError(f"on_duplicate must be one of 'first', 'last', 'mean' (or None), "
                           f"got {on_duplicate!r}")
+    item, rater, value = (_column_name(item, "item"), _column_name(rater, "rater"),
+                          _column_name(value, "value"))
+    metric = _column_name(metric, "metric") if metric is not None else None
+    if group_by is None:
+        groups_in: list[Any] = []
+    elif isinstance(group_by, str):
+        groups_in = [group_by]
+    elif isinstance(group_by, (list, tuple)):
+        groups_in = list(group_by)
+    else:
+        raise OptionError(f"group_by= must be a column name or a list of them, got {group_by!r}")
     defaults = (item, rater, value) == ("item", "rater", "value")
-    if defaults and not source.has("value") and all(source.has(c) for c in WORKSHOP.values()):
+    if defaults and not _has(relation, "value") and all(_has(relation, c) for c in WORKSHOP.values()):
         item, rater, value = WORKSHOP["item"], WORKSHOP["rater"], WORKSHOP["value"]
-    item = source.resolve(item, "item")
-    rater = source.resolve(rater, "rater")
-    value = source.resolve(value, "value")
-    metric = source.resolve(metric, "metric") if metric is not None else None
-    if isinstance(group_by, str):
-        group_by = [group_by]
-    groups = tuple(source.resolve(g, "group_by") for g in (group_by or ()))
+    item = _resolve(relation, item, "item")
+    rater = _resolve(relation, rater, "rater")
+    value = _resolve(relation, value, "value")
+    metric = _resolve(relation, metric, "metric") if metric is not None else None
+    groups = tuple(_resolve(relation, _column_name(g, "group_by"), "group_by") for g in groups_in)
     roles = [("item", item), ("rater", rater), ("value", value)]
     roles += [("metric", metric)] if metric else []
     roles += [("group_by", g) for g in groups]
@@ -110,21 +188,28 @@ def prepare(source: Source, *, item: str = "item", rater: str = "rater", value: 
         if column in seen:
             raise OptionError(f"column {column!r} is given as both {seen[column]} and {role}")
         seen[column] = role
-    fields = source.struct_fields(value)
-    if fields is not None and metric is not None:
-        raise OptionError(f"value column {value!r} holds a ratings object (one rating per "
-                          "question); it supplies the metric, so metric= must not be given")
-    if fields is not None and not fields:
-        raise OptionError(f"value column {value!r} is an empty object")
-    return RatingsSpec(source=source, relation=source.name, item=item, rater=rater, value=value,
-                       metric=metric, group_by=groups, struct_fields=tuple(fields or ()),
-                       default_metric=value, on_duplicate=on_duplicate,
+    value_column = relation.column(value)
+    fields: tuple[str, ...] = ()
+    kinds: tuple[str, ...] = (value_column.kind if value_column.kind != STRUCT else "other",)
+    if value_column.kind == STRUCT:
+        if metric is not None:
+            raise OptionError(f"value column {value!r} holds a ratings object (one rating per "
+                              "question); it supplies the metric, so metric= must not be given")
+        if not value_column.fields:
+            raise OptionError(f"value column {value!r} is an empty object")
+        fields = value_column.fields
+        kinds = tuple(k if k != STRUCT else "other" for k in value_column.field_kinds)
+    return RatingsSpec(session=session, relation=relation, item=item, rater=rater, value=value,
+                       metric=metric, group_by=groups, struct_fields=fields, value_kinds=kinds,
+                       placeholders=check_placeholders(missing), default_metric=value,
+                       on_duplicate=on_duplicate,
                        metric_label=metric or ("question" if fields else None))
 
 
 def materialize(spec: RatingsSpec) -> RatingsSpec:
     """Read the source once into a temporary canonical table; later statements read that table."""
-    into = generated_name("ratings")
-    execute(spec.source.con, "materialize_ratings", spec.options(into=into), spec.params())
-    spec.source.track("table", into)
-    return replace(spec, relation=into, canonical=True, struct_fields=())
+    from .runner import run_template
+
+    relation = run_template(spec.session, "materialize_ratings", spec.options(), spec.params(),
+                            into="ratings")
+    return replace(spec, relation=relation, canonical=True, struct_fields=())

@@ -42,6 +42,14 @@ class HumanAgreementResult(TypedDict):
     scale: ScaleInfo
 
 
+class Accounting(TypedDict):
+    """What a result counted of its input rows (docs/decisions/0005):
+    n_rows = n_ratings + sum(n_excluded.values())."""
+    n_rows: int                    # input rows of the metric (and slice)
+    n_ratings: int                 # ratings that entered the statistic
+    n_excluded: Dict[str, int]     # by reason: missing, placeholder, duplicate, single_rated, outside_pair
+
+
 class KrippendorffAlphaResult(TypedDict):
     coefficient: str               # "krippendorff_alpha"
     level: str
@@ -64,6 +72,9 @@ class KrippendorffAlphaResult(TypedDict):
     n_boot: NotRequired[int]
     n_boot_valid: NotRequired[int]       # replicates with a defined alpha
     seed: NotRequired[int]
+    n_rows: NotRequired[int]             # accounting (see Accounting)
+    n_ratings: NotRequired[int]
+    n_excluded: NotRequired[Dict[str, int]]
 
 
 class PerMetricScore(TypedDict):
@@ -148,6 +159,9 @@ class KappaResult(TypedDict):
     skipped: NotRequired[str]            # coefficients(): Light's kappa not computed by default, and why
     metric: NotRequired[str]
     group: NotRequired[Dict[str, Any]]
+    n_rows: NotRequired[int]             # accounting (see Accounting)
+    n_ratings: NotRequired[int]
+    n_excluded: NotRequired[Dict[str, int]]
 
 
 class CohenKappaResult(KappaResult):

@@ -1,24 +1,21 @@
-"""Render, bind, run: the only place SQL reaches the database."""
+"""Render, bind, run: the one place a template meets a session."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 
-import duckdb
-
-from .errors import AgreementError
+from .engine import Relation, Session
 from .templates import render
 
 
-def execute(con: duckdb.DuckDBPyConnection, template: str, options: dict[str, Any],
-            params: dict[str, Any]) -> list[dict[str, Any]]:
+def query(session: Session, template: str, options: Mapping[str, Any],
+          params: Mapping[str, Any]) -> list[dict[str, Any]]:
     """Run ``sql/<template>.sql.j2`` and return its rows as dicts (SQL NULL becomes None)."""
-    rendered = render(template, **options)
-    try:
-        cursor = con.execute(rendered.sql, rendered.bind(params))
-        if cursor.description is None:
-            return []
-        names = [d[0] for d in cursor.description]
-        return [dict(zip(names, row)) for row in cursor.fetchall()]
-    except duckdb.Error as exc:
-        raise AgreementError(f"{template}: the database refused the query: "
-                             f"{str(exc).strip().splitlines()[0]}") from exc
+    rendered = render(template, options, dialect=session.dialect)
+    return session.query(rendered.sql, rendered.bind(params), what=template)
+
+
+def run_template(session: Session, template: str, options: Mapping[str, Any],
+                 params: Mapping[str, Any], *, into: str) -> Relation:
+    """Run ``sql/<template>.sql.j2`` (a SELECT) into a temporary relation of the session."""
+    rendered = render(template, options, dialect=session.dialect)
+    return session.materialize(rendered.sql, rendered.bind(params), into)

@@ -10,7 +10,7 @@ import re
 from typing import Any, Mapping
 
 from .errors import OptionError
-from .sources import Source, generated_name
+from .engine import Session
 
 _RANGE = re.compile(r"^\s*(-?\d+(?:\.\d+)?)\s*(?:\.\.|-|:)\s*(-?\d+(?:\.\d+)?)\s*$")
 
@@ -36,10 +36,13 @@ def parse_scale(metric: str, declared: Any) -> tuple[str, float, float]:
                       f"'min..max', got {declared!r}")
 
 
-def register_scales(source: Source, scales: Mapping[str, Any] | None) -> str | None:
+def register_scales(session: Session, scales: Mapping[str, Any] | None) -> str | None:
     """Register the declarations as a relation and return its generated name (None when empty)."""
     if not scales:
         return None
+    if not isinstance(scales, Mapping):
+        raise OptionError(f"scales must map question names to scales, e.g. "
+                          f"{{'tone': (1, 5), 'safe': 'binary'}}, got {scales!r}")
     import pyarrow as pa
 
     rows = [(str(metric), *parse_scale(str(metric), declared)) for metric, declared in scales.items()]
@@ -49,7 +52,32 @@ def register_scales(source: Source, scales: Mapping[str, Any] | None) -> str | N
         "lo": [r[2] for r in rows],
         "hi": [r[3] for r in rows],
     })
-    name = generated_name("scales")
-    source.con.register(name, table)
-    source.track("registered", name)
-    return name
+    return session.register_arrow(table, "scales")
+
+
+def register_all_scales(session: Session, profile: Any, scales: Mapping[str, Any] | None) -> str:
+    """Every metric's scale as one relation (metric, kind, lo, hi): the declared one, else the
+    detected one (binary when every rating is 0 or 1, counted by the ratings profile; else
+    Likert on 1..5), so the templates join one table whatever was declared."""
+    import pyarrow as pa
+
+    from .constants import LIKERT_DEFAULT
+
+    declared = {str(m): parse_scale(str(m), d) for m, d in (scales or {}).items()}
+    rows = []
+    for key, kp in profile.keys.items():
+        metric = key[0]
+        if metric is None:
+            continue
+        if metric in declared:
+            kind, lo, hi = declared[metric]
+        elif kp.n_ratings > 0 and kp.n_zero_one == kp.n_ratings:
+            kind, lo, hi = "binary", 0.0, 1.0
+        else:
+            kind, (lo, hi) = "likert", LIKERT_DEFAULT
+        rows.append((metric, kind, lo, hi))
+    table = pa.table({"metric": pa.array([r[0] for r in rows], pa.string()),
+                      "kind": pa.array([r[1] for r in rows], pa.string()),
+                      "lo": pa.array([r[2] for r in rows], pa.float64()),
+                      "hi": pa.array([r[3] for r in rows], pa.float64())})
+    return session.register_arrow(table, "scales")

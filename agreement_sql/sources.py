@@ -1,89 +1,61 @@
-"""Sources: whatever the caller holds, registered as a read-only view under a generated name.
+"""Sources: what a caller may pass as ``source``, recognised without touching a database.
 
-Accepted (ISSUE 2 §3): a path or glob of Parquet, CSV, JSON or JSONL files; a pyarrow Table or
-RecordBatchReader; a pandas or polars DataFrame; a DuckDB relation; or the name of a table or
-view in ``con``. Inputs are never modified: files are read, in-memory objects are registered,
-and every name this module creates is generated (``agreement_sql_src_<hex>``) and dropped on
-:meth:`Source.close`.
+Accepted: a path or glob of Parquet, CSV/TSV, JSON or JSONL files; a pyarrow Table or
+RecordBatchReader; a pandas or polars DataFrame; an engine's native relation (a DuckDB
+relation); or the name of a table or view (with ``con=``). The engine
+(:mod:`agreement_sql.engine`) registers the source under a generated name and never modifies it.
 
-CSV is read with every column as text (DESIGN_NOTES §3: sniffing turns ids into integers and
-``true``/``false`` into booleans); the templates cast ratings to numbers where a scale needs them.
+Text files are read with rules stated here rather than guessed by a sniffer (a sniffer can
+mistake a ragged CSV for a one-column file or skip its first rows):
+
+* CSV: the header is the first line, read with Python's csv module (a UTF-8 byte-order mark is
+  dropped); the delimiter is ``,`` (``\\t`` for .tsv), quotes are ``"`` doubled to escape,
+  line ends LF or CRLF; every column is text (ids stay ``"007"``; ratings are read as numbers
+  by the canonical ratings relation, docs/decisions/0002); a row with too few or too many
+  fields is an error naming its line. Every file of a glob must have the same header.
+* JSON: one object per line for .jsonl/.ndjson; .json may also be an array of objects. A line
+  that is not JSON is an error naming the file and the line (counted from 1).
 """
 from __future__ import annotations
 
+import csv
 import glob as _glob
+import json
 import os
-import uuid
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable, Union
 
-import duckdb
+from .errors import SourceError
 
-from .errors import ColumnError, SourceError
-
-_PARQUET = (".parquet", ".pq")
-_CSV = (".csv", ".tsv", ".txt")
-_JSON = (".json", ".jsonl", ".ndjson")
+PARQUET = (".parquet", ".pq")
+CSV = (".csv", ".tsv", ".txt")
+JSON = (".json", ".jsonl", ".ndjson")
 
 
-def generated_name(kind: str = "src") -> str:
-    return f"agreement_sql_{kind}_{uuid.uuid4().hex[:12]}"
+@dataclass(frozen=True)
+class FileSource:
+    """Files to read, with the explicit reading rules above."""
 
-
-@dataclass
-class Source:
-    """A registered input: the connection, the generated view name and its columns."""
-
-    con: duckdb.DuckDBPyConnection
-    name: str
-    columns: dict[str, Any]                    # column name -> DuckDB type
+    paths: tuple[str, ...]
+    kind: str                         # "parquet", "csv" or "json"
     description: str
-    _cleanup: list[tuple[str, str]] = field(default_factory=list)
-    # True when reading the source again costs about a scan of columnar data (Parquet files,
-    # Arrow tables held in memory); False for text files to parse again and views of unknown
-    # cost. A report that reads its ratings in several statements copies them first otherwise.
-    cheap_scan: bool = False
+    header: tuple[str, ...] = ()      # CSV column names, from the first line
+    delimiter: str = ","
+    json_format: str = "auto"
 
-    def resolve(self, wanted: str, role: str) -> str:
-        """The actual column for ``wanted`` (exact, else a unique case-insensitive match)."""
-        if wanted in self.columns:
-            return wanted
-        folded = [c for c in self.columns if c.lower() == wanted.lower()]
-        if len(folded) == 1:
-            return folded[0]
-        available = ", ".join(repr(c) for c in self.columns)
-        raise ColumnError(f"{role} column {wanted!r} not found in {self.description}; "
-                          f"available columns: {available}")
-
-    def has(self, wanted: str) -> bool:
-        return wanted in self.columns or sum(c.lower() == wanted.lower() for c in self.columns) == 1
-
-    def struct_fields(self, column: str) -> list[str] | None:
-        kind = self.columns[column]
-        if getattr(kind, "id", None) == "struct":
-            return [name for name, _ in kind.children]
-        return None
-
-    def track(self, kind: str, name: str) -> None:
-        self._cleanup.append((kind, name))
-
-    def close(self) -> None:
-        from .runner import execute  # local: runner imports sources' names
-        for kind, name in reversed(self._cleanup):
-            try:
-                if kind == "registered":
-                    self.con.unregister(name)
-                else:
-                    execute(self.con, "drop_relation", {"kind": kind, "name": name}, {})
-            except duckdb.Error:
-                pass
-        self._cleanup.clear()
+    def explain(self, engine_message: str) -> str:
+        """A reading error in the caller's terms: the file and line at fault when we can find it."""
+        if self.kind == "json":
+            found = _first_bad_json_line(self.paths, self.json_format)
+            if found:
+                return found
+        return f"cannot read {self.description}: {engine_message}"
 
 
 def _paths(pattern: str) -> list[str]:
     if any(ch in pattern for ch in "*?["):
-        found = sorted(_glob.glob(pattern, recursive=True))
+        found = sorted(p for p in _glob.glob(pattern, recursive=True) if os.path.isfile(p))
         if not found:
             raise SourceError(f"no file matches {pattern!r}")
         return found
@@ -94,89 +66,134 @@ def _paths(pattern: str) -> list[str]:
     return [pattern]
 
 
-def _read_files(con: duckdb.DuckDBPyConnection, pattern: str) -> duckdb.DuckDBPyRelation:
+def looks_like_path(text: str) -> bool:
+    return (os.path.exists(text) or any(ch in text for ch in "*?[")
+            or Path(text).suffix.lower() in PARQUET + CSV + JSON or os.sep in text)
+
+
+def file_source(pattern: str) -> FileSource:
+    """Check the files behind ``pattern`` and decide how to read them."""
     paths = _paths(pattern)
     suffixes = {Path(p).suffix.lower() for p in paths}
     if len(suffixes) > 1:
         raise SourceError(f"{pattern!r} mixes file types {sorted(suffixes)}; give one kind of file")
     suffix = suffixes.pop()
-    if os.path.getsize(paths[0]) == 0 and len(paths) == 1:
-        raise SourceError(f"{pattern!r} is empty")
-    try:
-        if suffix in _PARQUET:
-            return con.read_parquet(paths)
-        if suffix in _CSV:
-            sep = "\t" if suffix == ".tsv" else None
-            return con.read_csv(paths, all_varchar=True, header=True, **({"sep": sep} if sep else {}))
-        if suffix in _JSON:
-            fmt = "newline_delimited" if suffix in (".jsonl", ".ndjson") else "auto"
-            return con.read_json(paths, format=fmt)
-    except duckdb.Error as exc:
-        first = str(exc).strip().splitlines()[0]
-        raise SourceError(f"cannot read {pattern!r}: {first}") from None
+    description = repr(pattern)
+    for p in paths:
+        if os.path.getsize(p) == 0:
+            raise SourceError(f"{p!r} is empty (no header, no rows)")
+    if suffix in PARQUET:
+        return FileSource(tuple(paths), "parquet", description)
+    if suffix in CSV:
+        delimiter = "\t" if suffix == ".tsv" else ","
+        header = _csv_header(paths[0], delimiter)
+        for p in paths[1:]:
+            other = _csv_header(p, delimiter)
+            if other != header:
+                raise SourceError(f"{p!r} has the header {list(other)!r}, but {paths[0]!r} has "
+                                  f"{list(header)!r}; every file of a glob needs the same columns")
+        return FileSource(tuple(paths), "csv", description, header=header, delimiter=delimiter)
+    if suffix in JSON:
+        fmt = "newline_delimited" if suffix in (".jsonl", ".ndjson") else "auto"
+        return FileSource(tuple(paths), "json", description, json_format=fmt)
     raise SourceError(f"{pattern!r}: unknown file type {suffix!r}; expected Parquet, CSV, JSON or JSONL")
 
 
-def open_source(source: Any, con: duckdb.DuckDBPyConnection | None = None) -> Source:
-    """Register ``source`` in ``con`` (a new in-memory connection when None) under a generated name."""
-    con = con if con is not None else duckdb.connect()
-    name = generated_name()
-    cleanup: list[tuple[str, str]] = []
-    cheap = False
+def _csv_header(path: str, delimiter: str) -> tuple[str, ...]:
+    try:
+        with open(path, newline="", encoding="utf-8-sig") as handle:
+            row = next(csv.reader(handle, delimiter=delimiter, quotechar='"'), None)
+    except UnicodeDecodeError as exc:
+        raise SourceError(f"{path!r} is not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    except csv.Error as exc:
+        raise SourceError(f"{path!r}: cannot read the header line: {exc}") from None
+    if not row or all(not c.strip() for c in row):
+        raise SourceError(f"{path!r} has no header line (the first line names the columns)")
+    if "\x00" in "".join(row):
+        raise SourceError(f"{path!r}: the header line contains a NUL character")
+    seen: set[str] = set()
+    for name in row:
+        if name == "":
+            raise SourceError(f"{path!r}: the header line has an empty column name")
+        if name.lower() in seen:
+            raise SourceError(f"{path!r}: the header names column {name!r} twice")
+        seen.add(name.lower())
+    return tuple(row)
+
+
+def _first_bad_json_line(paths: tuple[str, ...], fmt: str) -> str | None:
+    """The first line of the files that is not valid JSON, as a message (None if all parse)."""
+    for path in paths:
+        try:
+            with open(path, encoding="utf-8-sig") as handle:
+                if fmt != "newline_delimited":
+                    text = handle.read()
+                    try:
+                        json.loads(text)
+                        continue
+                    except json.JSONDecodeError:
+                        handle.seek(0)
+                for number, line in enumerate(handle, start=1):
+                    if not line.strip():
+                        continue
+                    try:
+                        value = json.loads(line)
+                    except json.JSONDecodeError as exc:
+                        return (f"{path!r} line {number} is not valid JSON ({exc.msg} at column "
+                                f"{exc.colno}): {_shorten(line.rstrip())}")
+                    if not isinstance(value, dict):
+                        return f"{path!r} line {number} is not a JSON object: {_shorten(line.rstrip())}"
+        except UnicodeDecodeError as exc:
+            return f"{path!r} is not UTF-8 text ({exc.reason} at byte {exc.start})"
+    return None
+
+
+def _shorten(text: str, limit: int = 80) -> str:
+    return repr(text if len(text) <= limit else text[:limit] + "...")
+
+
+SourceKind = Union[FileSource, str]
+
+
+def resolve_source(source: Any, *, native: tuple[type, ...] = ()) -> SourceKind:
+    """What ``source`` is: a :class:`FileSource`, ``"table"`` (a name for the engine to look up),
+    ``"native"`` (one of the engine's own relation types) or ``"arrow"`` (an in-memory table)."""
     if isinstance(source, (str, os.PathLike)):
         text = os.fspath(source)
-        looks_like_file = (os.path.exists(text) or any(ch in text for ch in "*?[")
-                           or Path(text).suffix.lower() in _PARQUET + _CSV + _JSON)
-        if not looks_like_file and _is_table(con, text):
-            rel, description = con.table(text), f"table {text!r}"
-        else:
-            rel, description = _read_files(con, text), repr(text)
-            cheap = Path(_paths(text)[0]).suffix.lower() in _PARQUET
-        rel.create_view(name, replace=False)
-        cleanup.append(("view", name))
-    elif isinstance(source, duckdb.DuckDBPyRelation):
-        description = "the DuckDB relation"
-        source.create_view(name, replace=False)
-        if _is_table(con, name):
-            cleanup.append(("view", name))
-        else:  # the relation lives on another connection: bring its rows over as Arrow
-            con.register(name, source.to_arrow_table())
-            cleanup.append(("registered", name))
-            cheap = True
-    else:
-        table, description = _as_arrow(source)
-        con.register(name, table)
-        cleanup.append(("registered", name))
-        cheap = True
-    try:
-        rel = con.table(name)
-        columns = dict(zip(rel.columns, rel.types))
-    except duckdb.Error as exc:
-        raise SourceError(f"cannot read {description}: {str(exc).splitlines()[0]}") from None
-    return Source(con=con, name=name, columns=columns, description=description, _cleanup=cleanup,
-                  cheap_scan=cheap)
+        if not isinstance(text, str):
+            raise SourceError(f"a source path must be text, got {source!r}")
+        if text.strip() == "":
+            raise SourceError("the source is an empty string; give a file path, a glob or a table name")
+        if looks_like_path(text):
+            return file_source(text)
+        return "table"
+    if native and isinstance(source, native):
+        return "native"
+    as_arrow(source, check_only=True)
+    return "arrow"
 
 
-def _is_table(con: duckdb.DuckDBPyConnection, name: str) -> bool:
-    try:
-        con.table(name)
-        return True
-    except (duckdb.Error, RuntimeError):
-        return False
-
-
-def _as_arrow(source: Any) -> tuple[Any, str]:
+def as_arrow(source: Any, *, check_only: bool = False) -> tuple[Any, str]:
+    """An in-memory table as a pyarrow Table (a RecordBatchReader is read once, here)."""
     import pyarrow as pa
 
-    if isinstance(source, (pa.Table, pa.RecordBatchReader)):
-        if isinstance(source, pa.RecordBatchReader):
-            source = source.read_all()   # a reader can be scanned once; the checks scan twice
+    if isinstance(source, pa.Table):
         return source, "the Arrow table"
+    if isinstance(source, pa.RecordBatchReader):
+        return (None if check_only else source.read_all()), "the Arrow record batches"
     module = type(source).__module__.split(".")[0]
-    if module == "pandas":
-        return pa.Table.from_pandas(source, preserve_index=False), "the pandas DataFrame"
-    if module == "polars":
-        return source.to_arrow(), "the polars DataFrame"
+    if module == "pandas" and hasattr(source, "columns"):
+        if check_only:
+            return None, "the pandas DataFrame"
+        try:
+            return pa.Table.from_pandas(source, preserve_index=False), "the pandas DataFrame"
+        except (pa.ArrowInvalid, pa.ArrowTypeError) as exc:
+            raise SourceError(f"cannot read the pandas DataFrame: {str(exc).splitlines()[0]}") from None
+    if module == "polars" and hasattr(source, "to_arrow"):
+        return (None if check_only else source.to_arrow()), "the polars DataFrame"
     raise SourceError(
         f"cannot use a {type(source).__name__} as a source; give a file path or glob, a pyarrow "
         "Table, a pandas or polars DataFrame, a DuckDB relation, or a table name with con=")
+
+
+Reader = Callable[[Any], Any]

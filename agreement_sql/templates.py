@@ -1,14 +1,19 @@
 """The template layer: Jinja2 that can only emit quoted identifiers and bound parameters.
 
-Three rules make a forgotten bind impossible (STYLE.md, after jinjasql and dbt):
+Four rules make a forgotten bind or a misspelt option impossible (docs/decisions/0001):
 
 * ``{{ name | ident }}`` is the one way a caller's column or relation name reaches SQL; it
   returns an :class:`Identifier`, quoted for the dialect (embedded quotes doubled, NUL refused).
 * ``{{ bind("threshold") }}`` writes a named parameter marker (``$threshold`` on DuckDB) and
   records the name; the value travels separately to the driver.
 * The environment's ``finalize`` hook refuses every other value, so ``{{ level }}`` or a
-  number pasted into the text raises :class:`TemplateError` instead of rendering.
-  ``StrictUndefined`` makes a misspelt variable an error rather than an empty string.
+  number pasted into the text raises :class:`TemplateError` instead of rendering. Numbers the
+  package and its SQL must agree on come from ``const`` (:mod:`agreement_sql.constants`).
+* Options are declared by use: the options a template takes are exactly the free variables of
+  it and every partial it includes or imports (:func:`template_options`). Rendering refuses an
+  option the template does not take and a template option it was not given (so no ``|default``
+  and no silent fallback), and every option value is checked against its declaration in
+  :mod:`agreement_sql.options`.
 
 Jinja only chooses structure (``{% if level == "ordinal" %}``); the SQL text is the template's.
 """
@@ -19,16 +24,21 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
 import jinja2
+from jinja2 import meta
 from markupsafe import Markup
 
+from . import constants
 from .dialects import DIALECTS, DUCKDB, Dialect
 from .errors import OptionError, TemplateError
+from .options import check_option
 
 _PARAM_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _CANONICAL = re.compile(r"^([a-z][a-z0-9_]*\.)?[a-z][a-z0-9_]*$")
+GLOBALS = frozenset({"bind", "relation", "canon", "num", "sql", "dialect", "const", "loop", "caller",
+                     "range", "true", "false", "none", "True", "False", "None"})
 
 
 class Identifier(str):
@@ -40,7 +50,7 @@ class BoundParam(str):
 
 
 class Keyword(str):
-    """A dialect keyword (a type name), produced only by the dialect switch."""
+    """A dialect keyword, a canonical name or a package constant, produced only by the package."""
 
 
 def template_dir() -> Path:
@@ -75,12 +85,12 @@ def quote_identifier(dialect: Dialect, name: Any) -> Identifier:
 
 @jinja2.pass_context
 def _ident_filter(context: Any, name: Any) -> Identifier:
-    return quote_identifier(context["_dialect"], name)
+    return quote_identifier(context["dialect_"], name)
 
 
 def _bytecode_cache() -> jinja2.BytecodeCache | None:
     """Compiled templates kept between processes (a CLI run or a batch job is a new process, and
-    compiling a metric's templates costs ~0.1 s, a quarter of a GROUP BY over 9M ratings).
+    compiling a metric's templates costs ~0.1 s).
 
     In ``$AGREEMENT_SQL_CACHE_DIR``, else ``$XDG_CACHE_HOME/agreement-sql`` or
     ``~/.cache/agreement-sql``; ``AGREEMENT_SQL_CACHE_DIR=off`` disables it, and an unwritable
@@ -118,6 +128,37 @@ def environment(directory: str | None = None) -> jinja2.Environment:
     return env
 
 
+@lru_cache(maxsize=None)
+def template_options(template: str) -> frozenset[str]:
+    """The options ``sql/<template>.sql.j2`` takes: the free variables of the template and of
+    every partial it includes or imports, less the globals the renderer provides."""
+    env = environment()
+    seen: set[str] = set()
+    names: set[str] = set()
+
+    def walk(file_name: str) -> None:
+        if file_name in seen:
+            return
+        seen.add(file_name)
+        try:
+            source = env.loader.get_source(env, file_name)[0]  # type: ignore[union-attr]
+        except jinja2.TemplateNotFound:
+            raise OptionError(f"no template named {file_name!r}; see `agreement-sql metrics`") from None
+        ast = env.parse(source)
+        names.update(meta.find_undeclared_variables(ast))
+        for child in meta.find_referenced_templates(ast):
+            if child is None:
+                # a partial chosen by option `partials`: any coefficient of the registry
+                from .registry import partials
+                for partial in partials():
+                    walk(partial)
+                continue
+            walk(child)
+
+    walk(f"{template}.sql.j2")
+    return frozenset(names - GLOBALS)
+
+
 @dataclass
 class Rendered:
     """A rendered statement: the SQL text and the names of the parameters it binds."""
@@ -128,42 +169,64 @@ class Rendered:
     relations: list[str] = field(default_factory=list)
     dialect: str = "duckdb"
 
-    def bind(self, values: dict[str, Any]) -> dict[str, Any]:
+    def bind(self, values: Mapping[str, Any]) -> dict[str, Any]:
         """The parameter values this statement needs, and only those."""
         missing = [p for p in self.params if p not in values]
         if missing:
             raise TemplateError(f"{self.template}: no value for parameter(s) {', '.join(missing)}")
         return {p: values[p] for p in self.params}
 
-    def script(self, values: dict[str, Any] | None = None) -> str:
-        """The statement with a header naming the relations and parameters it expects."""
+    def script(self, values: Mapping[str, Any] | None = None) -> str:
+        """The statement with a header naming the relations and parameters it expects.
+
+        Every header line is a SQL comment; caller-supplied text in it (a relation name, a
+        parameter value) is shown with ``repr`` and its line breaks escaped, so it can never
+        end the comment and start a statement.
+        """
         lines = [f"-- agreement-sql: {self.template} ({self.dialect})"]
         for rel in self.relations:
-            lines.append(f"-- reads relation: {rel}")
+            lines.append(f"-- reads relation: {_one_line(rel)}")
         for p in self.params:
-            shown = f" = {values[p]!r}" if values and p in values else ""
+            shown = f" = {_one_line(repr(values[p]))}" if values and p in values else ""
             lines.append(f"-- parameter: {DIALECTS[self.dialect].param_prefix}{p}{shown}")
         return "\n".join(lines) + "\n" + self.sql.strip() + "\n"
+
+
+def _one_line(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("\r", "\\r").replace("\n", "\\n")
 
 
 def _plain(value: Any) -> Any:
     """Options reach templates as plain Python values: a caller's Markup cannot pass the finalize hook."""
     if isinstance(value, str):
         return str.__str__(value)
-    if isinstance(value, (list, tuple)):
-        return type(value)(_plain(v) for v in value) if isinstance(value, list) else tuple(_plain(v) for v in value)
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    if isinstance(value, tuple):
+        return tuple(_plain(v) for v in value)
     if isinstance(value, dict):
         return {_plain(k): _plain(v) for k, v in value.items()}
     return value
 
 
-def render(template: str, *, dialect: str | Dialect = DUCKDB, **options: Any) -> Rendered:
-    """Render ``sql/<template>.sql.j2`` with structural ``options``.
+def render(template: str, options: Mapping[str, Any], *, dialect: str | Dialect = DUCKDB) -> Rendered:
+    """Render ``sql/<template>.sql.j2`` with exactly the options it takes.
 
-    Names that reach SQL go through ``ident``; values go through ``bind()``. Returns the SQL and
-    the list of parameter names the driver must be given.
+    ``options`` must hold every option of :func:`template_options` and no other; each value is
+    checked against :mod:`agreement_sql.options`. Names that reach SQL go through ``ident``;
+    values go through ``bind()``.
     """
     d = DIALECTS[dialect] if isinstance(dialect, str) else dialect
+    wanted = template_options(template)
+    extra = sorted(set(options) - wanted)
+    if extra:
+        raise TemplateError(f"{template}: option(s) {', '.join(extra)} are not options of this "
+                            f"template (it takes: {', '.join(sorted(wanted)) or 'none'})")
+    missing = sorted(wanted - set(options))
+    if missing:
+        raise TemplateError(f"{template}: no value for option(s) {', '.join(missing)}")
+    for name, value in options.items():
+        check_option(name, value)
     used: list[str] = []
     relations: list[str] = []
 
@@ -179,27 +242,32 @@ def render(template: str, *, dialect: str | Dialect = DUCKDB, **options: Any) ->
             raise TemplateError(f"{name!r} is not a canonical column name")
         return Keyword(name)
 
+    def num(value: Any) -> Keyword:
+        # a structural whole number the template itself chose (a loop index, a block number)
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise TemplateError(f"num() takes a whole number of the template's own, got {value!r}")
+        return Keyword(str(value))
+
     def bind(name: str) -> BoundParam:
-        if not _PARAM_NAME.match(name):
+        if not isinstance(name, str) or not _PARAM_NAME.match(name):
             raise TemplateError(f"bad parameter name {name!r}")
         if name not in used:
             used.append(name)
         return BoundParam(d.param_prefix + name)
 
     env = environment()
-    try:
-        tmpl = env.get_template(f"{template}.sql.j2")
-    except jinja2.TemplateNotFound:
-        raise OptionError(f"no template named {template!r}; see `agreement-sql metrics`") from None
+    tmpl = env.get_template(f"{template}.sql.j2")
     context = {k: _plain(v) for k, v in options.items()}
     context.update(
         bind=bind,
         relation=relation,
         canon=canon,
+        num=num,
         sql={"text": Keyword(d.text), "double": Keyword(d.double), "inline": Keyword(d.inline),
              "materialize": Keyword(d.materialize), "input_order": Keyword(d.input_order)},
+        const=constants.sql_constants(),
         dialect=d.name,
-        _dialect=d,
+        dialect_=d,
     )
     try:
         sql = tmpl.render(**context)

@@ -1,21 +1,50 @@
-"""Pairwise agreement % (seed 001): exact and adjacent, pooled over rater pairs per metric."""
+"""Pairwise agreement % (seed 001) and GDPval A^HH (seed 000), per metric, from one statement
+(sql/pairwise_agreement.sql.j2)."""
 from __future__ import annotations
 
+import math
+import numbers
 from typing import Any, Mapping
 
 from ..errors import OptionError
-from ..profile import profile_ratings
-from ..runner import execute
-from ..results import PairwiseAgreementResult
-from ..scales import register_scales
+from ..interpret import human_agreement_label
+from ..plan import make_plan, verify_units
+from ..profile import read_profile
+from ..results import HumanAgreementResult, PairwiseAgreementResult
+from ..runner import query
+from ..scales import register_all_scales, register_scales
 from ..session import ratings_session
-from ._common import scale_info, scale_params
+from ._common import counted, scale_info
+
+
+def _pairwise_rows(source: Any, *, item: Any, rater: Any, value: Any, metric: Any,
+                   scales: Any, tolerance: Any, on_duplicate: Any, missing: Any,
+                   con: Any) -> tuple[list[dict[str, Any]], Any]:
+    if hasattr(tolerance, "item"):
+        tolerance = tolerance.item()
+    if isinstance(tolerance, bool) or not isinstance(tolerance, numbers.Real) \
+            or not math.isfinite(float(tolerance)) or tolerance < 0:
+        raise OptionError(f"tolerance must be a number >= 0, got {tolerance!r}")
+    if scales is not None and not isinstance(scales, Mapping):
+        raise OptionError(f"scales must map metric names to scales, got {scales!r}")
+    with ratings_session(source, con=con, item=item, rater=rater, value=value, metric=metric,
+                         on_duplicate=on_duplicate, missing=missing) as spec:
+        declared = register_scales(spec.session, scales)
+        profile = read_profile(spec, scales=declared)
+        profile.check(numbers=True, what="pairwise agreement (numeric ratings)")
+        all_scales = register_all_scales(spec.session, profile, scales)
+        plan = make_plan(profile)
+        rows = query(spec.session, "pairwise_agreement",
+                     {**spec.options(), **plan.options(), "scales": all_scales},
+                     {**spec.params(), **plan.params(), "adjacent_tolerance": float(tolerance)})
+        verify_units(profile, rows)
+    return rows, profile
 
 
 def pairwise_agreement(source: Any, *, item: str = "item", rater: str = "rater",
                        value: str = "value", metric: str | None = None,
                        scales: Mapping[str, Any] | None = None, tolerance: float = 1.0,
-                       on_duplicate: str | None = None, con: Any = None,
+                       on_duplicate: str | None = None, missing: Any = None, con: Any = None,
                        ) -> dict[str, PairwiseAgreementResult]:
     """Percent of unordered rater pairs on the same item that agree, per metric.
 
@@ -25,25 +54,17 @@ def pairwise_agreement(source: Any, *, item: str = "item", rater: str = "rater",
     Values are unrounded percentages; ``None`` when no item was rated twice. Adjacency is
     decided as ``b <= a + tolerance`` for ``a <= b`` (decimal ratings a tolerance apart count).
 
-    Continuous scores (more distinct values than the profile's wide cap) are counted from
-    windows over each item's sorted ratings (sql/_value_windows.sql.j2), whose cost does not
-    grow with the square of the raters per item; the result is the same.
-
-    >>> r = pairwise_agreement("tests/data/seed_three_vs_four.csv")   # doctest: +SKIP
+    Continuous scores (more distinct values than the wide cap) are counted from windows over
+    each item's sorted ratings, whose cost does not grow with the square of the raters per
+    item; the result is the same.
     """
-    with ratings_session(source, con=con, item=item, rater=rater, value=value, metric=metric,
-                         on_duplicate=on_duplicate) as spec:
-        if not tolerance >= 0:
-            raise OptionError(f"tolerance must be a number >= 0, got {tolerance!r}")
-        scales_rel = register_scales(spec.source, scales)
-        profile = profile_ratings(spec, numeric=True, fuse_checks=False, scales=scales_rel)
-        rows = execute(spec.source.con, "pairwise_agreement",
-                       spec.options(scales=scales_rel, window_form=not profile.wide),
-                       spec.params(**scale_params(adjacent_tolerance=float(tolerance))))
+    rows, profile = _pairwise_rows(source, item=item, rater=rater, value=value, metric=metric,
+                                   scales=scales, tolerance=tolerance, on_duplicate=on_duplicate,
+                                   missing=missing, con=con)
     out: dict[str, PairwiseAgreementResult] = {}
     for row in rows:
-        binary = bool(row["is_binary"])
-        out[row["metric"]] = PairwiseAgreementResult(
+        binary = row["scale_kind"] == "binary"
+        result = PairwiseAgreementResult(
             metric=row["metric"],
             n_items_paired=int(row["n_items_paired"]),
             n_pairs=int(row["n_pairs"]),
@@ -51,8 +72,40 @@ def pairwise_agreement(source: Any, *, item: str = "item", rater: str = "rater",
             adjacent_pairs=int(row["adjacent_pairs"]),
             exact_agreement=row["exact_agreement"],
             adjacent_agreement=row["adjacent_agreement"],
-            primary=row["exact_agreement"] if binary else row["adjacent_agreement"],
+            primary=row["primary_score"],
             is_binary=binary,
             scale=scale_info(row, scales),
         )
+        result.update(counted(profile, row, used=int(row["n_ratings"]) - int(row["n_single"]),  # type: ignore[typeddict-item]
+                              single_rated=True))
+        out[row["metric"]] = result
+    return out
+
+
+def human_agreement(source: Any, *, item: str = "item", rater: str = "rater",
+                    value: str = "value", metric: str | None = None,
+                    scales: Mapping[str, Any] | None = None, on_duplicate: str | None = None,
+                    missing: Any = None, con: Any = None) -> dict[str, HumanAgreementResult]:
+    """GDPval A^HH per metric: ``A_s = E[1 - |H_1 - H_2|]`` per sample, averaged over samples.
+
+    Ratings are normalised to ``h = (r - min)/(max - min)`` clamped to [0, 1]: binary 0/1 as is,
+    Likert on the declared range (default 1..5, so ``(r - 1)/4``). Samples with fewer than two
+    ratings are excluded; ``None`` when none qualifies. Seed 000 worked example: traces [3, 4]
+    and [2, 3] give 0.75.
+    """
+    rows, profile = _pairwise_rows(source, item=item, rater=rater, value=value, metric=metric,
+                                   scales=scales, tolerance=1.0, on_duplicate=on_duplicate,
+                                   missing=missing, con=con)
+    out: dict[str, HumanAgreementResult] = {}
+    for row in rows:
+        result = HumanAgreementResult(
+            metric=row["metric"],
+            human_agreement=row["human_agreement"],
+            n_samples=int(row["n_samples"]),
+            interpretation=human_agreement_label(row["human_agreement"]),
+            scale=scale_info(row, scales),
+        )
+        result.update(counted(profile, row, used=int(row["n_ratings"]) - int(row["n_single"]),  # type: ignore[typeddict-item]
+                              single_rated=True))
+        out[row["metric"]] = result
     return out

@@ -1,0 +1,66 @@
+"""Numbers the Python layer and the SQL templates must agree on, defined once.
+
+Templates read them as ``{{ const.<name> }}`` (rendered as literals by the package, never from
+a caller); the Python layer imports them. :func:`sql_constants` checks the arithmetic the SQL
+relies on, so changing one of them cannot break a template silently.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+# raters: each rater of the first MAX_BIT_RATERS (in name order) has one bit in one of
+# RATER_BLOCKS BIGINT columns of BITS_PER_BLOCK bits; a unit's rater set is their BIT_OR
+BITS_PER_BLOCK = 62                       # bits 0..61 of a signed BIGINT (2^61 < 2^63)
+RATER_BLOCKS = 8
+MAX_BIT_RATERS = BITS_PER_BLOCK * RATER_BLOCKS          # 496
+
+# categories: up to MAX_WIDE_CATEGORIES distinct values get a count column per unit (the wide
+# form); the counts of PACK_DIGITS categories are summed as base-PACK_BASE digits of one DOUBLE
+MAX_WIDE_CATEGORIES = 16
+PACK_BASE = 512
+PACK_DIGITS = 5
+
+# ratings: a number is usable when finite and at most this large in magnitude (beyond 2^53
+# neighbouring integers share a DOUBLE, so distinct codes would silently become one category)
+MAX_EXACT_RATING = 2.0 ** 53
+
+# bootstrap: replicates are numbered with five decimal digits (sql/_replicates.sql.j2)
+MAX_N_BOOT = 100_000
+
+# the workshop report: seed 001's rating range for questions without a declared scale
+SEED_RATING_RANGE = (0.0, 5.0)
+LIKERT_DEFAULT = (1.0, 5.0)
+
+
+class _Literal(str):
+    """A constant rendered into SQL (the template finalize hook lets it through)."""
+
+
+def _check() -> None:
+    if MAX_BIT_RATERS >= PACK_BASE:
+        raise AssertionError("a unit of MAX_BIT_RATERS ratings must fit one base-PACK_BASE digit")
+    if float(PACK_BASE) ** PACK_DIGITS >= 2.0 ** 53:
+        raise AssertionError("PACK_DIGITS base-PACK_BASE digits must be exact in a DOUBLE")
+    if BITS_PER_BLOCK > 62:
+        raise AssertionError("rater bits must stay below the sign bit of a BIGINT")
+
+
+@lru_cache(maxsize=1)
+def sql_constants() -> dict[str, Any]:
+    """The constants as template literals (checked first)."""
+    from .templates import Keyword
+
+    _check()
+    values: dict[str, Any] = {
+        "bits_per_block": BITS_PER_BLOCK,
+        "rater_blocks": RATER_BLOCKS,
+        "pack_base": PACK_BASE,
+        "pack_digits": PACK_DIGITS,
+        "max_exact_rating": repr(MAX_EXACT_RATING),
+        "max_n_boot": MAX_N_BOOT,
+    }
+    out: dict[str, Any] = {k: Keyword(str(v)) for k, v in values.items()}
+    # the place values of the packed digits, PACK_BASE ** d as exact DOUBLE literals
+    out["pack_weights"] = [Keyword(repr(float(PACK_BASE) ** d)) for d in range(PACK_DIGITS + 1)]
+    return out

@@ -1,0 +1,111 @@
+"""The engine boundary: everything agreement-sql asks of a database, in one small interface.
+
+A metric call opens a :class:`Session` (its own cursor, its own temporary objects), registers
+its source, runs rendered templates with bound parameters, and closes the session, which
+drops every temporary object it made. Nothing else in the package talks to a database driver.
+
+DuckDB (:mod:`agreement_sql.engine.duckdb`) is the embedded default. ``con=`` in every public
+function takes a DuckDB connection (the package opens a cursor of it per call and never runs a
+statement on the connection itself), an :class:`Engine`, or None (a private in-memory DuckDB
+connection per thread).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterator, Protocol, Sequence
+
+from ..dialects import Dialect
+
+# normalised column kinds, what the canonical ratings relation needs to know of a column
+NUMBER, BOOLEAN, TEXT, STRUCT, OTHER = "number", "boolean", "text", "struct", "other"
+
+
+@dataclass(frozen=True)
+class Column:
+    """A column of a registered relation: its name, its kind and, for a struct, its fields."""
+
+    name: str
+    kind: str
+    type_name: str
+    fields: tuple[str, ...] = ()          # a struct's field names
+    field_kinds: tuple[str, ...] = ()     # and their kinds
+
+
+@dataclass(frozen=True)
+class Relation:
+    """A relation a session can read: its generated name, its columns, how it reads."""
+
+    name: str
+    columns: tuple[Column, ...]
+    description: str
+    cheap_scan: bool            # reading it again costs a columnar scan (else: copy it first)
+
+    def column(self, name: str) -> Column:
+        return next(c for c in self.columns if c.name == name)
+
+
+class Session(Protocol):
+    """One call's access to the database. Every method raises AgreementError subclasses only."""
+
+    dialect: Dialect
+
+    def read_source(self, source: Any) -> Relation:
+        """Register a caller's source (path, glob, in-memory table, native relation, table name)."""
+
+    def register_arrow(self, table: Any, kind: str) -> str:
+        """Register a small Arrow table the package built (a declared domain, weights, scales)."""
+
+    def materialize(self, sql: str, params: dict[str, Any], kind: str) -> Relation:
+        """Run a SELECT into a temporary relation under a generated name."""
+
+    def query(self, sql: str, params: dict[str, Any], *, what: str) -> list[dict[str, Any]]:
+        """Run one statement and return its rows as dicts (SQL NULL as None)."""
+
+    def close(self) -> None:
+        """Drop every temporary object of the session and release it."""
+
+
+class Engine(Protocol):
+    """A database agreement-sql can run on (DuckDB now; Spark is a second implementation)."""
+
+    dialect: Dialect
+
+    def session(self) -> Session: ...
+
+
+def resolve_engine(con: Any) -> Engine:
+    """The engine for a ``con=`` argument: None, a DuckDB connection, or an Engine."""
+    from ..errors import OptionError
+    from .duckdb import DuckDBEngine, is_duckdb_connection, private_engine
+
+    if con is None:
+        return private_engine()
+    if is_duckdb_connection(con):
+        return DuckDBEngine(con)
+    if hasattr(con, "session") and hasattr(con, "dialect"):
+        return con                                          # an Engine
+    raise OptionError(f"con must be a DuckDB connection (duckdb.connect()), an agreement_sql "
+                      f"engine (agreement_sql.connect()), or None; got a {type(con).__name__}")
+
+
+class open_session:
+    """``with open_session(con) as session:`` — one call's session, closed however the call ends."""
+
+    def __init__(self, con: Any) -> None:
+        self._session = resolve_engine(con).session()
+
+    def __enter__(self) -> Session:
+        return self._session
+
+    def __exit__(self, *exc: Any) -> None:
+        self._session.close()
+
+
+def generated_names(prefix: str) -> Iterator[str]:  # pragma: no cover - documentation helper
+    """Names a session generates look like ``agreement_sql_<kind>_<32 hex>`` (uuid4): they never
+    collide between calls, threads or processes."""
+    yield prefix
+
+
+__all__: Sequence[str] = ("Column", "Engine", "Relation", "Session", "open_session",
+                          "resolve_engine", "NUMBER", "BOOLEAN", "TEXT", "STRUCT", "OTHER")

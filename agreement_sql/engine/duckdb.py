@@ -1,0 +1,235 @@
+"""DuckDB, the embedded engine: one cursor per call, temporary objects only.
+
+* A call never runs a statement on the caller's connection: it opens ``con.cursor()`` (its own
+  client context and transaction), so the caller's open transaction is neither committed nor
+  aborted, threads sharing one connection do not interfere, and the session's temporary tables
+  and views disappear with the cursor (they are also dropped explicitly on close).
+* Everything the package creates is temporary and named ``agreement_sql_<kind>_<32 hex>``:
+  registered Arrow tables and relations are temporary views, materialised relations are
+  ``CREATE TEMP TABLE``. A read-only database works (DuckDB keeps temporary objects in memory).
+* Sources are read, never modified: files through DuckDB's readers with explicit options (CSV:
+  the delimiter, quote and column names given, every column as text, strict; see sources.py),
+  in-memory tables registered, a relation of another connection streamed in as Arrow, a table
+  or view of the caller's database read where it is.
+* The progress bar is off unless the engine was made with ``progress=True`` (the CLI, on a
+  terminal); it is drawn on stderr by agreement_sql.progress, never printed by DuckDB.
+"""
+from __future__ import annotations
+
+import threading
+import uuid
+from typing import Any
+
+import duckdb
+
+from ..dialects import DUCKDB, Dialect
+from ..errors import AgreementError, SourceError
+from ..sources import FileSource, as_arrow, resolve_source
+from . import BOOLEAN, NUMBER, OTHER, STRUCT, TEXT, Column, Relation
+
+_NUMBER_IDS = {"tinyint", "smallint", "integer", "bigint", "hugeint", "utinyint", "usmallint",
+               "uinteger", "ubigint", "uhugeint", "float", "double", "decimal"}
+_TEXT_IDS = {"varchar", "char", "bpchar", "string", "text"}
+_PRIVATE = threading.local()
+
+
+def is_duckdb_connection(con: Any) -> bool:
+    return isinstance(con, duckdb.DuckDBPyConnection)
+
+
+def generated_name(kind: str) -> str:
+    return f"agreement_sql_{kind}_{uuid.uuid4().hex}"
+
+
+def private_engine() -> "DuckDBEngine":
+    """The calling thread's private in-memory connection, reused across calls (each call still
+    gets a fresh cursor), so a loop over many small inputs does not pay a new database each time."""
+    engine = getattr(_PRIVATE, "engine", None)
+    if engine is None:
+        engine = DuckDBEngine(duckdb.connect(":memory:"))
+        _PRIVATE.engine = engine
+    return engine
+
+
+def _first_line(exc: BaseException) -> str:
+    return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+
+
+def column_kind(type_id: str) -> str:
+    if type_id in _NUMBER_IDS:
+        return NUMBER
+    if type_id == "boolean":
+        return BOOLEAN
+    if type_id in _TEXT_IDS:
+        return TEXT
+    if type_id == "struct":
+        return STRUCT
+    return OTHER
+
+
+class DuckDBEngine:
+    """``DuckDBEngine(con)``: run on a caller's DuckDB connection (through cursors)."""
+
+    dialect: Dialect = DUCKDB
+
+    def __init__(self, con: duckdb.DuckDBPyConnection, *, progress: bool = False) -> None:
+        self.con = con
+        self.progress = progress
+
+    def session(self) -> "DuckDBSession":
+        return DuckDBSession(self)
+
+
+class DuckDBSession:
+    dialect: Dialect = DUCKDB
+
+    def __init__(self, engine: DuckDBEngine) -> None:
+        self._engine = engine
+        self._owned: list[tuple[str, str]] = []        # (kind, name): "view" or "table"
+        try:
+            self.cursor = engine.con.cursor()
+        except duckdb.Error as exc:
+            raise SourceError(f"cannot open a cursor on the DuckDB connection: {_first_line(exc)}") from None
+        # fixed statements, no caller text; local to this cursor
+        self.cursor.execute("SET enable_progress_bar = " + ("true" if engine.progress else "false"))
+        self.cursor.execute("SET enable_progress_bar_print = false")
+        self._reporter = None
+        if engine.progress:
+            from ..progress import ProgressReporter
+            self._reporter = ProgressReporter(self.cursor).start()
+
+    # -- sources -------------------------------------------------------------------------
+    def read_source(self, source: Any) -> Relation:
+        kind = resolve_source(source, native=(duckdb.DuckDBPyRelation,))
+        if isinstance(kind, FileSource):
+            return self._read_files(kind)
+        if kind == "table":
+            return self._read_table(str(source))
+        if kind == "native":
+            # a relation of the caller's connection (or another one): streamed into this
+            # session as Arrow; nothing is created on the relation's connection
+            try:
+                reader = source.to_arrow_reader() if hasattr(source, "to_arrow_reader") else source.arrow()
+            except duckdb.Error as exc:
+                raise SourceError(f"cannot read the DuckDB relation: {_first_line(exc)}") from None
+            return self._copy_stream(reader, "the DuckDB relation")
+        table, description = as_arrow(source)
+        return self._describe(self.register_arrow(table, "src"), description, cheap_scan=True)
+
+    def _read_table(self, name: str) -> Relation:
+        """A table or view of the caller's database, read in place; a temporary or registered
+        object of the caller's own connection (invisible to a cursor) is copied in once."""
+        description = f"table {name!r}"
+        try:
+            self.cursor.table(name)
+            visible = True
+        except (duckdb.Error, RuntimeError):
+            visible = False
+        if visible:
+            rel = self.cursor.table(name)
+            columns = tuple(self._column(n, t) for n, t in zip(rel.columns, rel.types))
+            return Relation(name=name, columns=columns, description=description, cheap_scan=True)
+        try:
+            reader = self._engine.con.table(name).to_arrow_reader()
+        except (duckdb.Error, RuntimeError):
+            raise SourceError(f"no file, table or view named {name!r}") from None
+        return self._copy_stream(reader, description)
+
+    def _describe(self, name: str, description: str, *, cheap_scan: bool) -> Relation:
+        try:
+            rel = self.cursor.table(name)
+            columns = tuple(self._column(n, t) for n, t in zip(rel.columns, rel.types))
+        except (duckdb.Error, RuntimeError) as exc:
+            raise SourceError(f"cannot read {description}: {_first_line(exc)}") from None
+        return Relation(name=name, columns=columns, description=description, cheap_scan=cheap_scan)
+
+    @staticmethod
+    def _column(name: str, type_: Any) -> Column:
+        kind = column_kind(getattr(type_, "id", str(type_).lower()))
+        fields: tuple[str, ...] = ()
+        kinds: tuple[str, ...] = ()
+        if kind == STRUCT:
+            fields = tuple(child[0] for child in type_.children)
+            kinds = tuple(column_kind(getattr(child[1], "id", "")) for child in type_.children)
+        return Column(name=name, kind=kind, type_name=str(type_), fields=fields, field_kinds=kinds)
+
+    def _copy_stream(self, reader: Any, description: str) -> Relation:
+        staged = generated_name("stream")
+        self.cursor.register(staged, reader)
+        self._owned.append(("view", staged))
+        try:
+            return self._copy(staged, description)
+        except duckdb.Error as exc:
+            raise SourceError(f"cannot read {description}: {_first_line(exc)}") from None
+
+    def _copy(self, view: str, description: str) -> Relation:
+        """A temporary table holding the rows of ``view`` (read once, then scanned cheaply)."""
+        name = generated_name("src")
+        self.cursor.execute(self.dialect.copy_into_temp_table(name, view))
+        self._owned.append(("table", name))
+        return self._describe(name, description, cheap_scan=True)
+
+    def _read_files(self, files: FileSource) -> Relation:
+        try:
+            if files.kind == "parquet":
+                rel = self.cursor.read_parquet(list(files.paths))
+            elif files.kind == "csv":
+                rel = self.cursor.read_csv(
+                    list(files.paths), header=True, auto_detect=False, sep=files.delimiter,
+                    quotechar='"', escapechar='"', strict_mode=True,
+                    columns={c: "VARCHAR" for c in files.header})
+            else:
+                rel = self.cursor.read_json(list(files.paths), format=files.json_format)
+            name = generated_name("files")
+            self.cursor.register(name, rel)
+            self._owned.append(("view", name))
+            if files.kind == "parquet":
+                return self._describe(name, files.description, cheap_scan=True)
+            # text is parsed once, now: a malformed row is reported before any statistic runs,
+            # and later statements scan the parsed table instead of the text
+            return self._copy(name, files.description)
+        except duckdb.Error as exc:
+            raise SourceError(files.explain(_first_line(exc))) from None
+
+    # -- package relations ---------------------------------------------------------------
+    def register_arrow(self, table: Any, kind: str) -> str:
+        name = generated_name(kind)
+        self.cursor.register(name, table)
+        self._owned.append(("view", name))
+        return name
+
+    def materialize(self, sql: str, params: dict[str, Any], kind: str) -> Relation:
+        name = generated_name(kind)
+        self._run(self.dialect.create_temp_table(name) + sql, params, what=kind)
+        self._owned.append(("table", name))
+        return self._describe(name, f"the {kind} table", cheap_scan=True)
+
+    def query(self, sql: str, params: dict[str, Any], *, what: str) -> list[dict[str, Any]]:
+        cursor = self._run(sql, params, what=what)
+        if cursor.description is None:
+            return []
+        names = [d[0] for d in cursor.description]
+        return [dict(zip(names, row)) for row in cursor.fetchall()]
+
+    def _run(self, sql: str, params: dict[str, Any], *, what: str) -> Any:
+        try:
+            return self.cursor.execute(sql, params)
+        except duckdb.Error as exc:
+            raise AgreementError(f"{what}: the database refused the query: {_first_line(exc)}") from exc
+
+    def close(self) -> None:
+        if self._reporter is not None:
+            self._reporter.stop()
+        for kind, name in reversed(self._owned):
+            try:
+                if kind == "table":
+                    self.cursor.execute(self.dialect.drop_temp_table(name))
+                else:
+                    self.cursor.unregister(name)
+            except duckdb.Error:
+                pass
+        self._owned.clear()
+        try:
+            self.cursor.close()
+        except duckdb.Error:
+            pass

@@ -1,0 +1,331 @@
+"""Running coefficients: one statement (sql/coefficients.sql.j2) for any registry entries.
+
+Every coefficient function, and ``coefficients()``, goes through :func:`compute`: open the
+call's session, check the options (agreement_sql.parameters), profile the ratings and refuse
+unusable input (agreement_sql.profile), choose the form (agreement_sql.plan), run the one
+statement, refuse its numbers if a rater rated a unit twice, and shape each row into the
+entry's result type. Every number in a result comes from the statement or the profile.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Protocol, Sequence
+
+from ..bootstrap import IntervalSpec, interval_spec
+from ..domain import Domain, register_domain
+from ..errors import OptionError
+from ..interpret import krippendorff_label, landis_koch
+from ..parameters import CoefficientOptions, validate
+from ..plan import Plan, make_plan, verify_units
+from ..profile import Profile, read_profile
+from ..ratings import RatingsSpec
+from ..runner import query
+from ..session import ratings_session
+from ._common import counted
+
+COMMON_DOC = """
+    Ratings are long rows (item, rater, value); a missing rating has no row, and NULL, NaN,
+    blank text and the ``missing=`` placeholders are missing too (counted in ``n_excluded``).
+    ``categories`` declares the category domain and its order. ``ci=0.95`` adds an interval:
+    ``ci_method="analytic"`` (the default where the coefficient has a standard error) or
+    ``"bootstrap"``, a unit-resampling bootstrap run in the database (``n_boot`` replicates,
+    default 1000; ``seed``, default 1; the same seed gives the same interval). One result
+    without ``metric``/``group_by``, a list otherwise. ``None`` when no unit is rated twice.
+"""
+
+
+class CoefficientFunction(Protocol):
+    """The signature every coefficient function shares (options a coefficient does not take
+    are refused, never ignored)."""
+
+    __name__: str
+
+    def __call__(self, source: Any, *, item: str = "item", rater: str = "rater",
+                 value: str = "value", metric: str | None = None, group_by: Any = None,
+                 on_duplicate: str | None = None, missing: Any = None, weights: Any = None,
+                 categories: Any = None, domain: Any = None, weight_basis: str = "value",
+                 level: str | None = None, raters: Sequence[Any] | None = None,
+                 ci: Any = None, ci_method: str | None = None, n_boot: int | None = None,
+                 seed: int | None = None, con: Any = None) -> Any: ...
+
+
+@dataclass
+class Computed:
+    """What one call computed: its rows per (metric, slice), and what they were computed with."""
+
+    spec: RatingsSpec
+    profile: Profile
+    opts: CoefficientOptions
+    domain: Domain | None
+    rows: list[dict[str, Any]]
+    boot_rows: dict[tuple[Any, ...], dict[str, dict[str, Any]]] = field(default_factory=dict)
+    boot_interval: IntervalSpec | None = None
+
+    def key(self, row: Mapping[str, Any]) -> tuple[Any, ...]:
+        return (row.get("metric"),) + tuple(row.get(s) for s in self.spec.slices)
+
+    def by_key(self) -> list[tuple[dict[str, Any], dict[str, dict[str, Any]]]]:
+        """Each metric (and slice) in order, with its rows by coefficient name."""
+        out: dict[tuple[Any, ...], tuple[dict[str, Any], dict[str, dict[str, Any]]]] = {}
+        for row in self.rows:
+            entry = out.setdefault(self.key(row), (row, {}))
+            if row.get("name") is not None:
+                entry[1][row["name"]] = row
+        return list(out.values())
+
+
+def _numbers_needed(entries: Sequence[Any], opts: CoefficientOptions) -> tuple[bool, str]:
+    for e in entries:
+        if e.levels and opts.level != "nominal":
+            return True, (f"Krippendorff's alpha at level {opts.level!r} (declare categories=[...] "
+                          "in order for labels, or use level='nominal')")
+    return False, ""
+
+
+def _category_kinds(profile: Profile, domain: Domain | None) -> str:
+    t = profile.totals
+    if domain is not None or t["n_labels"] == 0:
+        return "number"
+    return "label" if t["n_labels"] == t["n_ratings"] else "mixed"
+
+
+def compute(entries: Sequence[Any], source: Any, *, item: Any, rater: Any, value: Any,
+            metric: Any, group_by: Any, on_duplicate: Any, missing: Any, con: Any,
+            opts: CoefficientOptions, cap_pairs: bool = False,
+            default_method: bool = False) -> Computed:
+    """Run sql/coefficients.sql.j2 for ``entries`` on ``source``.
+
+    ``cap_pairs``: the pair coefficients only for metrics with at most LIGHT_MAX_RATERS raters
+    (coefficients() by default). ``default_method``: ``ci_method`` was left to its default, so
+    the entries without an analytic standard error get a bootstrap interval from a second
+    statement (alpha; Cohen's when it turns out to be Light's kappa).
+    """
+    from .coefficients import LIGHT_MAX_RATERS
+    from .weights import register_weight_matrix
+
+    with ratings_session(source, con=con, item=item, rater=rater, value=value, metric=metric,
+                         group_by=group_by, on_duplicate=on_duplicate, missing=missing) as spec:
+        session = spec.session
+        declared = register_domain(session, opts.categories)
+        profile = read_profile(spec, domain=declared)
+        numbers, what = _numbers_needed(entries, opts)
+        profile.check(numbers=numbers, what=what)
+        if opts.weights in ("linear", "quadratic") and opts.weight_basis == "value" \
+                and declared is None and profile.has_labels:
+            raise OptionError(f"{opts.weights} weights need numeric ratings or a declared order: the "
+                              "ratings include text labels, so pass categories=[...] in their order "
+                              "(or weight_basis='position' to weight by sorted label position)")
+        matrix = (register_weight_matrix(session, opts.weight_matrix, declared)
+                  if opts.weights == "custom" else None)
+        conger_units = any(e.family == "conger" for e in entries) and opts.interval.analytic
+        check_named_raters(spec, opts.raters, declared)
+        plan = make_plan(profile, wide=not conger_units)
+        statement = _Statement(spec, profile, plan, declared, matrix, opts,
+                               _category_kinds(profile, declared), cap_pairs, LIGHT_MAX_RATERS)
+        rows = statement.run(entries, opts.interval)
+        verify_units(profile, rows)
+        computed = Computed(spec=spec, profile=profile, opts=opts, domain=declared, rows=rows)
+        if default_method and opts.interval.analytic:
+            again = [e for e in entries if not e.analytic_se or (
+                e.name == "cohen_kappa" and any(r.get("coefficient") == "light_kappa" for r in rows))]
+            if again:
+                boot = interval_spec(opts.interval.ci, "bootstrap", opts.interval.n_boot,
+                                     opts.interval.seed, analytic=False)
+                for row in statement.run(again, boot):
+                    computed.boot_rows.setdefault(computed.key(row), {})[row["name"]] = row
+                computed.boot_interval = boot
+    return computed
+
+
+@dataclass
+class _Statement:
+    spec: RatingsSpec
+    profile: Profile
+    plan: Plan
+    domain: Domain | None
+    matrix: str | None
+    opts: CoefficientOptions
+    category_kinds: str
+    cap_pairs: bool
+    pair_max: int
+
+    def run(self, entries: Sequence[Any], interval: IntervalSpec) -> list[dict[str, Any]]:
+        opts = self.opts
+        options = {
+            **self.spec.options(domain=self.domain, bootstrap=interval.bootstrap),
+            **self.plan.options(),
+            "which": [e.name for e in entries], "partials": [e.partial for e in entries],
+            "families": [e.family for e in entries], "level": opts.level,
+            "weights": {"unweighted": None, "custom": "matrix"}.get(opts.weights, opts.weights),
+            "weight_basis": opts.weight_basis, "weight_matrix": self.matrix,
+            "ci": interval.analytic, "category_kinds": self.category_kinds,
+            "named_raters": len(opts.raters), "pair_max_raters": self.cap_pairs,
+        }
+        params = {**self.spec.params(), **self.plan.params(), **interval.params(),
+                  **{f"rater_{i}": r for i, r in enumerate(opts.raters)},
+                  "pair_max_raters": self.pair_max}
+        if interval.analytic:
+            params["z"] = opts.z if opts.z is not None else _z(interval)
+        return query(self.spec.session, "coefficients", options, params)
+
+
+def _z(interval: IntervalSpec) -> float:
+    from ..parameters import confidence_z
+    z = confidence_z(interval.ci)
+    assert z is not None
+    return z
+
+
+# -- shaping ---------------------------------------------------------------------------
+
+def interval_fields(row: Mapping[str, Any], interval: IntervalSpec) -> dict[str, Any]:
+    """The interval keys of a result, copied from the row, never computed."""
+    if interval.bootstrap:
+        return interval.fields(row)
+    if interval.analytic:
+        return {"se": row.get("se"), "ci_low": row.get("ci_low"), "ci_high": row.get("ci_high"),
+                "ci_method": "analytic", "ci_level": interval.ci}
+    return {}
+
+
+def no_interval(interval: IntervalSpec) -> dict[str, Any]:
+    """A result without an interval by the requested method (no analytic standard error)."""
+    return {"se": None, "ci_low": None, "ci_high": None, "ci_method": "none", "ci_level": interval.ci}
+
+
+def shape(entry: Any, row: Mapping[str, Any] | None, key_row: Mapping[str, Any],
+          c: Computed) -> dict[str, Any]:
+    """One coefficient's result for one metric (and slice)."""
+    opts = c.opts
+    data: Mapping[str, Any] = row or {}
+    kp = c.profile.of(dict(key_row))
+    value = data.get("value")
+    if entry.family == "alpha":
+        result: dict[str, Any] = {
+            "coefficient": "krippendorff_alpha", "level": opts.level, "value": value,
+            "observed_disagreement": data.get("observed_disagreement"),
+            "expected_disagreement": data.get("expected_disagreement"),
+            "n_items": int(data.get("n_items") or 0),
+            "n_raters": kp.n_raters if kp else 0,
+            "n_values": int(data.get("n_values") or 0),
+            "n_categories": int(data.get("n_categories") or 0),
+            "interpretation": krippendorff_label(value),
+        }
+        if c.domain is not None:
+            result["domain"] = c.domain.describe()
+        accounting = counted(c.profile, key_row, used=int(data.get("n_values") or 0),
+                             single_rated=True)
+    else:
+        name = data.get("coefficient") or (entry.weighted_name if opts.weighted and entry.weighted_name
+                                           else entry.name)
+        n_raters = data.get("n_raters")
+        result = {
+            "coefficient": name, "value": value,
+            "observed_agreement": data.get("observed_agreement"),
+            "chance_agreement": data.get("chance_agreement"),
+            "n_items": int(data.get("n_items") or 0),
+            "n_raters": int(n_raters) if n_raters is not None else (kp.n_raters if kp else 0),
+            "n_categories": int(data.get("n_categories") or 0),
+            "interpretation": landis_koch(value) if entry.interpretation else None,
+            "weights": opts.weights,
+        }
+        if opts.weighted:
+            result["weight_basis"] = opts.weight_basis
+        if entry.family == "pair":
+            paired = int(data.get("n_paired_ratings") or 0)
+            accounting = counted(c.profile, key_row, used=paired, single_rated=False,
+                                 outside_pair=int(key_row.get("n_ratings") or 0) - paired)
+        else:
+            accounting = counted(c.profile, key_row, used=int(key_row.get("n_ratings") or 0),
+                                 single_rated=False)
+    result.update(_interval_of(entry, data, c))
+    if entry.name == "cohen_kappa":
+        if data.get("rater_a") is not None and result["coefficient"] == "cohen_kappa":
+            result["raters"] = [data["rater_a"], data["rater_b"]]
+        result["n_pairs"] = int(data.get("n_pairs") or 0)
+        if opts.interval.ci is not None:
+            result.update({k: data.get(k) for k in ("se0", "z", "p_one_sided", "p_value")})
+    elif entry.name == "scott_pi" and data.get("rater_a") is not None:
+        result["raters"] = [data["rater_a"], data["rater_b"]]
+    result.update(accounting)
+    return result
+
+
+def _interval_of(entry: Any, data: Mapping[str, Any], c: Computed) -> dict[str, Any]:
+    interval = c.opts.interval
+    if interval.ci is None:
+        return {}
+    no_se = not entry.analytic_se or data.get("coefficient") == "light_kappa"
+    if interval.analytic and no_se:
+        boot = c.boot_rows.get(c.key(data), {}).get(entry.name) if data else None
+        if boot is not None and c.boot_interval is not None:
+            return interval_fields(boot, c.boot_interval)
+        return no_interval(interval)
+    return interval_fields(data, interval)
+
+
+def finite_or_none(x: Any) -> Any:
+    return None if isinstance(x, float) and not math.isfinite(x) else x
+
+
+# -- the public functions ------------------------------------------------------------------
+
+def coefficient_function(entry: Any) -> CoefficientFunction:
+    """The public function of a registry entry (agreement_sql.registry)."""
+
+    def function(source: Any, *, item: str = "item", rater: str = "rater", value: str = "value",
+                 metric: str | None = None, group_by: Any = None, on_duplicate: str | None = None,
+                 missing: Any = None, weights: Any = None, categories: Any = None,
+                 domain: Any = None, weight_basis: str = "value", level: str | None = None,
+                 raters: Sequence[Any] | None = None, ci: Any = None,
+                 ci_method: str | None = None, n_boot: int | None = None,
+                 seed: int | None = None, con: Any = None) -> Any:
+        if domain is not None and categories is not None:
+            raise OptionError("give the declared values once: domain= or categories=, not both")
+        categories = domain if domain is not None else categories
+        if not entry.weighted and (weights is not None or weight_basis != "value"):
+            raise OptionError(f"{entry.name} takes no weights (it is not a weighted coefficient)")
+        if not entry.levels and level is not None:
+            raise OptionError(f"{entry.name} takes no level= (levels of measurement are "
+                              "Krippendorff's alpha's)")
+        if not entry.named_raters and raters is not None:
+            raise OptionError(f"{entry.name} takes no raters= (it uses every rater)")
+        if entry.name == "cohen_kappa" and raters is not None and len(list(raters)) > 2:
+            raise OptionError(f"cohen_kappa compares two raters; raters={list(raters)!r} names "
+                              f"{len(list(raters))} (use coefficients(..., raters=...) for Light's kappa)")
+        opts = validate(weights=weights, categories=categories, weight_basis=weight_basis,
+                        level=level or entry.default_level, raters=raters, ci=ci,
+                        ci_method=ci_method, n_boot=n_boot, seed=seed,
+                        analytic=entry.analytic_se)
+        computed = compute([entry], source, item=item, rater=rater, value=value, metric=metric,
+                           group_by=group_by, on_duplicate=on_duplicate, missing=missing,
+                           con=con, opts=opts, default_method=ci_method is None)
+        out = []
+        for key_row, by_name in computed.by_key():
+            result = shape(entry, by_name.get(entry.name), key_row, computed)
+            result["metric"] = key_row["metric"]
+            if computed.spec.group_by:
+                result["group"] = computed.spec.describe_slice(key_row)
+            out.append(entry.result(**result))
+        return out if computed.spec.several else out[0]
+
+    function.__name__ = function.__qualname__ = entry.name
+    function.__doc__ = (f"{entry.title}. Source: {entry.source}.\n" + COMMON_DOC)
+    return function  # type: ignore[return-value]
+
+
+def check_named_raters(spec: RatingsSpec, raters: Sequence[str], domain: Domain | None) -> None:
+    """raters=[...] must name raters who rated: an unknown name is an error, not a NULL kappa."""
+    if not raters:
+        return
+    rows = query(spec.session, "named_raters",
+                 {**spec.options(domain=domain), "named_raters": len(raters)},
+                 {**spec.params(), **{f"rater_{i}": r for i, r in enumerate(raters)}})
+    found = {r["rater"] for r in rows if r["named"]}
+    missing = [r for r in raters if r not in found]
+    if missing:
+        some = [r["rater"] for r in rows if not r["named"]]
+        listed = ", ".join(repr(r) for r in some) + (", ..." if len(some) == 10 else "")
+        raise OptionError(f"raters= names {', '.join(map(repr, missing))}, who rated nothing in "
+                          f"{spec.relation.description}; raters who did include {listed}")

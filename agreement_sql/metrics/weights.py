@@ -1,0 +1,103 @@
+"""A caller's agreement-weight matrix, registered as a relation (never pasted into SQL).
+
+``weights={("low", "mid"): 0.5, ...}``, ``{"low": {"mid": 0.5}}`` or a list of rows in the
+order of ``categories=[...]``. Labels are matched like ratings (numbers by value, labels by
+their trimmed text); cells the matrix omits weigh 1 on the diagonal and 0 elsewhere
+(sql/_kappa_inputs.sql.j2, sql/_pairs.sql.j2).
+"""
+from __future__ import annotations
+
+import math
+from typing import Any, Mapping
+
+from ..domain import Domain
+from ..engine import Session
+from ..errors import OptionError
+
+
+def _label(value: Any) -> str:
+    if hasattr(value, "item") and not isinstance(value, (str, bytes)):
+        value = value.item()
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        raise OptionError("a category label cannot be None or NaN (a missing rating is not a category)")
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value).strip()
+
+
+def _as_float(text: str) -> float | None:
+    try:
+        return float(text)
+    except ValueError:
+        return None
+
+
+def register_weight_matrix(session: Session, weights: Any, declared: Domain | None) -> str:
+    """Check the matrix and register it as (label_k, label_l, w)."""
+    import pyarrow as pa
+
+    cells: list[tuple[str, str, Any]] = []
+    if isinstance(weights, Mapping):
+        for key, value in weights.items():
+            if isinstance(value, Mapping):
+                cells += [(_label(key), _label(col), value[col]) for col in value]
+            elif isinstance(key, tuple) and len(key) == 2:
+                cells.append((_label(key[0]), _label(key[1]), value))
+            else:
+                raise OptionError("a weight matrix given as a dict maps (row, column) pairs, or rows to "
+                                  f"{{column: weight}} dicts, to weights; got key {key!r}")
+    else:
+        rows = weights.tolist() if hasattr(weights, "tolist") else weights
+        if declared is None:
+            raise OptionError("a weight matrix given as a list of rows needs categories=[...] naming "
+                              "its rows and columns in order")
+        labels = [_label(v) for v in declared.values]
+        if len(rows) != len(labels) or any(len(r) != len(labels) for r in rows):
+            raise OptionError(f"the weight matrix must be {len(labels)} x {len(labels)} to match "
+                              f"categories={list(declared.values)!r}")
+        cells = [(labels[i], labels[j], rows[i][j]) for i in range(len(labels)) for j in range(len(labels))]
+    clean = []
+    for k, l, w in cells:
+        try:
+            number = float(w)
+        except (TypeError, ValueError):
+            raise OptionError(f"weight for ({k!r}, {l!r}) is not a number: {w!r}") from None
+        if not math.isfinite(number):
+            raise OptionError(f"weight for ({k!r}, {l!r}) must be finite, got {w!r}")
+        clean.append((k, l, number))
+    if declared is not None:
+        known = {_label(v) for v in declared.values}
+        numbers = {float(v) for v in declared.values} if declared.numeric else set()
+        for k, l, _ in clean:
+            for label in (k, l):
+                if label not in known and not (declared.numeric and _as_float(label) in numbers):
+                    raise OptionError(f"the weight matrix names {label!r}, which is not among "
+                                      f"categories={list(declared.values)!r}")
+    seen = [(k, l) for k, l, _ in clean]
+    if len(set(seen)) != len(seen):
+        raise OptionError("the weight matrix gives some (row, column) cell more than once")
+    keys = [_category(k, declared) for k, _, _ in clean]
+    cols = [_category(l, declared) for _, l, _ in clean]
+    table = pa.table({"x_k": pa.array([k[0] for k in keys], pa.float64()),
+                      "label_k": pa.array([k[1] for k in keys], pa.string()),
+                      "x_l": pa.array([c[0] for c in cols], pa.float64()),
+                      "label_l": pa.array([c[1] for c in cols], pa.string()),
+                      "w": pa.array([c[2] for c in clean], pa.float64())})
+    return session.register_arrow(table, "weights")
+
+
+def _category(label: str, declared: Domain | None) -> tuple[float | None, str | None]:
+    """A matrix label as the category a rating would be: (x, None) for a number or a declared
+    value (its value, or a declared label's rank), (None, label) for any other label."""
+    from ..domain import _as_number
+
+    if declared is not None:
+        for rank, v in enumerate(declared.values, start=1):
+            if _label(v) == label or (declared.numeric and _as_float(label) == float(v)):
+                return (float(v) if declared.numeric else float(rank)), None
+    number = _as_number(label)
+    if isinstance(number, (int, float)):
+        return float(number), None
+    return None, label

@@ -1,0 +1,100 @@
+"""The structural options of the SQL templates, declared once.
+
+A template's options are the free variables it reads (agreement_sql.templates.template_options);
+each must be declared here with the values it may take, so a misspelt option, in a template or
+in the Python that fills it, is an error at render time rather than a silent default
+(docs/decisions/0001). Values that reach SQL are never options: they are bound parameters.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from .constants import RATER_BLOCKS
+from .errors import TemplateError
+
+Check = Callable[[Any], bool]
+
+
+def _choice(*allowed: Any) -> Check:
+    return lambda v: v in allowed
+
+
+def _is_str(v: Any) -> bool:
+    return isinstance(v, str) and v != ""
+
+
+def _opt_str(v: Any) -> bool:
+    return v is None or _is_str(v)
+
+
+def _str_list(v: Any) -> bool:
+    return isinstance(v, (list, tuple)) and all(_is_str(x) for x in v)
+
+
+def _bool(v: Any) -> bool:
+    return isinstance(v, bool)
+
+
+def _count(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool) and v >= 0
+
+
+def _kinds(allowed: tuple[str, ...]) -> Check:
+    return lambda v: isinstance(v, (list, tuple)) and all(x in allowed for x in v)
+
+
+VALUE_KINDS = ("number", "boolean", "text", "other")
+
+# name -> (check, what it means)
+OPTIONS: dict[str, tuple[Check, str]] = {
+    # the ratings relation (sql/_ratings.sql.j2)
+    "source": (_is_str, "the relation the statement reads (a generated name)"),
+    "source_form": (_choice("caller", "canonical"),
+                    "caller: the caller's columns; canonical: a materialised canonical copy"),
+    "item": (_is_str, "the caller's item column"),
+    "rater": (_is_str, "the caller's rater column"),
+    "value": (_is_str, "the caller's value column"),
+    "metric": (_opt_str, "the caller's metric column, or None for one metric"),
+    "group_by": (_str_list, "the caller's slice columns"),
+    "slices": (_str_list, "canonical slice column names, slice_0 .."),
+    "struct_fields": (_str_list, "the fields of a workshop ratings object (one metric each)"),
+    "value_kinds": (_kinds(VALUE_KINDS), "the kind of the value column (or of each field)"),
+    "placeholders": (_kinds(("text", "number")), "declared missing-value placeholders"),
+    "on_duplicate": (_choice(None, "first", "last", "mean"), "duplicate policy"),
+    "with_row_number": (_bool, "number rows in input order"),
+    "domain": (_opt_str, "a declared value domain relation"),
+    "domain_numeric": (_bool, "the declared domain holds numbers (else labels)"),
+    "bootstrap": (_bool, "unit-resampling replicates"),
+    "scales": (_opt_str, "a declared scales relation (metric, kind, lo, hi)"),
+    # the per-unit aggregation (sql/_units.sql.j2) and the forms of the statistics' inputs
+    "form": (_choice("wide", "counts"), "wide: a count column per category; counts: a counts table"),
+    "categories": (_kinds(("number", "label")), "the wide form's categories, bound as $category_i"),
+    "rater_blocks": (lambda v: _count(v) and v <= RATER_BLOCKS,
+                     "blocks of rater bits counted per unit (0: no in-statement duplicate check)"),
+    "category_kinds": (_choice("number", "label", "mixed"),
+                       "whether the ratings are all numbers, all labels, or both (join keys)"),
+    "weights": (_choice(None, "linear", "quadratic", "matrix"), "agreement weights"),
+    "weight_basis": (_choice("value", "position"), "weights from category values or positions"),
+    "weight_matrix": (_opt_str, "the caller's weight matrix relation (label_k, label_l, w)"),
+    "ci": (_bool, "analytic standard errors and intervals"),
+    "which": (_str_list, "the coefficients of sql/coefficients.sql.j2, registry names"),
+    "partials": (lambda v: _str_list(v) and all(x.startswith("_") and x.endswith(".sql.j2") for x in v),
+                 "their partials (agreement_sql/registry.py)"),
+    "families": (_kinds(("kappa", "alpha", "pair", "conger")), "their families"),
+    "named_raters": (_count, "raters named by the caller, bound as $rater_i (0: every rater)"),
+    "pair_max_raters": (_bool, "pair coefficients only where at most $pair_max_raters raters rate"),
+    "level": (_choice("nominal", "ordinal", "interval", "ratio"), "Krippendorff's level of measurement"),
+    # input examples (sql/input_examples.sql.j2)
+    "problem": (_choice("null_key", "nonfinite", "label", "outside_domain", "out_of_scale",
+                        "outside_range", "duplicate"), "which input problem to show rows of"),
+}
+
+
+def check_option(name: str, value: Any) -> None:
+    """Raise TemplateError unless ``name`` is a declared option and ``value`` one it may take."""
+    declared = OPTIONS.get(name)
+    if declared is None:
+        raise TemplateError(f"{name!r} is not a declared template option (agreement_sql/options.py)")
+    check, meaning = declared
+    if not check(value):
+        raise TemplateError(f"option {name}={value!r} is not a value it takes ({meaning})")

@@ -1,0 +1,112 @@
+"""The options of the coefficient functions, declared and checked in one place.
+
+Every coefficient function (and ``coefficients()``) takes the same keywords; :func:`validate`
+checks them once, against the table below (after scikit-learn's ``validate_params``), and
+returns a :class:`CoefficientOptions`. A keyword a coefficient does not use is refused by the
+registry entry (agreement_sql.registry), never ignored.
+"""
+from __future__ import annotations
+
+import math
+import numbers
+from dataclasses import dataclass
+from statistics import NormalDist
+from typing import Any, Mapping
+
+from .bootstrap import IntervalSpec, interval_spec
+from .errors import OptionError
+
+WEIGHT_KINDS = ("linear", "quadratic")
+WEIGHT_BASES = ("value", "position")
+LEVELS = ("nominal", "ordinal", "interval", "ratio")
+
+
+@dataclass(frozen=True)
+class CoefficientOptions:
+    weights: str                      # "unweighted", "linear", "quadratic", "custom"
+    weight_matrix: Any                # the caller's matrix when weights == "custom"
+    categories: Any                   # the declared domain, as given (None: the categories used)
+    weight_basis: str
+    level: str
+    raters: tuple[str, ...]           # a named pair (or set) of raters; () for every rater
+    interval: IntervalSpec
+    z: float | None                   # the normal quantile of an analytic interval
+
+    @property
+    def weighted(self) -> bool:
+        return self.weights != "unweighted"
+
+
+def weights_kind(weights: Any) -> str:
+    """``None``/"unweighted" -> "unweighted"; "linear"/"quadratic"; a matrix -> "custom"."""
+    if weights is None or (isinstance(weights, str) and weights.lower() in ("unweighted", "none", "identity")):
+        return "unweighted"
+    if isinstance(weights, str):
+        if weights.lower() in WEIGHT_KINDS:
+            return weights.lower()
+        raise OptionError(f"weights must be 'linear', 'quadratic', a weight matrix or None, got {weights!r}")
+    if isinstance(weights, Mapping) or _is_matrix(weights):
+        return "custom"
+    raise OptionError(f"weights must be 'linear', 'quadratic', a weight matrix (dict or list of "
+                      f"lists) or None, got a {type(weights).__name__}")
+
+
+def _is_matrix(weights: Any) -> bool:
+    if hasattr(weights, "tolist") and not isinstance(weights, (str, bytes)):
+        weights = weights.tolist()
+    return isinstance(weights, (list, tuple)) and all(isinstance(r, (list, tuple)) for r in weights)
+
+
+def confidence_z(ci: float | None) -> float | None:
+    """The two-sided normal quantile for a confidence level such as 0.95 (input preparation)."""
+    return None if ci is None else NormalDist().inv_cdf(0.5 + float(ci) / 2.0)
+
+
+def _ci(ci: Any) -> float | None:
+    if ci is None or ci is False:
+        return None
+    if ci is True:
+        return 0.95
+    if hasattr(ci, "item") and not isinstance(ci, (str, bytes)):
+        ci = ci.item()
+    if isinstance(ci, bool) or not isinstance(ci, numbers.Real) or not math.isfinite(float(ci)) \
+            or not 0.0 < float(ci) < 1.0:
+        raise OptionError(f"ci must be a confidence level between 0 and 1 (e.g. 0.95), got {ci!r}")
+    return float(ci)
+
+
+def _raters(raters: Any) -> tuple[str, ...]:
+    if raters is None:
+        return ()
+    if isinstance(raters, (str, bytes)):
+        raise OptionError(f"raters must be a list of two or more rater names, got the string {raters!r}")
+    try:
+        names = [str(r.item() if hasattr(r, "item") else r) for r in raters]
+    except TypeError:
+        raise OptionError(f"raters must be a list of two or more rater names, got {raters!r}") from None
+    if len(names) < 2 or len(set(names)) != len(names):
+        raise OptionError(f"raters must name two or more different raters, got {list(raters)!r}")
+    return tuple(names)
+
+
+def validate(*, weights: Any = None, categories: Any = None, weight_basis: Any = "value",
+             level: Any = "nominal", raters: Any = None, ci: Any = None, ci_method: Any = None,
+             n_boot: Any = None, seed: Any = None, analytic: bool = True) -> CoefficientOptions:
+    """Check every option of a coefficient call; ``analytic``: the coefficients asked for have
+    an analytic standard error (else ``ci_method`` defaults to the bootstrap)."""
+    kind = weights_kind(weights)
+    if weight_basis not in WEIGHT_BASES:
+        raise OptionError(f"weight_basis must be 'value' or 'position', got {weight_basis!r}")
+    if level not in LEVELS:
+        raise OptionError(f"level must be one of {', '.join(LEVELS)}, got {level!r}")
+    level_ci = _ci(ci)
+    for name, value in (("n_boot", n_boot), ("seed", seed)):
+        if hasattr(value, "item") and not isinstance(value, (str, bytes)):
+            value = value.item()
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+            raise OptionError(f"{name} must be a whole number, got {value!r}")
+    interval = interval_spec(level_ci, ci_method, n_boot, seed, analytic=analytic)
+    return CoefficientOptions(weights=kind, weight_matrix=weights if kind == "custom" else None,
+                              categories=categories, weight_basis=weight_basis, level=level,
+                              raters=_raters(raters), interval=interval,
+                              z=confidence_z(interval.ci) if interval.analytic else None)

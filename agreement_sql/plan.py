@@ -1,0 +1,80 @@
+"""The plan: how a statement reads its ratings, decided once from the profile.
+
+A plan names the form of the per-unit aggregation (docs/decisions/0003) and carries the
+options and bound values the form needs; templates declare the options they take and refuse
+any other (agreement_sql.templates), so a plan cannot switch a template into a form by a
+misspelt flag.
+
+* ``form="wide"``: the categories are few (at most constants.MAX_WIDE_CATEGORIES, listed by
+  the profile): one count column per category, summed over unit patterns.
+* ``form="counts"``: any number of categories (continuous scores): a counts-per-(unit, value)
+  table.
+* ``rater_blocks``: with at most constants.MAX_BIT_RATERS raters, the statement's own per-unit
+  aggregation finds a rater who rated a unit twice (rater bits); with more, the separate
+  sql/duplicate_check.sql.j2 runs before it. With a duplicate policy nothing needs checking.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import checks
+from .constants import BITS_PER_BLOCK, MAX_BIT_RATERS
+from .profile import Profile
+from .runner import query
+
+FORMS = ("wide", "counts")
+# tests set this to run the same data through every form (tests/test_forms.py)
+FORCED_FORM: str | None = None
+
+
+@dataclass(frozen=True)
+class Plan:
+    form: str
+    categories: tuple[tuple[str, Any], ...] = ()      # (kind, value) of the wide form
+    rater_blocks: int = 0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def options(self) -> dict[str, Any]:
+        return {"form": self.form, "categories": [kind for kind, _ in self.categories],
+                "rater_blocks": self.rater_blocks}
+
+    def params(self) -> dict[str, Any]:
+        return {f"category_{i}": value for i, (_, value) in enumerate(self.categories)}
+
+
+def make_plan(profile: Profile, *, wide: bool = True, rater_bits: bool | None = None) -> Plan:
+    """Choose the form for ``profile``'s ratings and run the separate duplicate check if needed.
+
+    ``wide``: the statement has a wide form for this call (False forces the counts form).
+    ``rater_bits``: number the raters in the statement even with a duplicate policy (a report
+    that reads each unit's rater set).
+    """
+    form = "wide" if wide and profile.categories and not profile.many_categories else "counts"
+    if FORCED_FORM is not None and (FORCED_FORM == "counts" or profile.categories):
+        form = FORCED_FORM
+    categories: tuple[tuple[str, Any], ...] = ()
+    if form == "wide":
+        categories = tuple(("label", label) if label is not None else ("number", x)
+                           for x, label in profile.categories)
+    checking = profile.spec.on_duplicate in (None, "error")
+    blocks = 0
+    if (checking or rater_bits) and 0 < profile.n_raters <= MAX_BIT_RATERS:
+        blocks = (profile.n_raters + BITS_PER_BLOCK - 1) // BITS_PER_BLOCK
+    elif checking and profile.n_raters > MAX_BIT_RATERS:
+        check_duplicates_apart(profile)
+    return Plan(form=form, categories=categories, rater_blocks=blocks)
+
+
+def check_duplicates_apart(profile: Profile) -> None:
+    spec = profile.spec
+    rows = query(spec.session, "duplicate_check", spec.options(domain=profile.domain), spec.params())
+    if rows and rows[0]["n_duplicate_units"]:
+        checks.raise_duplicates(profile, int(rows[0]["n_duplicate_units"]))
+
+
+def verify_units(profile: Profile, rows: list[dict[str, Any]]) -> None:
+    """After a statement: refuse its numbers if its units found a rater rating a unit twice."""
+    found = sum(int(r.get("n_duplicate_units") or 0) for r in rows)
+    if found and profile.spec.on_duplicate in (None, "error"):
+        checks.raise_duplicates(profile, found)

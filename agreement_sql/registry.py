@@ -1,0 +1,98 @@
+"""The coefficient registry: one declaration per coefficient, from which everything else follows.
+
+An entry names the coefficient, its SQL partial (the one place its statistic is written), its
+family (which inputs it reads: docs/decisions/0003), its result type, how its values are
+worded, and what it supports. The public functions below, ``coefficients()``, the CLI commands,
+``render``'s names and the docs table are all derived from :data:`REGISTRY`
+(docs/adding-a-coefficient.md shows the whole change for a new one).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .metrics.coefficient import CoefficientFunction, coefficient_function
+from .results import (BrennanPredigerResult, CohenKappaResult, CongerKappaResult,
+                      FleissKappaResult, GwetAC1Result, KrippendorffAlphaResult,
+                      PercentAgreementResult, ScottPiResult)
+
+
+@dataclass(frozen=True)
+class Coefficient:
+    name: str                     # function name, result "coefficient", CLI command (with -)
+    title: str
+    partial: str                  # sql/<partial>: its statistic, written once
+    family: str                   # "kappa" (rater-free shares), "alpha", "pair", "conger"
+    result: Any                   # the result TypedDict
+    source: str                   # the formula's source
+    interpretation: str | None    # "landis_koch", "krippendorff" or None (not chance-corrected)
+    weighted: bool = True         # takes weights=, weight_basis=
+    analytic_se: bool = True      # has an analytic standard error (else the bootstrap)
+    two_raters: bool = False      # defined for exactly two raters only
+    named_raters: bool = False    # takes raters=[...]
+    levels: bool = False          # takes level= (Krippendorff's levels of measurement)
+    default_level: str = "nominal"
+    aliases: tuple[str, ...] = ()
+    weighted_name: str | None = None   # the result's coefficient name when weighted
+
+
+REGISTRY: dict[str, Coefficient] = {c.name: c for c in (
+    Coefficient("cohen_kappa", "Cohen's kappa (Light's kappa for more raters)", "_cohen.sql.j2",
+                "pair", CohenKappaResult, "Cohen (1960, 1968); Light (1971); Fleiss, Cohen & "
+                "Everitt (1969) for the standard error", "landis_koch", named_raters=True,
+                aliases=("cohen", "light_kappa")),
+    Coefficient("scott_pi", "Scott's pi", "_scott.sql.j2", "pair", ScottPiResult,
+                "Scott (1955); Gwet (2014) ch. 2 for the weighted form and variance",
+                "landis_koch", two_raters=True, named_raters=True, aliases=("scott",)),
+    Coefficient("fleiss_kappa", "Fleiss' kappa", "_fleiss.sql.j2", "kappa", FleissKappaResult,
+                "Fleiss (1971); Gwet (2014) ch. 5 for missing ratings, weights and variance",
+                "landis_koch", aliases=("fleiss",)),
+    Coefficient("conger_kappa", "Conger's kappa", "_conger.sql.j2", "conger", CongerKappaResult,
+                "Conger (1980); Gwet (2014) ch. 5", "landis_koch", aliases=("conger",)),
+    Coefficient("gwet_ac1", "Gwet's AC1 (AC2 when weighted)", "_gwet_ac1.sql.j2", "kappa",
+                GwetAC1Result, "Gwet (2008); Gwet (2014) ch. 5", "landis_koch",
+                aliases=("gwet_ac2", "ac1", "ac2"), weighted_name="gwet_ac2"),
+    Coefficient("brennan_prediger", "Brennan-Prediger coefficient", "_brennan_prediger.sql.j2",
+                "kappa", BrennanPredigerResult, "Brennan & Prediger (1981); Gwet (2014) ch. 5",
+                "landis_koch", aliases=("bp",)),
+    Coefficient("percent_agreement", "percent agreement (a proportion)",
+                "_percent_agreement.sql.j2", "kappa", PercentAgreementResult,
+                "Gwet (2014) ch. 2", None),
+    Coefficient("krippendorff_alpha", "Krippendorff's alpha", "_alpha.sql.j2", "alpha",
+                KrippendorffAlphaResult, "Krippendorff (2011), Computing Krippendorff's "
+                "Alpha-Reliability", "krippendorff", weighted=False, analytic_se=False,
+                levels=True, default_level="interval", aliases=("alpha",)),
+)}
+
+FAMILIES = ("kappa", "alpha", "pair", "conger")
+
+
+def lookup(name: str) -> Coefficient:
+    """The entry for ``name`` or one of its aliases (``-`` and ``_`` alike, any case)."""
+    from .errors import OptionError
+
+    wanted = str(name).lower().replace("-", "_")
+    for entry in REGISTRY.values():
+        if wanted == entry.name or wanted in entry.aliases:
+            return entry
+    raise OptionError(f"unknown coefficient {name!r}; choose from {', '.join(REGISTRY)}")
+
+
+def partials() -> tuple[str, ...]:
+    """Every coefficient partial (sql/coefficients.sql.j2 includes them by name)."""
+    return tuple(c.partial for c in REGISTRY.values())
+
+
+# the public functions, one per entry (agreement_sql.metrics.coefficient.coefficient_function)
+cohen_kappa: CoefficientFunction = coefficient_function(REGISTRY["cohen_kappa"])
+scott_pi: CoefficientFunction = coefficient_function(REGISTRY["scott_pi"])
+fleiss_kappa: CoefficientFunction = coefficient_function(REGISTRY["fleiss_kappa"])
+conger_kappa: CoefficientFunction = coefficient_function(REGISTRY["conger_kappa"])
+gwet_ac1: CoefficientFunction = coefficient_function(REGISTRY["gwet_ac1"])
+brennan_prediger: CoefficientFunction = coefficient_function(REGISTRY["brennan_prediger"])
+percent_agreement: CoefficientFunction = coefficient_function(REGISTRY["percent_agreement"])
+krippendorff_alpha: CoefficientFunction = coefficient_function(REGISTRY["krippendorff_alpha"])
+
+__all__ = ["REGISTRY", "Coefficient", "lookup", "cohen_kappa", "scott_pi", "fleiss_kappa",
+           "conger_kappa", "gwet_ac1", "brennan_prediger", "percent_agreement",
+           "krippendorff_alpha"]
