@@ -1,12 +1,35 @@
-"""agreement-sql: inter-rater agreement as templated SQL over annotation tables in DuckDB."""
+"""agreement-sql: inter-rater agreement as templated SQL over annotation tables in DuckDB.
+
+Every number comes from a template in ``sql/``; this package loads and checks inputs, renders
+and binds the templates, runs them, and shapes typed, JSON-ready result dicts.
+"""
 from __future__ import annotations
 
+from .connection import connect
 from .errors import (AgreementError, ColumnError, DuplicateRatingError, InvalidRatingError,
                      MissingKeyError, OptionError, SourceError, TemplateError)
 from .metrics.coefficients import coefficients
 from .metrics.pairwise import human_agreement, pairwise_agreement
 from .registry import (brennan_prediger, cohen_kappa, conger_kappa, fleiss_kappa, gwet_ac1,
                        krippendorff_alpha, percent_agreement, scott_pi)
+from .rendering import render
 from .reports.irr import irr
+from .templates import available_templates
+from .workflows.consistency import consistency
+from .workflows.diagnostics import rater_diagnostics
+from .workflows.judges import judge_agreement, judge_set_fingerprint
+from .workflows.sample import calibration_sample
+from .workflows.sheet import evaluation_sheet
 
 __version__ = "0.2.0"
+
+__all__ = [
+    "AgreementError", "ColumnError", "DuplicateRatingError", "InvalidRatingError",
+    "MissingKeyError", "OptionError", "SourceError", "TemplateError",
+    "available_templates", "connect", "human_agreement", "irr", "krippendorff_alpha",
+    "pairwise_agreement", "render",
+    "brennan_prediger", "coefficients", "cohen_kappa", "conger_kappa", "fleiss_kappa", "gwet_ac1",
+    "percent_agreement", "scott_pi",
+    "calibration_sample", "consistency", "evaluation_sheet", "judge_agreement",
+    "judge_set_fingerprint", "rater_diagnostics",
+]

@@ -37,10 +37,13 @@ def shown_value(row: dict[str, Any]) -> str:
     return str(int(x)) if float(x).is_integer() and abs(x) < 1e15 else repr(float(x))
 
 
-def raise_example(profile: "Profile", problem: str, count: int, message: str,
+def raise_example(profile: "Profile", problem: str, count: int | None, message: str,
                   error: type[AgreementError] = InvalidRatingError) -> None:
+    """Raise ``error``: the count (else the examples query's), the message, the first row."""
     rows = examples(profile, problem)
     spec = profile.spec
+    if count is None:
+        count = int(rows[0]["n_found"]) if rows else 0
     text = f"{count} " + message.format(value=spec.value)
     if rows:
         text += f", e.g. {shown_value(rows[0])} at {spec.show_row(rows[0])}"

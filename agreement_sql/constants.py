@@ -21,6 +21,16 @@ MAX_WIDE_CATEGORIES = 16
 PACK_BASE = 512
 PACK_DIGITS = 5
 
+def pattern_capacity(n_categories: int) -> int:
+    """How many raters a unit's rater pattern can hold exactly: sum_r (c_r + 1) (K + 1)^r stays
+    below 2^53 while (K + 1)^R <= 2^53 (sql/_units.sql.j2, rater_patterns)."""
+    base, raters, place = n_categories + 1, 0, 1
+    while place * base <= 2 ** 53:
+        place *= base
+        raters += 1
+    return raters
+
+
 # ratings: a number is usable when finite and at most this large in magnitude (beyond 2^53
 # neighbouring integers share a DOUBLE, so distinct codes would silently become one category)
 MAX_EXACT_RATING = 2.0 ** 53

@@ -4,7 +4,10 @@ Templates keep to the SQL that DuckDB and Spark SQL share; what differs is writt
 this object only: identifier quoting, type names, how a bound parameter is written, the CTE
 materialisation hint DuckDB accepts and Spark does not (empty there), the expression that
 numbers rows in input order (a window without ORDER BY in DuckDB, which Spark refuses:
-monotonically_increasing_id() there), and the temporary-table DDL an engine runs.
+monotonically_increasing_id() there), the temporary-table DDL an engine runs, and the sum of
+floating-point terms used where a parallel sum's order would change the last bits of a result
+(DuckDB's FSUM, a compensated sum that is the correctly rounded total in practice, so the same
+input gives the same bytes; docs/decisions/0008).
 """
 from __future__ import annotations
 
@@ -22,6 +25,7 @@ class Dialect:
     materialize: str    # CTE hint: compute once (an aggregate read by several CTEs)
     input_order: str    # a number increasing in input order (on_duplicate="first"/"last")
     temp_table: str     # the words before a temporary table's name
+    fsum: str           # a sum of DOUBLEs whose result does not depend on the order of the terms
 
     def quote_identifier(self, name: str) -> str:
         """The one quoting rule: wrap in the quote character, double an embedded one."""
@@ -42,9 +46,10 @@ class Dialect:
 
 DUCKDB = Dialect(name="duckdb", quote='"', text="VARCHAR", double="DOUBLE", param_prefix="$",
                  inline="NOT MATERIALIZED", materialize="MATERIALIZED",
-                 input_order="ROW_NUMBER() OVER ()", temp_table="CREATE TEMP TABLE")
+                 input_order="ROW_NUMBER() OVER ()", temp_table="CREATE TEMP TABLE",
+                 fsum="FSUM")
 SPARK = Dialect(name="spark", quote="`", text="STRING", double="DOUBLE", param_prefix=":",
                 inline="", materialize="", input_order="monotonically_increasing_id()",
-                temp_table="CACHE TABLE")
+                temp_table="CACHE TABLE", fsum="SUM")
 
 DIALECTS = {d.name: d for d in (DUCKDB, SPARK)}

@@ -86,3 +86,31 @@ def krippendorff_label(alpha: float | None) -> str | None:
         return None
     alpha = settled(alpha)
     return "reliable" if alpha >= 0.800 else "tentative" if alpha >= 0.667 else "unreliable"
+
+
+# --- issue 14: continuous scores -------------------------------------------------------------
+
+def koo_li(icc: float | None) -> str | None:
+    """Koo & Li (2016), J. Chiropractic Medicine 15(2): ICC < 0.5 poor, 0.5-0.75 moderate,
+    0.75-0.9 good, > 0.9 excellent (a boundary belongs to the band above it, except 0.9: good)."""
+    if icc is None:
+        return None
+    icc = settled(icc)
+    if icc < 0.5:
+        return "poor"
+    if icc < 0.75:
+        return "moderate"
+    return "good" if icc <= 0.9 else "excellent"
+
+
+def mcbride(ccc: float | None) -> str | None:
+    """McBride (2005), NIWA report HAM2005-062, for Lin's concordance correlation:
+    < 0.90 poor, 0.90-0.95 moderate, 0.95-0.99 substantial, > 0.99 almost perfect."""
+    if ccc is None:
+        return None
+    ccc = settled(ccc)
+    if ccc < 0.90:
+        return "poor"
+    if ccc < 0.95:
+        return "moderate"
+    return "substantial" if ccc <= 0.99 else "almost perfect"

@@ -66,6 +66,12 @@ OPTIONS: dict[str, tuple[Check, str]] = {
     "domain_numeric": (_bool, "the declared domain holds numbers (else labels)"),
     "bootstrap": (_bool, "unit-resampling replicates"),
     "scales": (_opt_str, "a declared scales relation (metric, kind, lo, hi)"),
+    "source_slices": (_str_list, "a canonical source's slice columns (before any re-keying)"),
+    "rekey": (_choice("none", "pool", "across", "leave_one_out", "pairs"),
+              "a workflow's re-keying of a canonical source"),
+    "across_slice": (_opt_str, "rekey across: the source slice whose values become the units"),
+    "slice_filter": (_str_list, "source slices kept at one bound value and dropped"),
+    "rater_filter": (_count, "keep only the raters bound as $keep_rater_i (0: every rater)"),
     # the per-unit aggregation (sql/_units.sql.j2) and the forms of the statistics' inputs
     "form": (_choice("wide", "counts"), "wide: a count column per category; counts: a counts table"),
     "categories": (_kinds(("number", "label")), "the wide form's categories, bound as $category_i"),
@@ -83,10 +89,33 @@ OPTIONS: dict[str, tuple[Check, str]] = {
     "families": (_kinds(("kappa", "alpha", "pair", "conger")), "their families"),
     "named_raters": (_count, "raters named by the caller, bound as $rater_i (0: every rater)"),
     "pair_max_raters": (_bool, "pair coefficients only where at most $pair_max_raters raters rate"),
+    "with_usage": (_bool, "judge_agreement: each judge's assessment count"),
+    "with_points": (_bool, "judge_agreement: each point's spread and flag"),
+    "rater_patterns": (_bool, "keep each unit's rater pattern (few raters, wide form)"),
     "level": (_choice("nominal", "ordinal", "interval", "ratio"), "Krippendorff's level of measurement"),
+    # the intraclass correlation (sql/_icc.sql.j2) and the planning simulation (issue 14)
+    "rater_digits": (lambda v: _count(v) and v <= 62,
+                     "raters whose ratings are packed as digits per item (0: the joined form)"),
+    "part": (_choice("kappa", "confusion", "summary", "unknown", "disagreements", "rows",
+                     "strata", "ratings", "summary"), "which part of a multi-part workflow statement to return"),
+    "input_form": (_choice("pairs", "split"), "consistency: a merged pairs file or two files"),
+    "pairs_rel": (_opt_str, "consistency: the merged pairs relation"),
+    "citations_rel": (_opt_str, "consistency: the cited ids relation"),
+    "retrieved_rel": (_opt_str, "consistency: the retrieved ids relation"),
+    "scholar_rel": (_opt_str, "consistency: the scholar lines relation"),
+    "auditor_rel": (_opt_str, "consistency: the auditor lines relation"),
     # input examples (sql/input_examples.sql.j2)
     "problem": (_choice("null_key", "nonfinite", "label", "outside_domain", "out_of_scale",
-                        "outside_range", "duplicate"), "which input problem to show rows of"),
+                        "outside_range", "duplicate", "invalid", "duplicate_id", "missing_id"),
+                "which input problem to show rows of"),
+    # the evaluation sheet (sql/sheet_*.sql.j2): the caller's columns
+    "id_column": (_is_str, "the sheet's sample id column"),
+    "split_column": (_is_str, "the sheet's dataset split column"),
+    "label_columns": (_str_list, "the sheet's labelling columns"),
+    "breakdowns": (_str_list, "the sheet's breakdown columns"),
+    "include_train": (_bool, "keep the Train rows"),
+    "stratum_column": (_is_str, "the calibration sample's stratum column"),
+    "verdict_column": (_is_str, "the calibration sample's LLM verdict column"),
 }
 
 

@@ -15,17 +15,18 @@ misspelt flag.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from . import checks
-from .constants import BITS_PER_BLOCK, MAX_BIT_RATERS
+from .constants import BITS_PER_BLOCK, MAX_BIT_RATERS, pattern_capacity
 from .profile import Profile
 from .runner import query
 
 FORMS = ("wide", "counts")
-# tests set this to run the same data through every form (tests/test_forms.py)
+# tests set these to run the same data through every form (tests/test_forms.py)
 FORCED_FORM: str | None = None
+FORCED_PATTERNS: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -33,22 +34,25 @@ class Plan:
     form: str
     categories: tuple[tuple[str, Any], ...] = ()      # (kind, value) of the wide form
     rater_blocks: int = 0
-    extra: dict[str, Any] = field(default_factory=dict)
+    rater_patterns: bool = False                      # keep each unit's rater pattern
 
     def options(self) -> dict[str, Any]:
         return {"form": self.form, "categories": [kind for kind, _ in self.categories],
-                "rater_blocks": self.rater_blocks}
+                "rater_blocks": self.rater_blocks, "rater_patterns": self.rater_patterns}
 
     def params(self) -> dict[str, Any]:
         return {f"category_{i}": value for i, (_, value) in enumerate(self.categories)}
 
 
-def make_plan(profile: Profile, *, wide: bool = True, rater_bits: bool | None = None) -> Plan:
+def make_plan(profile: Profile, *, wide: bool = True, rater_bits: bool | None = None,
+              patterns: bool = False) -> Plan:
     """Choose the form for ``profile``'s ratings and run the separate duplicate check if needed.
 
     ``wide``: the statement has a wide form for this call (False forces the counts form).
     ``rater_bits``: number the raters in the statement even with a duplicate policy (a report
-    that reads each unit's rater set).
+    that reads each unit's rater set). ``patterns``: the statement can use rater patterns
+    (sql/_rater_patterns.sql.j2) when the form is wide and the raters few enough
+    (constants.pattern_capacity); Plan.rater_patterns says whether it does.
     """
     form = "wide" if wide and profile.categories and not profile.many_categories else "counts"
     if FORCED_FORM is not None and (FORCED_FORM == "counts" or profile.categories):
@@ -59,11 +63,15 @@ def make_plan(profile: Profile, *, wide: bool = True, rater_bits: bool | None = 
                            for x, label in profile.categories)
     checking = profile.spec.on_duplicate in (None, "error")
     blocks = 0
-    if (checking or rater_bits) and 0 < profile.n_raters <= MAX_BIT_RATERS:
+    if 0 < profile.n_raters <= MAX_BIT_RATERS:
+        # the statement finds duplicates and counts each metric's raters with these bits
         blocks = (profile.n_raters + BITS_PER_BLOCK - 1) // BITS_PER_BLOCK
     elif checking and profile.n_raters > MAX_BIT_RATERS:
         check_duplicates_apart(profile)
-    return Plan(form=form, categories=categories, rater_blocks=blocks)
+    use_patterns = (patterns and form == "wide" and FORCED_PATTERNS is not False
+                    and 0 < profile.n_raters <= pattern_capacity(len(categories)))
+    return Plan(form=form, categories=categories, rater_blocks=blocks,
+                rater_patterns=use_patterns)
 
 
 def check_duplicates_apart(profile: Profile) -> None:

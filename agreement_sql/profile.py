@@ -28,17 +28,18 @@ class KeyProfile:
     """The profile of one metric (and slice)."""
 
     n_rows: int
+    n_numbers: int
+    n_labels: int
+    n_ratings: int
     n_missing: int
     n_placeholder: int
-    n_ratings: int
-    n_labels: int
-    n_zero_one: int
-    n_nonfinite: int
+    all_zero_one: int
     n_null_item: int
     n_null_rater: int
-    n_raters: int
     x_min: float | None
     x_max: float | None
+    frac_max: float | None
+    n_nonfinite: int
     n_outside_domain: int
     n_out_of_scale: int
 
@@ -79,7 +80,7 @@ class Profile:
                               f"column {spec.value!r} is missing ({t['n_missing']} missing, "
                               f"{t['n_placeholder']} placeholder(s))")
         if t["n_nonfinite"]:
-            checks.raise_example(self, "nonfinite", t["n_nonfinite"],
+            checks.raise_example(self, "nonfinite", None,
                                  "rating(s) in column {value!r} are not usable numbers (infinite, "
                                  "or beyond 2^53 in magnitude where neighbouring whole numbers "
                                  "share one floating-point value; give such codes as text)")
@@ -106,34 +107,58 @@ class Profile:
 
 def read_profile(spec: RatingsSpec, *, domain: Domain | None = None,
                  scales: str | None = None) -> Profile:
-    """Run sql/ratings_profile.sql.j2 for ``spec``."""
+    """Run sql/ratings_profile.sql.j2 for ``spec`` (and sql/ratings_categories.sql.j2 when the
+    categories are not a short run of whole numbers or the declared domain)."""
     options = {**spec.options(domain=domain), "scales": scales}
-    rows = query(spec.session, "ratings_profile", options,
-                 {**spec.params(), "max_categories": MAX_WIDE_CATEGORIES})
+    rows = query(spec.session, "ratings_profile", options, spec.params())
     keys: dict[Key, KeyProfile] = {}
     n_raters = 0
-    found: list[tuple[float | None, str | None]] = []
     totals = dict.fromkeys(("n_rows", "n_missing", "n_placeholder", "n_ratings", "n_labels",
                             "n_nonfinite", "n_null_item", "n_null_rater", "n_null_metric",
                             "n_null_slice", "n_outside_domain", "n_out_of_scale"), 0)
+    x_min = x_max = frac = None
     for row in rows:
-        if row["part"] == "key":
-            kp = KeyProfile(**{f: (int(row[f] or 0) if f not in ("x_min", "x_max") else row[f])
-                               for f in KeyProfile.__dataclass_fields__})
-            key = (row["metric"],) + tuple(row[s] for s in spec.slices)
-            keys[key] = kp
-            for name in totals:
-                if name == "n_null_metric":
-                    totals[name] += kp.n_rows if row["metric"] is None else 0
-                elif name == "n_null_slice":
-                    totals[name] += kp.n_rows if any(row[s] is None for s in spec.slices) else 0
-                else:
-                    totals[name] += getattr(kp, name)
-        elif row["part"] == "raters":
+        if row["part"] == "raters":
             n_raters = int(row["n_raters"] or 0)
-        else:
-            found.append((row["x"], row["label"]))
-    many = len(found) == 0 and totals["n_ratings"] > 0 or len(found) > MAX_WIDE_CATEGORIES
-    return Profile(spec=spec, keys=keys, n_raters=n_raters,
-                   categories=() if many else tuple(found), many_categories=many,
-                   domain=domain, scales=scales, totals=totals)
+            continue
+        kp = KeyProfile(**{f: (row[f] if f in ("x_min", "x_max", "frac_max") else int(row[f] or 0))
+                           for f in KeyProfile.__dataclass_fields__})
+        keys[(row["metric"],) + tuple(row[s] for s in spec.slices)] = kp
+        for name in totals:
+            if name == "n_null_metric":
+                totals[name] += kp.n_rows if row["metric"] is None else 0
+            elif name == "n_null_slice":
+                totals[name] += kp.n_rows if any(row[s] is None for s in spec.slices) else 0
+            else:
+                totals[name] += getattr(kp, name)
+        if kp.x_min is not None:
+            x_min = kp.x_min if x_min is None else min(x_min, kp.x_min)
+            x_max = kp.x_max if x_max is None else max(x_max, kp.x_max)
+            frac = kp.frac_max if frac is None else max(frac, kp.frac_max)
+    profile = Profile(spec=spec, keys=keys, n_raters=n_raters, categories=(), many_categories=False,
+                      domain=domain, scales=scales, totals=totals)
+    return _with_categories(profile, x_min, x_max, frac)
+
+
+def _with_categories(profile: Profile, x_min: Any, x_max: Any, frac: Any) -> Profile:
+    """The categories of the wide form: the declared domain's values; else, when every rating
+    is a whole number in a run of at most MAX_WIDE_CATEGORIES, that run (a value nobody gave is
+    a count column of zeros, which changes no statistic); else listed by a query."""
+    from dataclasses import replace
+
+    t = profile.totals
+    if t["n_ratings"] == 0 or t["n_nonfinite"]:
+        return profile
+    found: list[tuple[float | None, str | None]]
+    if profile.domain is not None:
+        d = profile.domain
+        found = [(float(v) if d.numeric else float(i), None) for i, v in enumerate(d.values, start=1)]
+    elif t["n_labels"] == 0 and frac == 0 and x_max - x_min + 1 <= MAX_WIDE_CATEGORIES:
+        found = [(float(v), None) for v in range(int(x_min), int(x_max) + 1)]
+    else:
+        spec = profile.spec
+        rows = query(spec.session, "ratings_categories", spec.options(domain=profile.domain),
+                     {**spec.params(), "max_categories": MAX_WIDE_CATEGORIES})
+        found = [(r["x"], r["label"]) for r in rows]
+    many = len(found) == 0 or len(found) > MAX_WIDE_CATEGORIES
+    return replace(profile, categories=() if many else tuple(found), many_categories=many)

@@ -21,6 +21,7 @@ from .engine import STRUCT, Relation, Session
 from .errors import ColumnError, OptionError
 
 ON_DUPLICATE = (None, "error", "first", "last", "mean")
+UNIT_SEPARATOR = " | "      # joins slice values and item into one unit name when slices are pooled
 WORKSHOP = {"item": "trace_id", "rater": "user_id", "value": "ratings"}
 
 
@@ -43,10 +44,24 @@ class RatingsSpec:
     canonical: bool = False             # relation is a materialised canonical copy
     with_row_number: bool = False
     metric_label: str | None = None     # how messages name the metric: its column, or "question"
+    # a canonical copy re-keyed for a workflow's granularity (sql/_ratings.sql.j2)
+    source_slices: tuple[str, ...] = ()
+    rekey: str = "none"                 # "none", "pool" or "across"
+    across_slice: str | None = None
+    slice_filter: tuple[tuple[str, Any], ...] = ()    # (source slice, the value kept)
+    keep_raters: tuple[str, ...] = ()
 
     @property
     def slices(self) -> list[str]:
-        return [f"slice_{i}" for i in range(len(self.group_by))]
+        """The canonical slice columns the statements see (after any re-keying)."""
+        if not self.canonical or (self.rekey == "none" and not self.slice_filter):
+            return [f"slice_{i}" for i in range(len(self.group_by))]
+        if self.rekey == "pool":
+            return []
+        if self.rekey == "across":
+            return [f"slice_{i}" for i in range(len(self.source_slices))]
+        extra = {"leave_one_out": 1, "pairs": 2}.get(self.rekey, 0)
+        return [f"slice_{i}" for i in range(len(self.source_slices) - len(self.slice_filter) + extra)]
 
     @property
     def several(self) -> bool:
@@ -72,6 +87,11 @@ class RatingsSpec:
             "domain": domain.relation if domain is not None else None,
             "domain_numeric": domain.numeric if domain is not None else True,
             "bootstrap": bootstrap,
+            "source_slices": list(self.source_slices) if self.canonical else self.slices,
+            "rekey": self.rekey,
+            "across_slice": self.across_slice,
+            "slice_filter": [s for s, _ in self.slice_filter],
+            "rater_filter": len(self.keep_raters),
         }
 
     def params(self) -> dict[str, Any]:
@@ -80,6 +100,12 @@ class RatingsSpec:
             values[f"struct_field_{i}"] = name
         for i, p in enumerate(self.placeholders):
             values[f"placeholder_{i}"] = float(p) if _is_number(p) else p
+        if self.rekey == "pool":
+            values["unit_separator"] = UNIT_SEPARATOR
+        for slice_name, kept in self.slice_filter:
+            values[f"select_{slice_name}"] = kept
+        for i, name in enumerate(self.keep_raters):
+            values[f"keep_rater_{i}"] = name
         return values
 
     def describe_slice(self, row: dict[str, Any]) -> dict[str, Any]:
@@ -212,4 +238,7 @@ def materialize(spec: RatingsSpec) -> RatingsSpec:
 
     relation = run_template(spec.session, "materialize_ratings", spec.options(), spec.params(),
                             into="ratings")
-    return replace(spec, relation=relation, canonical=True, struct_fields=())
+    relation = replace(relation, description=spec.relation.description)
+    return replace(spec, relation=relation, canonical=True, struct_fields=(),
+                   source_slices=tuple(spec.slices), rekey="none", across_slice=None,
+                   slice_filter=(), keep_raters=())

@@ -1,91 +1,37 @@
 """``agreement_sql.render``: the exact SQL a metric runs, for an analyst to run by hand.
 
-Templates read a relation with the caller's column names; here the relation defaults to a view
-called ``ratings`` with columns ``item``, ``rater``, ``value``. The header names the relations
-and every bound parameter with the value the Python API would bind, and shows the DuckDB
-``PREPARE``/``EXECUTE`` lines that run it.
+A coefficient's name (``fleiss_kappa``, ``krippendorff_alpha``, any registry alias) renders
+``sql/coefficients.sql.j2`` for it; any other name renders that template. The options are the
+ones a call would build: the ratings options of :class:`agreement_sql.ratings.RatingsSpec` for a
+relation of your own (default: a table ``ratings`` with columns item, rater, value), the form of
+:class:`agreement_sql.plan.Plan` (the counts form, which needs no profile; ``form="wide"`` with
+``categories=[1, 2, 3, 4, 5]`` renders the wide form for those categories), and the
+coefficient options of :func:`agreement_sql.parameters.validate`. The header names the
+relations and every bound parameter with the value the Python API would bind, and shows the
+DuckDB ``PREPARE``/``EXECUTE`` lines that run it.
 """
 from __future__ import annotations
 
 from typing import Any, Sequence
 
-from .templates import Rendered, render as render_template
+from .constants import MAX_WIDE_CATEGORIES
+from .engine import TEXT, Column, Relation
+from .errors import OptionError
+from .parameters import validate
+from .plan import Plan
+from .ratings import RatingsSpec
+from .templates import Rendered, render as render_template, template_options
 
-# structural defaults per template (Jinja choices) and the parameter values the API binds
-BASE_OPTIONS: dict[str, Any] = {
-    "canonical": False, "on_duplicate": None, "with_row_number": False, "by_label": False,
-    "scales": None, "struct_fields": [], "level": "interval",
-    "domain": None, "domain_numeric": True, "bootstrap": False,
-    # one-pass statements (agreement_sql/profile.py): registered rater bits, wide category counts
-    "rater_bits": None, "bit_columns": [], "wide_categories": [], "wide_by_label": False,
-    "raters_from": None,
+# what render() binds and shows for parameters a call computes from its data
+SAMPLE_PARAMS: dict[str, Any] = {
+    "max_categories": MAX_WIDE_CATEGORIES, "max_examples": 5, "adjacent_tolerance": 1.0,
+    "threshold": 75.0, "extreme_range": 4.0, "mean_gap": 2.0, "max_patterns": 20,
+    "priority_sd": 1.5, "max_traces": 100, "max_items": 10, "sigma_threshold": 0.3,
+    "n_boot": 1000, "seed": 1, "ci_low_p": 0.025, "ci_high_p": 0.975, "z": 1.959963984540054,
+    "pair_max_raters": 10, "rating_min": 0.0, "rating_max": 5.0,
 }
-DEFAULT_PARAMS: dict[str, Any] = {
-    "default_metric": "value", "adjacent_tolerance": 1.0, "likert_lo": 1.0, "likert_hi": 5.0,
-    "threshold": 75.0, "rating_min": 0.0, "rating_max": 5.0, "extreme_range": 4.0,
-    "mean_gap": 2.0, "max_patterns": 20, "priority_sd": 1.5, "max_traces": 100,
-    "max_examples": 5, "max_raters": 320, "max_categories": 16,
-    "n_boot": 1000, "seed": 1, "ci_low_p": 0.025, "ci_high_p": 0.975,
-}
-TEMPLATE_OPTIONS: dict[str, dict[str, Any]] = {
-    "materialize_ratings": {"into": "ratings_canonical"},
-    "rater_bits": {"into": "rater_bits"},
-    "input_examples": {"problem": "duplicate"},
-    "drop_relation": {"kind": "view", "name": "ratings"},
-    "domain_checks": {"domain_check": "value_domain", "domain_numeric": False},
-    # the one-pass workshop report: a Likert 1..5 profile (five categories, one block of raters)
-    "irr_report": {"rater_bits": "rater_bits", "bit_columns": ["bit_0"],
-                   "wide_categories": ["n_0", "n_1", "n_2", "n_3", "n_4"]},
-}
-
-# the kappa family (sql/cohen_kappa.sql.j2, fleiss_kappa, ...): unweighted, every rater pair, no
-# interval; `coefficients` renders every coefficient it can compute in one statement
-KAPPA_OPTIONS: dict[str, Any] = {"weights": None, "weight_matrix": None, "weight_basis": "value",
-                                 "ci": False, "named_raters": 0}
-for _name in ("cohen_kappa", "scott_pi", "fleiss_kappa", "conger_kappa", "gwet_ac1",
-              "brennan_prediger", "percent_agreement"):
-    TEMPLATE_OPTIONS[_name] = dict(KAPPA_OPTIONS)
-TEMPLATE_OPTIONS["coefficients"] = {
-    **KAPPA_OPTIONS, "level": "nominal",
-    "which": ["cohen_kappa", "scott_pi", "fleiss_kappa", "conger_kappa", "gwet_ac1",
-              "brennan_prediger", "percent_agreement", "krippendorff_alpha"]}
-DEFAULT_PARAMS["z"] = 1.959963984540054     # the 95% normal quantile ci=0.95 binds
-DEFAULT_PARAMS["pair_max_raters"] = 10      # coefficients(): Light's kappa by default (LIGHT_MAX_RATERS)
-
-# the workflows (issue 4): judge agreement, rater diagnostics, consistency, evaluation sheet,
-# calibration sample. They read the canonical table a workflow materialises (re-keyed by
-# sql/_regroup.sql.j2); rendered here without group_by (no slices).
-_REGROUP: dict[str, Any] = {"canonical": True, "in_slices": [], "base_slices": [], "out_slices": [],
-                            "regroup_pool": False, "regroup_across": None, "regroup_expand": None,
-                            "regroup_select": [], "regroup_raters": 0}
-for _name in ("judge_agreement", "judge_usage", "judge_points", "rater_diagnostics",
-              "rater_diagnostics_bias", "rater_diagnostics_items"):
-    TEMPLATE_OPTIONS[_name] = dict(_REGROUP)
-TEMPLATE_OPTIONS["rater_diagnostics_loo"] = {**_REGROUP, "regroup_expand": "leave_one_out",
-                                             "out_slices": ["slice_0"]}
-TEMPLATE_OPTIONS["rater_diagnostics_pairs"] = {**_REGROUP, "regroup_expand": "pairs",
-                                               "out_slices": ["slice_0", "slice_1"]}
-_SHEET: dict[str, Any] = {"id_column": "Sample_ID", "split_column": "Dataset_Split",
-                          "label_columns": ["Annotator_1_Label", "Annotator_2_Label"],
-                          "breakdowns": ["Module"], "include_train": False}
-TEMPLATE_OPTIONS["sheet_long"] = {**_SHEET, "into": "sheet_canonical"}
-TEMPLATE_OPTIONS["sheet_checks"] = dict(_SHEET)
-TEMPLATE_OPTIONS["sheet_examples"] = {**_SHEET, "problem": "invalid"}
-TEMPLATE_OPTIONS["sheet_pairs"] = {**KAPPA_OPTIONS, "canonical": True, "by_label": True,
-                                   "categories": None, "part": "kappa"}
-TEMPLATE_OPTIONS["sheet_fleiss"] = {"canonical": True, "named_raters": 2}
-TEMPLATE_OPTIONS["sheet_disagreements"] = {"named_raters": 2, "breakdowns": ["Module"]}
-TEMPLATE_OPTIONS["consistency"] = {"form": "pairs", "part": "summary", "pairs_rel": "pairs",
-                                   "citations_rel": "citations", "retrieved_rel": "retrieved"}
-TEMPLATE_OPTIONS["calibration_sample"] = {"id_column": "Sample_ID", "split_column": "Dataset_Split",
-                                          "stratum_column": "Scenario",
-                                          "verdict_column": "LLM_Judge_Verdict", "part": "rows"}
-for _param, _value in {"unit_separator": " | ", "sigma_threshold": 0.3, "max_items": 10,
-                       "gate_pa": 0.90, "gate_kappa": 0.75, "gate_abstain": 0.02,
-                       "rater_0": "Annotator_1", "rater_1": "Annotator_2", "column_0": "Annotator_1_Label",
-                       "column_1": "Annotator_2_Label", "dimension_0": "Module",
-                       "blank_level": "(blank)", "n_pass": 2, "n_fail": 2}.items():
-    DEFAULT_PARAMS.setdefault(_param, _value)
+# relations a template joins that a call registers itself (shown under these names)
+SAMPLE_RELATIONS = {"scales": "scales", "domain": None, "weight_matrix": None}
 
 
 def _coerce(text: Any) -> Any:
@@ -96,45 +42,104 @@ def _coerce(text: Any) -> Any:
         return lowered == "true"
     if lowered in ("none", "null"):
         return None
+    if lowered.isdigit():
+        return int(lowered)
     return text
 
 
-def render_options(template: str, *, relation: str = "ratings", item: str = "item",
-                   rater: str = "rater", value: str = "value", metric: str | None = None,
-                   group_by: Sequence[str] = (), **options: Any) -> dict[str, Any]:
-    groups = list(group_by)
-    merged = {**BASE_OPTIONS, **TEMPLATE_OPTIONS.get(template, {}),
-              "source": relation, "item": item, "rater": rater, "value": value, "metric": metric,
-              "group_by": groups, "slices": [f"slice_{i}" for i in range(len(groups))]}
-    merged.update({k: _coerce(v) for k, v in options.items()})
-    return merged
+def statement(name: str, *, dialect: str = "duckdb", relation: str = "ratings",
+              item: str = "item", rater: str = "rater", value: str = "value",
+              metric: str | None = None, group_by: Sequence[str] = (),
+              **choices: Any) -> tuple[Rendered, dict[str, Any]]:
+    """The rendered statement for ``name`` and the parameter values a call would bind."""
+    from .registry import REGISTRY, lookup
+
+    choices = {k: _coerce(v) for k, v in choices.items()}
+    columns = tuple(Column(c, TEXT, "VARCHAR") for c in
+                    [item, rater, value, *([metric] if metric else []), *group_by])
+    spec = RatingsSpec(session=None, relation=Relation(relation, columns, relation, True),  # type: ignore[arg-type]
+                       item=item, rater=rater, value=value, metric=metric,
+                       group_by=tuple(group_by), default_metric=value)
+    categories = choices.pop("categories", None)
+    if isinstance(categories, str):
+        categories = [c.strip() for c in categories.split(",")]
+    form = choices.pop("form", "wide" if categories else "counts")
+    cats = tuple(("number", float(c)) if _number(c) else ("label", str(c)) for c in categories or ())
+    if form == "wide" and not cats:
+        raise OptionError("form=wide renders for given categories, e.g. categories=1,2,3,4,5")
+    plan = Plan(form=form, categories=cats, rater_blocks=int(choices.pop("rater_blocks", 1)),
+                rater_patterns=bool(choices.pop("rater_patterns", False)))
+    template = name
+    options: dict[str, Any] = {**spec.options(bootstrap=bool(choices.get("bootstrap"))),
+                               **plan.options()}
+    params: dict[str, Any] = {**SAMPLE_PARAMS, **spec.params(), **plan.params()}
+    try:
+        entry = lookup(name)
+    except OptionError:
+        entry = None
+    if entry is not None or name == "coefficients":
+        which = [entry] if entry is not None else list(REGISTRY.values())
+        opts = validate(weights=choices.pop("weights", None),
+                        weight_basis=choices.pop("weight_basis", "value"),
+                        level=choices.pop("level", which[0].default_level if entry else "nominal"))
+        template = "coefficients"
+        options.update({"which": [e.name for e in which], "partials": [e.partial for e in which],
+                        "families": [e.family for e in which], "level": opts.level,
+                        "weights": {"unweighted": None, "custom": "matrix"}.get(opts.weights, opts.weights),
+                        "weight_basis": opts.weight_basis, "weight_matrix": None,
+                        "ci": bool(choices.pop("ci", False)), "category_kinds": "number",
+                        "named_raters": 0, "pair_max_raters": False})
+    wanted = template_options(template)
+    for key, sample in SAMPLE_RELATIONS.items():
+        if key in wanted and key not in options:
+            options[key] = sample
+    defaults = {"level": "interval", "category_kinds": "number", "with_usage": True,
+                "with_points": True, "problem": "duplicate", "part": None}
+    for key, value_ in choices.items():
+        options[key] = value_
+    for key in wanted - set(options):
+        if key in defaults:
+            options[key] = defaults[key]
+    unknown = sorted(set(options) - wanted)
+    for key in unknown:
+        if key in choices:
+            raise OptionError(f"{template} takes no option {key!r}; it takes: "
+                              f"{', '.join(sorted(wanted))}")
+        options.pop(key)
+    return render_template(template, options, dialect=dialect), params
 
 
-def render(template: str, *, dialect: str = "duckdb", relation: str = "ratings",
-           item: str = "item", rater: str = "rater", value: str = "value",
-           metric: str | None = None, group_by: Sequence[str] = (), **options: Any) -> str:
-    """The SQL of ``sql/<template>.sql.j2`` with a header, ready to paste into the DuckDB CLI.
+def _number(value: Any) -> bool:
+    try:
+        float(value)
+        return True
+    except (TypeError, ValueError):
+        return False
+
+
+def render(name: str, *, dialect: str = "duckdb", relation: str = "ratings", item: str = "item",
+           rater: str = "rater", value: str = "value", metric: str | None = None,
+           group_by: Sequence[str] = (), **choices: Any) -> str:
+    """The SQL of a metric (or ``sql/<name>.sql.j2``) with a header, ready to run by hand.
 
     >>> sql = render("krippendorff_alpha", level="ordinal")
     >>> sql.splitlines()[0]
-    '-- agreement-sql: krippendorff_alpha (duckdb)'
+    '-- agreement-sql: coefficients (duckdb)'
     """
-    rendered = render_template(template, dialect=dialect,
-                               **render_options(template, relation=relation, item=item, rater=rater,
-                                                value=value, metric=metric, group_by=group_by,
-                                                **options))
-    return script(rendered)
+    rendered, params = statement(name, dialect=dialect, relation=relation, item=item,
+                                 rater=rater, value=value, metric=metric, group_by=group_by,
+                                 **choices)
+    return script(rendered, params)
 
 
-def script(rendered: Rendered) -> str:
-    values = {p: DEFAULT_PARAMS[p] for p in rendered.params if p in DEFAULT_PARAMS}
+def script(rendered: Rendered, params: dict[str, Any]) -> str:
+    values = {p: params[p] for p in rendered.params if p in params}
     text = rendered.script(values)
     if rendered.dialect == "duckdb" and rendered.params:
         args = ", ".join(f"{p} := {values[p]!r}" if p in values else f"{p} := ?" for p in rendered.params)
         head, body = text.split("\n", 1)
-        lines = [l for l in body.split("\n") if l.startswith("-- ")]
-        n = len(lines)
         parts = body.split("\n")
+        n = sum(1 for line in parts if line.startswith("-- reads relation:") or line.startswith("-- parameter:"))
         hint = [f"-- run by hand: PREPARE agreement AS <the statement below>; EXECUTE agreement({args});"]
         text = "\n".join([head] + parts[:n] + hint + parts[n:])
     return text

@@ -216,7 +216,7 @@ class RaterPair(TypedDict):
 
 class RaterBias(TypedDict):
     rater: str
-    category: Optional[str]              # labels: one row per category; numeric: None
+    category: Optional[Any]              # nominal: one row per category (its label or number); else None
     n_items: int
     rater_value: Optional[float]         # the rater's mean (numeric) or share of the category
     others_value: Optional[float]        # the other raters' mean or share on the same units
@@ -377,3 +377,120 @@ class CalibrationSample(TypedDict):
     sample_ids: List[str]                # in the order written
     blanked_columns: List[str]
     notes: List[str]
+
+
+# --- issue 14: continuous scores and study planning (ICC, Lin's CCC, Bland-Altman, planning) ---
+
+class ICCResult(TypedDict):
+    """One intraclass correlation form (agreement_sql.metrics.icc; docs/icc.md)."""
+    form: str                      # "ICC1", "ICC2", "ICC3", "ICC1k", "ICC2k", "ICC3k" (pingouin)
+    shrout_fleiss: str             # "ICC(2,1)" ...
+    mcgraw_wong: str               # "ICC(A,1)" ...
+    irr: str                       # R irr model / type / unit, e.g. "twoway / agreement / single"
+    value: Optional[float]         # None: fewer than two complete items or raters, no variance
+    f: Optional[float]             # F of H0 ICC = 0 (MS_R/MS_W one-way, MS_R/MS_E two-way)
+    df1: Optional[int]             # n - 1
+    df2: Optional[int]             # n (k - 1) one-way, (n - 1)(k - 1) two-way
+    ci_df2: Optional[float]        # ICC2/ICC2k: Satterthwaite's v of the interval (irr's df2)
+    p_value: Optional[float]       # one-sided P(F(df1, df2) > f)
+    ci_low: Optional[float]
+    ci_high: Optional[float]
+    ci_level: float
+    n_items: int                   # complete items (rated by every rater of the metric/slice)
+    n_raters: int                  # k
+    n_excluded_items: int          # items left out as incomplete (listwise)
+    interpretation: Optional[str]  # Koo & Li (2016): poor, moderate, good, excellent
+    metric: str
+    n_rows: int                    # accounting (see Accounting); n_excluded has "incomplete_item"
+    n_ratings: int                 # n_items * n_raters
+    n_excluded: Dict[str, int]
+    group: NotRequired[Dict[str, Any]]
+
+
+class ConcordanceResult(TypedDict):
+    """Lin's concordance correlation coefficient of two raters (agreement_sql.metrics.concordance)."""
+    coefficient: str               # "lin_ccc"
+    value: Optional[float]         # rho_c = 2 s_ab / (s_a^2 + s_b^2 + (mean_a - mean_b)^2), 1/n moments
+    pearson_r: Optional[float]     # precision
+    bias_correction: Optional[float]     # C_b = rho_c / r (accuracy)
+    z: Optional[float]             # atanh(rho_c)
+    se_z: Optional[float]          # Lin (1989/2000) asymptotic SE of z
+    ci_low: Optional[float]        # tanh(z -/+ z_(1-a/2) se_z)
+    ci_high: Optional[float]
+    ci_level: float
+    raters: List[str]              # [a, b]
+    n_items: int                   # items both raters rated
+    mean_a: Optional[float]
+    mean_b: Optional[float]
+    interpretation: Optional[str]  # McBride (2005)
+    metric: str
+    n_rows: int
+    n_ratings: int                 # 2 n_items
+    n_excluded: Dict[str, int]     # missing, placeholder, duplicate, unpaired, outside_pair
+    group: NotRequired[Dict[str, Any]]
+
+
+class BlandAltmanResult(TypedDict):
+    """Bland & Altman (1986, 1999) bias and limits of agreement of two raters."""
+    raters: List[str]              # [a, b]; differences are a - b
+    n_items: int
+    mean_a: Optional[float]
+    mean_b: Optional[float]
+    bias: Optional[float]          # mean difference
+    sd_diff: Optional[float]       # sample SD of the differences (n - 1)
+    loa_low: Optional[float]       # bias - z sd
+    loa_high: Optional[float]      # bias + z sd
+    level: float                   # share of differences the limits should hold (z from it)
+    z: float                       # e.g. 1.959964 for 0.95
+    bias_ci_low: Optional[float]   # bias -/+ t_(n-1) sd / sqrt(n)
+    bias_ci_high: Optional[float]
+    loa_low_ci: List[Optional[float]]    # each limit -/+ t_(n-1) sd sqrt(1/n + z^2 / (2 (n - 1)))
+    loa_high_ci: List[Optional[float]]
+    ci_level: float
+    metric: str
+    n_rows: int
+    n_ratings: int
+    n_excluded: Dict[str, int]
+    group: NotRequired[Dict[str, Any]]
+
+
+class SampleSizeResult(TypedDict):
+    """Items needed for a target precision (agreement_sql.planning)."""
+    coefficient: str               # "cohen_kappa", "fleiss_kappa", "icc", or a simulated one
+    method: str                    # "closed_form" or "simulation"
+    source: str                    # the formula's or the simulation's source
+    n_items: int                   # items needed
+    expected: float                # the anticipated coefficient
+    target: str                    # "ci_width" or "lower_bound"
+    ci_width: Optional[float]      # full width asked for
+    lower_bound: Optional[float]   # one-sided lower bound asked for
+    confidence: float
+    raters: int
+    categories: Optional[int]
+    prevalence: Optional[List[float]]
+    anticipated_se: Optional[float]      # closed form: the SE at n_items
+    achieved_share: Optional[float]      # simulation: share of runs meeting the target at n_items
+    n_sim: NotRequired[int]
+    seed: NotRequired[int]
+    notes: List[str]
+
+
+class PrecisionResult(TypedDict):
+    """What interval the data supports and how many more items reach a target."""
+    coefficient: str
+    value: Optional[float]
+    ci_low: Optional[float]
+    ci_high: Optional[float]
+    ci_level: float
+    ci_width: Optional[float]
+    se: Optional[float]
+    n_items: int
+    target: str                    # "ci_width", "lower_bound" or "none"
+    target_width: Optional[float]
+    lower_bound: Optional[float]
+    target_met: Optional[bool]
+    n_needed: Optional[int]        # by the same closed form, at the observed value and margins
+    n_more: Optional[int]          # max(0, n_needed - n_items)
+    source: str
+    metric: str
+    group: NotRequired[Dict[str, Any]]

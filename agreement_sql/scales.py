@@ -71,7 +71,7 @@ def register_all_scales(session: Session, profile: Any, scales: Mapping[str, Any
             continue
         if metric in declared:
             kind, lo, hi = declared[metric]
-        elif kp.n_ratings > 0 and kp.n_zero_one == kp.n_ratings:
+        elif kp.n_ratings > 0 and kp.all_zero_one:
             kind, lo, hi = "binary", 0.0, 1.0
         else:
             kind, (lo, hi) = "likert", LIKERT_DEFAULT

@@ -128,10 +128,56 @@ def environment(directory: str | None = None) -> jinja2.Environment:
     return env
 
 
-@lru_cache(maxsize=None)
+def _cache_dir() -> str | None:
+    cache = _bytecode_cache()
+    return getattr(cache, "directory", None)
+
+
+@lru_cache(maxsize=1)
+def _declared_options() -> dict[str, list[str]]:
+    """Every template's options, from a file in the template cache keyed by a hash of all the
+    template texts (the analysis parses every template, ~0.1 s a process), else computed."""
+    import hashlib
+    import json
+
+    folder = template_dir()
+    digest = hashlib.sha256()
+    for path in sorted(folder.glob("*.sql.j2")):
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
+    directory = _cache_dir()
+    target = os.path.join(directory, f"options-{digest.hexdigest()[:16]}.json") if directory else None
+    if target and os.path.exists(target):
+        try:
+            with open(target, encoding="utf-8") as handle:
+                return dict(json.load(handle))
+        except (OSError, ValueError):
+            pass
+    found = {p.name[: -len(".sql.j2")]: sorted(_analyse(p.name[: -len(".sql.j2")]))
+             for p in folder.glob("*.sql.j2") if not p.name.startswith("_")}
+    if target:
+        try:
+            with open(target + ".tmp", "w", encoding="utf-8") as handle:
+                json.dump(found, handle)
+            os.replace(target + ".tmp", target)
+        except OSError:
+            pass
+    return found
+
+
 def template_options(template: str) -> frozenset[str]:
     """The options ``sql/<template>.sql.j2`` takes: the free variables of the template and of
     every partial it includes or imports, less the globals the renderer provides."""
+    declared = _declared_options()
+    if template not in declared:
+        if not (template_dir() / f"{template}.sql.j2").exists():
+            raise OptionError(f"no template named {template!r}; see `agreement-sql metrics`")
+        return frozenset(_analyse(template))
+    return frozenset(declared[template])
+
+
+@lru_cache(maxsize=None)
+def _analyse(template: str) -> frozenset[str]:
     env = environment()
     seen: set[str] = set()
     names: set[str] = set()
@@ -264,7 +310,8 @@ def render(template: str, options: Mapping[str, Any], *, dialect: str | Dialect 
         canon=canon,
         num=num,
         sql={"text": Keyword(d.text), "double": Keyword(d.double), "inline": Keyword(d.inline),
-             "materialize": Keyword(d.materialize), "input_order": Keyword(d.input_order)},
+             "materialize": Keyword(d.materialize), "input_order": Keyword(d.input_order),
+             "fsum": Keyword(d.fsum)},
         const=constants.sql_constants(),
         dialect=d.name,
         dialect_=d,

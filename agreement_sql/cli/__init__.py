@@ -15,7 +15,8 @@ import duckdb
 from ..errors import AgreementError
 
 # command modules, in the order `--help` lists them; each defines register(subparsers)
-COMMANDS = ["irr", "render", "metrics", "alpha", "coefficients", "judges", "consistency", "sheet", "sample", "diagnostics"]
+COMMANDS = ["irr", "render", "metrics", "coefficients", "judges", "consistency", "sheet", "sample",
+            "diagnostics"]
 
 
 class _Parser(argparse.ArgumentParser):
@@ -38,7 +39,6 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    from ._common import stop_progress
     try:
         return int(args.run(args) or 0)
     except AgreementError as exc:
@@ -50,5 +50,3 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("agreement-sql: interrupted", file=sys.stderr)
         return 130
-    finally:
-        stop_progress()

@@ -7,7 +7,7 @@ import sys
 from typing import Any, Callable
 
 from ..connection import connect
-from ..progress import ProgressReporter
+from ..engine.duckdb import DuckDBEngine
 from ..errors import OptionError
 from ..formatting import flatten, table, to_csv, to_json
 
@@ -27,6 +27,9 @@ def add_source_arguments(parser: argparse.ArgumentParser, *, metric: bool = True
                             help="one result per slice of this column (repeatable)")
     parser.add_argument("--on-duplicate", choices=["first", "last", "mean"], default=None,
                         help="how to treat a rater who rated the same item twice [error]")
+    parser.add_argument("--missing", action="append", default=None, metavar="TEXT",
+                        help="a value that means 'no rating', e.g. NA or * (repeatable); NULL, "
+                             "NaN and blank are always missing")
     add_engine_arguments(parser)
 
 
@@ -43,28 +46,24 @@ def add_output_arguments(parser: argparse.ArgumentParser, formats=("json", "tabl
     parser.add_argument("--output", "-o", default=None, metavar="PATH", help="write here, not stdout")
 
 
-REPORTERS: list[ProgressReporter] = []
+class CommandEngine(DuckDBEngine):
+    """The CLI's engine: a DuckDB connection honouring --memory-limit/--temp-directory, with a
+    progress bar on stderr when stderr is a terminal and --quiet is not given."""
+
+    def close(self) -> None:
+        self.con.close()
 
 
-def connection(args: argparse.Namespace):
-    """A connection honouring --memory-limit/--temp-directory, with a progress bar on stderr
-    when stderr is a terminal and --quiet is not given (main() stops it)."""
+def connection(args: argparse.Namespace) -> CommandEngine:
     progress = not getattr(args, "quiet", False) and sys.stderr.isatty()
     con = connect(memory_limit=args.memory_limit, temp_directory=args.temp_directory,
                   progress_bar=progress)
-    if progress:
-        REPORTERS.append(ProgressReporter(con).start())
-    return con
-
-
-def stop_progress() -> None:
-    while REPORTERS:
-        REPORTERS.pop().stop()
+    return CommandEngine(con, progress=progress)
 
 
 def source_keywords(args: argparse.Namespace) -> dict[str, Any]:
     keywords = {"item": args.item, "rater": args.rater, "value": args.value,
-                "on_duplicate": args.on_duplicate}
+                "on_duplicate": args.on_duplicate, "missing": args.missing}
     if hasattr(args, "metric"):
         keywords["metric"] = args.metric
     if getattr(args, "group_by", None):
@@ -94,10 +93,19 @@ def emit(args: argparse.Namespace, result: Any, *,
     else:
         text = table_text(result) if table_text else table(flatten(rows))
     if args.output:
-        directory = os.path.dirname(os.path.abspath(args.output))
-        if not os.path.isdir(directory):
-            raise OptionError(f"--output folder does not exist: {directory}")
-        with open(args.output, "w", encoding="utf-8") as handle:
-            handle.write(text)
+        write_output(args, text)
     else:
         sys.stdout.write(text)
+
+
+def write_output(args: argparse.Namespace, text: str) -> None:
+    """Write --output; refuse to overwrite the source it was computed from."""
+    directory = os.path.dirname(os.path.abspath(args.output))
+    if not os.path.isdir(directory):
+        raise OptionError(f"--output folder does not exist: {directory}")
+    source = getattr(args, "source", None)
+    if source and os.path.exists(source) and os.path.exists(args.output) \
+            and os.path.samefile(source, args.output):
+        raise OptionError(f"--output {args.output!r} is the source file; write the result elsewhere")
+    with open(args.output, "w", encoding="utf-8") as handle:
+        handle.write(text)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 from ..formatting import irr_table
 from ..reports.irr import irr
@@ -19,6 +20,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--threshold", type=float, default=75.0, help="ready-to-proceed threshold in percent [75]")
     p.add_argument("--max-traces", type=int, default=100,
                    help="how many traces the disagreement ranking lists [100]")
+    p.add_argument("--max-patterns", type=int, default=20,
+                   help="how many traces each pattern lists per question [20]")
     add_output_arguments(p)
     p.set_defaults(run=run)
 
@@ -27,9 +30,13 @@ def run(args: argparse.Namespace) -> int:
     con = connection(args)
     try:
         report = irr(args.source, scales=parse_pairs(args.scale, "--scale") or None,
-                     threshold=args.threshold, max_traces=args.max_traces, con=con,
+                     threshold=args.threshold, max_traces=args.max_traces,
+                     max_patterns=args.max_patterns, con=con,
                      **source_keywords(args))
     finally:
         con.close()
     emit(args, report, table_text=irr_table)
+    if "error" in report:        # the seed's validation failed: nothing was computed
+        print(f"agreement-sql: error: IRR not computed: {report['error']}", file=sys.stderr)
+        return 1
     return 0

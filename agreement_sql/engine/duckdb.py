@@ -16,6 +16,8 @@
 """
 from __future__ import annotations
 
+import os
+import sys
 import threading
 import uuid
 from typing import Any
@@ -31,6 +33,7 @@ _NUMBER_IDS = {"tinyint", "smallint", "integer", "bigint", "hugeint", "utinyint"
                "uinteger", "ubigint", "uhugeint", "float", "double", "decimal"}
 _TEXT_IDS = {"varchar", "char", "bpchar", "string", "text"}
 _PRIVATE = threading.local()
+_TRACE = bool(os.environ.get("AGREEMENT_SQL_TRACE"))
 
 
 def is_duckdb_connection(con: Any) -> bool:
@@ -213,6 +216,13 @@ class DuckDBSession:
 
     def _run(self, sql: str, params: dict[str, Any], *, what: str) -> Any:
         try:
+            if _TRACE:
+                import time
+                started = time.perf_counter()
+                cursor = self.cursor.execute(sql, params)
+                print(f"agreement-sql trace: {what} {time.perf_counter() - started:.3f}s",
+                      file=sys.stderr)
+                return cursor
             return self.cursor.execute(sql, params)
         except duckdb.Error as exc:
             raise AgreementError(f"{what}: the database refused the query: {_first_line(exc)}") from exc

@@ -101,40 +101,47 @@ def compute(entries: Sequence[Any], source: Any, *, item: Any, rater: Any, value
     the entries without an analytic standard error get a bootstrap interval from a second
     statement (alpha; Cohen's when it turns out to be Light's kappa).
     """
+    with ratings_session(source, con=con, item=item, rater=rater, value=value, metric=metric,
+                         group_by=group_by, on_duplicate=on_duplicate, missing=missing) as spec:
+        return compute_on(spec, entries, opts=opts, cap_pairs=cap_pairs,
+                          default_method=default_method)
+
+
+def compute_on(spec: RatingsSpec, entries: Sequence[Any], *, opts: CoefficientOptions,
+               cap_pairs: bool = False, default_method: bool = False) -> Computed:
+    """:func:`compute` on the ratings of an open call (a workflow's canonical relation)."""
     from .coefficients import LIGHT_MAX_RATERS
     from .weights import register_weight_matrix
 
-    with ratings_session(source, con=con, item=item, rater=rater, value=value, metric=metric,
-                         group_by=group_by, on_duplicate=on_duplicate, missing=missing) as spec:
-        session = spec.session
-        declared = register_domain(session, opts.categories)
-        profile = read_profile(spec, domain=declared)
-        numbers, what = _numbers_needed(entries, opts)
-        profile.check(numbers=numbers, what=what)
-        if opts.weights in ("linear", "quadratic") and opts.weight_basis == "value" \
-                and declared is None and profile.has_labels:
-            raise OptionError(f"{opts.weights} weights need numeric ratings or a declared order: the "
-                              "ratings include text labels, so pass categories=[...] in their order "
-                              "(or weight_basis='position' to weight by sorted label position)")
-        matrix = (register_weight_matrix(session, opts.weight_matrix, declared)
-                  if opts.weights == "custom" else None)
-        conger_units = any(e.family == "conger" for e in entries) and opts.interval.analytic
-        check_named_raters(spec, opts.raters, declared)
-        plan = make_plan(profile, wide=not conger_units)
-        statement = _Statement(spec, profile, plan, declared, matrix, opts,
-                               _category_kinds(profile, declared), cap_pairs, LIGHT_MAX_RATERS)
-        rows = statement.run(entries, opts.interval)
-        verify_units(profile, rows)
-        computed = Computed(spec=spec, profile=profile, opts=opts, domain=declared, rows=rows)
-        if default_method and opts.interval.analytic:
-            again = [e for e in entries if not e.analytic_se or (
-                e.name == "cohen_kappa" and any(r.get("coefficient") == "light_kappa" for r in rows))]
-            if again:
-                boot = interval_spec(opts.interval.ci, "bootstrap", opts.interval.n_boot,
-                                     opts.interval.seed, analytic=False)
-                for row in statement.run(again, boot):
-                    computed.boot_rows.setdefault(computed.key(row), {})[row["name"]] = row
-                computed.boot_interval = boot
+    session = spec.session
+    declared = register_domain(session, opts.categories)
+    profile = read_profile(spec, domain=declared)
+    numbers, what = _numbers_needed(entries, opts)
+    profile.check(numbers=numbers, what=what)
+    if opts.weights in ("linear", "quadratic") and opts.weight_basis == "value" \
+            and declared is None and profile.has_labels:
+        raise OptionError(f"{opts.weights} weights need numeric ratings or a declared order: the "
+                          "ratings include text labels, so pass categories=[...] in their order "
+                          "(or weight_basis='position' to weight by sorted label position)")
+    matrix = (register_weight_matrix(session, opts.weight_matrix, declared)
+              if opts.weights == "custom" else None)
+    conger_units = any(e.family == "conger" for e in entries) and opts.interval.analytic
+    check_named_raters(spec, opts.raters, declared)
+    plan = make_plan(profile, wide=not conger_units)
+    statement = _Statement(spec, profile, plan, declared, matrix, opts,
+                           _category_kinds(profile, declared), cap_pairs, LIGHT_MAX_RATERS)
+    rows = statement.run(entries, opts.interval)
+    verify_units(profile, rows)
+    computed = Computed(spec=spec, profile=profile, opts=opts, domain=declared, rows=rows)
+    if default_method and opts.interval.analytic:
+        again = [e for e in entries if not e.analytic_se or (
+            e.name == "cohen_kappa" and any(r.get("coefficient") == "light_kappa" for r in rows))]
+        if again:
+            boot = interval_spec(opts.interval.ci, "bootstrap", opts.interval.n_boot,
+                                 opts.interval.seed, analytic=False)
+            for row in statement.run(again, boot):
+                computed.boot_rows.setdefault(computed.key(row), {})[row["name"]] = row
+            computed.boot_interval = boot
     return computed
 
 
@@ -207,7 +214,7 @@ def shape(entry: Any, row: Mapping[str, Any] | None, key_row: Mapping[str, Any],
             "observed_disagreement": data.get("observed_disagreement"),
             "expected_disagreement": data.get("expected_disagreement"),
             "n_items": int(data.get("n_items") or 0),
-            "n_raters": kp.n_raters if kp else 0,
+            "n_raters": int(key_row.get("key_raters") or 0),
             "n_values": int(data.get("n_values") or 0),
             "n_categories": int(data.get("n_categories") or 0),
             "interpretation": krippendorff_label(value),
@@ -225,7 +232,7 @@ def shape(entry: Any, row: Mapping[str, Any] | None, key_row: Mapping[str, Any],
             "observed_agreement": data.get("observed_agreement"),
             "chance_agreement": data.get("chance_agreement"),
             "n_items": int(data.get("n_items") or 0),
-            "n_raters": int(n_raters) if n_raters is not None else (kp.n_raters if kp else 0),
+            "n_raters": int(n_raters) if n_raters is not None else int(key_row.get("key_raters") or 0),
             "n_categories": int(data.get("n_categories") or 0),
             "interpretation": landis_koch(value) if entry.interpretation else None,
             "weights": opts.weights,

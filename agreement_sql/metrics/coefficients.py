@@ -73,8 +73,7 @@ def coefficients(source: Any, *, item: str = "item", rater: str = "rater", value
     out: list[CoefficientsResult] = []
     for key_row, by_name in computed.by_key():
         found: dict[str, dict[str, Any]] = {}
-        kp = computed.profile.of(key_row)
-        n_raters = kp.n_raters if kp else 0
+        n_raters = int(key_row.get("key_raters") or 0)
         for entry in entries:
             row = by_name.get(entry.name)
             skipped = entry.family == "pair" and cap and n_raters > LIGHT_MAX_RATERS

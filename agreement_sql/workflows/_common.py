@@ -1,74 +1,70 @@
-"""Pieces the workflows share: one scan of the source into a canonical table, re-keyed views of it.
+"""Pieces the workflows share: a workflow's own canonical ratings, and the coefficients on them.
 
-Every workflow reads its source once (``materialize_ratings``, with input row numbers so that
-"first seen" orders are stable) and then runs its templates on that temporary table, re-keyed by
-``sql/_regroup.sql.j2`` (per group, per point across responses, pooled, leave-one-out, pairs).
+A workflow shapes its input (a Weval JSON, an evaluation sheet, two agents' JSONL) into rows
+of the canonical ratings relation with a statement of its own, materialised once
+(:func:`canonical_spec`); from there every number comes from the same statements the metric
+functions run (sql/coefficients.sql.j2, sql/cohen_pairs.sql.j2, ...), re-keyed per granularity
+through :class:`agreement_sql.ratings.RatingsSpec` (pool, across, slice and rater filters).
 """
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
+from ..engine import Relation, Session
 from ..ratings import RatingsSpec
-from ..runner import execute
-from ..sources import generated_name
-
-UNIT_SEPARATOR = " | "      # joins group keys and item into one unit name when groups are pooled
-EXPANSIONS = (None, "leave_one_out", "pairs")
+from ..runner import run_template
 
 
-def materialize_with_order(spec: RatingsSpec) -> RatingsSpec:
-    """Read the source once into a temporary canonical table that keeps each row's input position."""
-    into = generated_name("ratings")
-    execute(spec.source.con, "materialize_ratings",
-            spec.options(into=into, with_row_number=True), spec.params())
-    spec.source.track("table", into)
-    return replace(spec, relation=into, canonical=True, struct_fields=())
+def canonical_spec(session: Session, template: str, options: Mapping[str, Any],
+                   params: Mapping[str, Any], *, description: str,
+                   slice_names: Sequence[str] = (), item: str = "item", rater: str = "rater",
+                   value: str = "label") -> RatingsSpec:
+    """Materialise a statement that returns canonical ratings rows (metric, slice_0.., item,
+    rater, state, x, label, row_no) and describe them as a canonical RatingsSpec."""
+    relation = run_template(session, template, options, params, into="workflow")
+    relation = Relation(name=relation.name, columns=relation.columns, description=description,
+                        cheap_scan=True)
+    slices = tuple(f"slice_{i}" for i in range(len(slice_names)))
+    return RatingsSpec(session=session, relation=relation, item=item, rater=rater, value=value,
+                       group_by=tuple(slice_names), canonical=True, with_row_number=True,
+                       source_slices=slices, metric_label=None)
 
 
-def regroup_options(slices: Sequence[str], *, pool: bool = False, across: str | None = None,
-                    expand: str | None = None, select: Sequence[str] = ()) -> dict[str, Any]:
-    """Structural options of ``_regroup.sql.j2``: which slices the re-keyed ratings carry.
-
-    ``select`` names slices whose rows are filtered to one value (bound as ``select_<slice>``)
-    and then dropped; it cannot be combined with ``pool`` or ``across``.
-    """
-    if expand not in EXPANSIONS:
-        raise ValueError(f"expand must be one of {EXPANSIONS}")
-    slices = list(slices)
-    if select and (pool or across is not None):
-        raise ValueError("select cannot be combined with pool or across")
-    if pool:
-        base: list[str] = []
-    elif across is not None:
-        base = [f"slice_{i}" for i in range(len(slices))]
-    else:
-        base = [f"slice_{i}" for i in range(len(slices) - len(select))]
-    extra = {None: 0, "leave_one_out": 1, "pairs": 2}[expand]
-    out = base + [f"slice_{len(base) + i}" for i in range(extra)]
-    return {"in_slices": slices, "base_slices": base, "out_slices": out,
-            "regroup_pool": bool(pool), "regroup_across": across, "regroup_expand": expand,
-            "regroup_select": list(select)}
-
-
-def run(spec: RatingsSpec, template: str, *, pool: bool = False, across: str | None = None,
-        expand: str | None = None, select: dict[str, Any] | None = None,
-        raters: Sequence[str] | None = None, options: dict[str, Any] | None = None,
-        params: dict[str, Any] | None = None) -> list[dict[str, Any]]:
-    """Run one workflow template on the canonical table of ``spec`` (see :func:`materialize_with_order`).
-
-    ``select`` maps canonical slice names to the one value of each to keep (those slices drop);
-    ``raters`` keeps only those raters.
-    """
+def regrouped(spec: RatingsSpec, *, pool: bool = False, across: str | None = None,
+              select: Mapping[str, Any] | None = None, raters: Sequence[str] = (),
+              expand: str | None = None) -> RatingsSpec:
+    """``spec`` re-keyed: ``pool`` one unit per (slices, item); ``across`` the canonical slice
+    whose values become the units (the item becomes the last slice); ``select`` keeps one value
+    of some canonical slices and drops them; ``raters`` keeps only those raters; ``expand``
+    "leave_one_out" (a last slice naming the rater left out) or "pairs" (two last slices naming
+    the rater pair)."""
+    names = list(spec.group_by)
     select = dict(select or {})
-    raters = list(raters or [])
-    opts = spec.options(**regroup_options(spec.slices, pool=pool, across=across, expand=expand,
-                                          select=list(select)),
-                        regroup_raters=len(raters), **(options or {}))
-    return execute(spec.source.con, template, opts,
-                   spec.params(unit_separator=UNIT_SEPARATOR, **(params or {}),
-                               **{f"select_{k}": v for k, v in select.items()},
-                               **{f"keep_rater_{i}": r for i, r in enumerate(raters)}))
+    if expand is not None:
+        added = ["left_out"] if expand == "leave_one_out" else ["rater_a", "rater_b"]
+        return replace(spec, rekey=expand, group_by=tuple(names + added),
+                       keep_raters=tuple(raters))
+    if pool:
+        return replace(spec, rekey="pool", group_by=(), keep_raters=tuple(raters))
+    if across is not None:
+        kept = [n for n, s in zip(names, spec.source_slices) if s != across]
+        return replace(spec, rekey="across", across_slice=across, group_by=tuple(kept + ["item"]),
+                       keep_raters=tuple(raters))
+    kept = [n for n, s in zip(names, spec.source_slices) if s not in select]
+    return replace(spec, slice_filter=tuple(select.items()), group_by=tuple(kept),
+                   keep_raters=tuple(raters))
+
+
+def kappa_of(spec: RatingsSpec, raters: Sequence[str]) -> float | None:
+    """Cohen's kappa of the named pair on ``spec`` (the coefficient's own statement)."""
+    from ..metrics.coefficient import compute_on
+    from ..parameters import validate
+    from ..registry import REGISTRY
+
+    computed = compute_on(spec, [REGISTRY["cohen_kappa"]], opts=validate(raters=list(raters)))
+    rows = [r for r in computed.rows if r.get("name") == "cohen_kappa"]
+    return rows[0]["value"] if rows else None
 
 
 def slice_values(row: dict[str, Any], names: Sequence[str], slices: Sequence[str]) -> dict[str, Any]:

@@ -16,12 +16,12 @@ import json
 import os
 from typing import Any, Iterator, Mapping
 
-import duckdb
-
+from ..engine import open_session
 from ..errors import ColumnError, InvalidRatingError, OptionError, SourceError
+from ..interpret import at_least, settled
 from ..results import ConsistencyReport
-from ..runner import execute
-from ..sources import generated_name
+from ..runner import query
+from ._common import canonical_spec, kappa_of
 
 LABELS = ("VALID", "NOT_IN_CONTEXT", "REJECT", "ABSTAIN")
 GATES = {"pa": 0.90, "kappa": 0.75, "abstain": 0.02}
@@ -33,7 +33,7 @@ RATERS = ("scholar", "auditor")
 def consistency(pairs: Any = None, *, scholar: Any = None, auditor: Any = None,
                 gates: Mapping[str, float] | None = None, unknown_labels: str = "error",
                 disagreements_tsv: str | os.PathLike | None = None,
-                con: duckdb.DuckDBPyConnection | None = None) -> ConsistencyReport:
+                con: Any = None) -> ConsistencyReport:
     """Seed 002's consistency report between the scholar (rows) and the auditor (columns).
 
     Give ``pairs`` (merged JSONL) or both ``scholar`` and ``auditor`` (JSONL paths or lists of
@@ -52,32 +52,25 @@ def consistency(pairs: Any = None, *, scholar: Any = None, auditor: Any = None,
     if pairs is None and (scholar is None or auditor is None):
         raise OptionError("give the merged pairs file, or both the scholar and the auditor files")
 
-    own = con is None
-    connection = con if con is not None else duckdb.connect()
-    registered: list[str] = []
-
-    def register(table: Any) -> str:
-        name = generated_name("consistency")
-        connection.register(name, table)
-        registered.append(name)
-        return name
-
-    try:
+    with open_session(con) as session:
         if pairs is not None:
             tables = _pairs_tables(pairs)
-            options = {"form": "pairs", "pairs_rel": register(tables["pairs"]),
-                       "citations_rel": register(tables["citations"]),
-                       "retrieved_rel": register(tables["retrieved"])}
-            inputs = {"form": "pairs", "pairs": _describe(pairs)}
+            options: dict[str, Any] = {
+                "input_form": "pairs", "pairs_rel": session.register_arrow(tables["pairs"], "pairs"),
+                "citations_rel": session.register_arrow(tables["citations"], "citations"),
+                "retrieved_rel": session.register_arrow(tables["retrieved"], "retrieved"),
+                "scholar_rel": None, "auditor_rel": None}
+            inputs: dict[str, Any] = {"form": "pairs", "pairs": _describe(pairs)}
         else:
-            options = {"form": "split", "scholar_rel": register(_side_table(scholar, "scholar")),
-                       "auditor_rel": register(_side_table(auditor, "auditor"))}
+            options = {"input_form": "split", "pairs_rel": None, "citations_rel": None,
+                       "retrieved_rel": None,
+                       "scholar_rel": session.register_arrow(_side_table(scholar, "scholar"), "scholar"),
+                       "auditor_rel": session.register_arrow(_side_table(auditor, "auditor"), "auditor")}
             inputs = {"form": "split", "scholar": _describe(scholar), "auditor": _describe(auditor)}
-        params = {"default_metric": "label", "rater_0": RATERS[0], "rater_1": RATERS[1],
-                  **{f"gate_{k}": v for k, v in gate_values.items()}}
+        params = {"default_metric": "label", "rater_0": RATERS[0], "rater_1": RATERS[1]}
 
         def part(name: str) -> list[dict[str, Any]]:
-            return execute(connection, "consistency", {**options, "part": name}, params)
+            return query(session, "consistency", {**options, "part": name}, params)
 
         summary = part("summary")[0]
         unknown = part("unknown") if summary["n_unknown"] else []
@@ -88,14 +81,11 @@ def consistency(pairs: Any = None, *, scholar: Any = None, auditor: Any = None,
             raise SourceError(f"nothing to score: {where}")
         confusion = part("confusion")
         arbitration = part("disagreements")
-    finally:
-        for name in registered:
-            try:
-                connection.unregister(name)
-            except duckdb.Error:
-                pass
-        if own:
-            connection.close()
+        kappa = None
+        if summary["n"]:
+            spec = canonical_spec(session, "consistency", {**options, "part": "ratings"}, params,
+                                  description="the joined scholar and auditor labels")
+            kappa = kappa_of(spec, RATERS)
 
     if disagreements_tsv is not None:
         write_tsv(disagreements_tsv, arbitration)
@@ -110,16 +100,18 @@ def consistency(pairs: Any = None, *, scholar: Any = None, auditor: Any = None,
             inputs.pop(key)
         inputs["rows"] = inputs.pop("rows_scholar")
         inputs["qids"] = inputs.pop("qids_scholar")
+    pa, abstain = summary["percent_agreement"], summary["abstain_rate"]
+    results = {"pa": at_least(pa, gate_values["pa"]), "kappa": at_least(kappa, gate_values["kappa"]),
+               "abstain": abstain is not None and settled(abstain) <= gate_values["abstain"]}
     return ConsistencyReport(
         n=int(summary["n"] or 0),
-        percent_agreement=_round4(summary["percent_agreement"]),
-        kappa=_round4(summary["kappa"]),
-        abstain_rate=_round4(summary["abstain_rate"]),
+        percent_agreement=_round4(pa),
+        kappa=_round4(kappa),
+        abstain_rate=_round4(abstain),
         disagreements=int(summary["disagreements"] or 0),
         gates=dict(gate_values),
-        **{"pass": bool(summary["pass"])},
-        gate_results={"pa": bool(summary["pass_pa"]), "kappa": bool(summary["pass_kappa"]),
-                      "abstain": bool(summary["pass_abstain"])},
+        **{"pass": all(results.values())},
+        gate_results=results,
         confusion_matrix=matrix,
         arbitration=[{k: r[k] for k in TSV_COLUMNS} for r in arbitration],
         unknown_labels={"count": int(summary["n_unknown"] or 0),

@@ -5,134 +5,159 @@ group's alpha with that rater left out; the pairwise matrix (exact %, mean |diff
 offset, alpha of the two alone); systematic bias (numeric: mean offset from the other raters'
 mean on the same units; labels: share of each category against the others' share on the same
 units); and the units that carry most of the observed disagreement, with every rating on them.
-Every number comes from the ``sql/rater_diagnostics*.sql.j2`` templates.
+Every number comes from ``sql/rater_diagnostics.sql.j2`` (its per-rater formulas in
+``sql/_diagnostics.sql.j2``). With few raters and few categories it reads rater patterns, so
+the leave-one-out and pair figures cost no more than the rest; otherwise the same statement
+runs again on the ratings expanded per left-out rater and per pair (at most
+``max_pair_raters`` raters, as those expansions copy the ratings once per rater).
 """
 from __future__ import annotations
 
 from typing import Any, Sequence
 
-from ..checks import check_ratings
 from ..errors import OptionError
-from ..results import (DisagreementItem, RaterAgreement, RaterBias, RaterDiagnostics, RaterPair)
-from ..ratings import RatingsSpec
+from ..parameters import LEVELS
+from ..plan import make_plan, verify_units
+from ..profile import read_profile
+from ..ratings import RatingsSpec, materialize
+from ..results import DisagreementItem, RaterAgreement, RaterBias, RaterDiagnostics, RaterPair
+from ..runner import query
 from ..session import ratings_session
-from ._common import materialize_with_order, run
+from ._common import regrouped
 
-LEVELS = ("nominal", "ordinal", "interval", "ratio")
 MAX_ITEMS = 10
-MAX_PAIR_RATERS = 30     # the leave-one-out and pair expansions copy the ratings once per rater
+MAX_PAIR_RATERS = 30     # without rater patterns the expansions copy the ratings once per rater
 
 
 def rater_diagnostics(source: Any, *, item: str = "item", rater: str = "rater", value: str = "value",
                       metric: str | None = None, group_by: Sequence[str] | str | None = None,
                       level: str = "interval", max_items: int = MAX_ITEMS,
                       max_pair_raters: int = MAX_PAIR_RATERS, on_duplicate: str | None = None,
-                      con: Any = None) -> RaterDiagnostics | list[RaterDiagnostics]:
+                      missing: Any = None, con: Any = None) -> RaterDiagnostics | list[RaterDiagnostics]:
     """Rater diagnostics for a long table of ratings (one row per item and rater).
 
-    ``level="nominal"`` compares labels as text (bias as category shares); the other levels read
-    the ratings as numbers (bias as mean offsets). ``max_items`` caps the listed items that
-    drive disagreement; with more than ``max_pair_raters`` raters the leave-one-out alphas and
-    the pairwise matrix are skipped (they copy the ratings once per rater) and a note says so.
-    One result without ``metric``/``group_by``, else a list with one per metric and group.
+    ``level="nominal"`` compares labels (bias as category shares); the other levels read the
+    ratings as numbers (bias as mean offsets). ``max_items`` caps the listed items that drive
+    disagreement; without rater patterns and with more than ``max_pair_raters`` raters the
+    leave-one-out alphas and the pairwise matrix are skipped and a note says so. One result
+    without ``metric``/``group_by``, else a list with one per metric and group.
     """
-    _check_level(level)
+    _check(level, max_items)
     with ratings_session(source, con=con, item=item, rater=rater, value=value, metric=metric,
-                         group_by=group_by, on_duplicate=on_duplicate) as spec:
-        spec = materialize_with_order(spec)
-        check_ratings(spec, numeric=level != "nominal")
+                         group_by=group_by, on_duplicate=on_duplicate, missing=missing,
+                         copy=True) as spec:
         results = diagnose(spec, level=level, max_items=max_items, max_pair_raters=max_pair_raters)
-    if metric is None and not group_by and not spec.struct_fields:
-        return results[0]
-    return results
+    return results if spec.several else results[0]
 
 
-def _check_level(level: str) -> None:
+def _check(level: str, max_items: Any) -> None:
     if level not in LEVELS:
         raise OptionError(f"level must be one of {', '.join(LEVELS)}, got {level!r}")
+    if isinstance(max_items, bool) or not isinstance(max_items, int) or max_items < 0:
+        raise OptionError(f"max_items must be a whole number >= 0, got {max_items!r}")
 
 
-def diagnose(spec: RatingsSpec, *, level: str, pool: bool = False, max_items: int = MAX_ITEMS,
-             max_pair_raters: int = MAX_PAIR_RATERS, group_names: Sequence[str] | None = None,
-             select: dict[str, Any] | None = None,
-             raters: Sequence[str] | None = None) -> list[RaterDiagnostics]:
-    """Diagnostics on a canonical ``spec`` (see ``materialize_with_order``), one per metric and group.
+def _run(spec: RatingsSpec, level: str, max_items: int, *, patterns: bool) -> tuple[list[dict[str, Any]], bool]:
+    profile = read_profile(spec)
+    profile.check(numbers=level != "nominal",
+                  what=f"diagnostics at level {level!r} (use level='nominal' for labels)")
+    plan = make_plan(profile, patterns=patterns)
+    kinds = "number" if not profile.has_labels else (
+        "label" if profile.totals["n_labels"] == profile.totals["n_ratings"] else "mixed")
+    rows = query(spec.session, "rater_diagnostics",
+                 {**spec.options(), **plan.options(), "level": level, "category_kinds": kinds},
+                 {**spec.params(), **plan.params(), "max_items": max_items})
+    verify_units(profile, [r for r in rows if r["part"] == "alpha"])
+    return rows, plan.rater_patterns
 
-    ``pool=True`` pools every group into one (units named ``group | ... | item``); ``select``
-    keeps one value of some slices (and drops them); ``raters`` keeps only those raters.
-    """
-    _check_level(level)
-    if max_items is None or int(max_items) < 0:
-        raise OptionError(f"max_items must be a non-negative integer, got {max_items!r}")
-    options = {"level": level, "by_label": level == "nominal"}
-    select = dict(select or {})
-    kept = [(n, s) for n, s in zip(group_names or spec.group_by, spec.slices) if s not in select]
-    slices = [] if pool else [f"slice_{i}" for i in range(len(kept))]
-    names = [] if pool else [n for n, _ in kept]
-    common = {"pool": pool, "select": select, "raters": raters, "options": options}
-    per_rater = run(spec, "rater_diagnostics", **common)
-    bias = run(spec, "rater_diagnostics_bias", **common)
-    items = run(spec, "rater_diagnostics_items", params={"max_items": int(max_items)}, **common)
 
-    def key(row: dict[str, Any], offset: Sequence[str] = slices) -> tuple:
-        return (row["metric"], *(row[s] for s in offset))
-
+def diagnose(spec: RatingsSpec, *, level: str, max_items: int = MAX_ITEMS,
+             max_pair_raters: int = MAX_PAIR_RATERS) -> list[RaterDiagnostics]:
+    """Diagnostics on a canonical ``spec`` (re-keyed as the caller needs), one per metric and group."""
+    _check(level, max_items)
+    rows, from_patterns = _run(spec, level, max_items, patterns=True)
+    names, slices = list(spec.group_by), spec.slices
     by_key: dict[tuple, RaterDiagnostics] = {}
-    n_raters: dict[tuple, int] = {}
-    for row in per_rater:
-        k = key(row)
-        if k not in by_key:
-            d = RaterDiagnostics(level=level, metric=row["metric"], alpha=row["group_alpha"],
-                                 raters=[], pairs=[], bias=[], items=[], notes=[])
-            if names:
-                d["group"] = {n: row[s] for n, s in zip(names, slices)}
-            by_key[k] = d
-        by_key[k]["raters"].append(RaterAgreement(
+
+    def key(row: dict[str, Any]) -> tuple:
+        return (row["metric"], *(row[s] for s in slices))
+
+    for row in (r for r in rows if r["part"] == "alpha"):
+        d = RaterDiagnostics(level=level, metric=row["metric"], alpha=row["alpha"], raters=[],
+                             pairs=[], bias=[], items=[], notes=[])
+        if names:
+            d["group"] = {n: row[s] for n, s in zip(names, slices)}
+        by_key[key(row)] = d
+    for row in (r for r in rows if r["part"] == "raters"):
+        by_key[key(row)]["raters"].append(RaterAgreement(
             rater=row["rater"], n_ratings=int(row["n_ratings"]),
             n_items_shared=int(row["n_items_shared"]),
             agreement_with_others=row["agreement_with_others"],
-            mean_abs_difference=row["mean_abs_difference"],
-            alpha_without=None,
+            mean_abs_difference=row["mean_abs_difference"], alpha_without=None,
             mean_rating=row["mean_rating"]))
-        n_raters[k] = n_raters.get(k, 0) + 1
-
-    expandable = all(n <= max_pair_raters for n in n_raters.values())
-    if expandable:
-        for row in run(spec, "rater_diagnostics_loo", expand="leave_one_out", **common):
-            d = by_key.get(key(row))
-            if d is None:
-                continue
-            for r in d["raters"]:
-                if r["rater"] == row["left_out"]:
-                    r["alpha_without"] = row["alpha_without"]
-        for row in run(spec, "rater_diagnostics_pairs", expand="pairs", **common):
-            d = by_key.get(key(row))
-            if d is not None:
-                d["pairs"].append(RaterPair(
-                    rater_a=row["rater_a"], rater_b=row["rater_b"], n_items=int(row["n_items"]),
-                    exact_agreement=row["exact_agreement"],
-                    mean_abs_difference=row["mean_abs_difference"],
-                    mean_offset=row["mean_offset"], alpha=row["alpha"]))
+    if from_patterns:
+        loo = [r for r in rows if r["part"] == "loo"]
+        pairs = [r for r in rows if r["part"] == "pairs"]
     else:
+        loo, pairs = _expanded(spec, level, by_key, max_pair_raters)
+    for row in loo:
+        for r in by_key[key(row)]["raters"]:
+            if r["rater"] == row["left_out"]:
+                r["alpha_without"] = row["alpha"]
+    for row in pairs:
+        by_key[key(row)]["pairs"].append(RaterPair(
+            rater_a=row["rater_a"], rater_b=row["rater_b"], n_items=int(row["n_items"]),
+            exact_agreement=row["agreement_with_others"],
+            mean_abs_difference=row["mean_abs_difference"], mean_offset=row["rater_offset"],
+            alpha=row["alpha"]))
+    for row in (r for r in rows if r["part"] == "bias"):
+        by_key[key(row)]["bias"].append(RaterBias(
+            rater=row["rater"],
+            category=row["category_label"] if row["category_label"] is not None else row["category_x"],
+            n_items=int(row["n_items"]),
+            rater_value=row["rater_value"], others_value=row["others_value"], offset=row["rater_offset"]))
+    numeric = level != "nominal"
+    for row in (r for r in rows if r["part"] == "items"):
+        d = by_key[key(row)]
+        if not d["items"] or d["items"][-1]["rank"] != row["item_rank"]:
+            d["items"].append(DisagreementItem(
+                rank=int(row["item_rank"]), item=row["item"], n_ratings=int(row["n_ratings_item"]),
+                n_values=int(row["n_values_item"]), disagreeing_pairs=int(row["disagreeing_pairs"]),
+                std_dev=row["std_dev"] if numeric else None, spread=row["spread"] if numeric else None,
+                disagreement_share=row["disagreement_share"], ratings={}))
+        d["items"][-1]["ratings"][row["rater"]] = row["x"] if numeric and row["x"] is not None else (
+            row["label"] if row["label"] is not None else row["x"])
+    for d in by_key.values():
+        d["raters"].sort(key=lambda r: (r["agreement_with_others"] is None,
+                                        r["agreement_with_others"] or 0.0, r["rater"]))
+    return list(by_key.values())
+
+
+def _expanded(spec: RatingsSpec, level: str, by_key: dict[tuple, RaterDiagnostics],
+              max_pair_raters: int) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Leave-one-out alphas and the pair matrix without rater patterns: the same statement on
+    the ratings expanded per left-out rater and per rater pair."""
+    if any(len(d["raters"]) > max_pair_raters for d in by_key.values()):
         for d in by_key.values():
             d["notes"].append(f"more than {max_pair_raters} raters: leave-one-out alphas and the "
                               "pairwise matrix are not computed (raise max_pair_raters to get them)")
-    for row in bias:
-        d = by_key.get(key(row))
-        if d is not None:
-            d["bias"].append(RaterBias(rater=row["rater"], category=row["category"],
-                                       n_items=int(row["n_items"]), rater_value=row["rater_value"],
-                                       others_value=row["others_value"], offset=row["offset"]))
-    numeric = level != "nominal"
-    for row in items:
-        d = by_key.get(key(row))
-        if d is None:
-            continue
-        if not d["items"] or d["items"][-1]["rank"] != row["item_rank"]:
-            d["items"].append(DisagreementItem(
-                rank=int(row["item_rank"]), item=row["item"], n_ratings=int(row["n_ratings"]),
-                n_values=int(row["n_values"]), disagreeing_pairs=int(row["disagreeing_pairs"]),
-                std_dev=row["std_dev"] if numeric else None, spread=row["spread"] if numeric else None,
-                disagreement_share=row["disagreement_share"], ratings={}))
-        d["items"][-1]["ratings"][row["rater"]] = row["x"] if numeric else row["value_text"]
-    return list(by_key.values())
+        return [], []
+    if spec.rekey != "none" or spec.slice_filter or spec.keep_raters:
+        spec = materialize(spec)        # a re-keyed view, settled before it is expanded
+    n = len(spec.slices)
+    loo_rows, _ = _run(regrouped(spec, expand="leave_one_out"), level, 0, patterns=False)
+    loo = [{**r, "left_out": r[f"slice_{n}"]} for r in loo_rows if r["part"] == "alpha"]
+    pair_rows, _ = _run(regrouped(spec, expand="pairs"), level, 0, patterns=False)
+    alpha = {(r["metric"], *(r[f"slice_{i}"] for i in range(n + 2))): r["alpha"]
+             for r in pair_rows if r["part"] == "alpha"}
+    offsets = {(r["metric"], *(r[f"slice_{i}"] for i in range(n + 2))): r["rater_offset"]
+               for r in pair_rows if r["part"] == "bias" and r["rater"] == r[f"slice_{n}"]
+               and level != "nominal"}
+    pairs = []
+    for r in pair_rows:
+        if r["part"] == "raters" and r["rater"] == r[f"slice_{n}"]:
+            k = (r["metric"], *(r[f"slice_{i}"] for i in range(n + 2)))
+            pairs.append({**r, "rater_a": r[f"slice_{n}"], "rater_b": r[f"slice_{n + 1}"],
+                          "n_items": r["n_items_shared"], "rater_offset": offsets.get(k),
+                          "alpha": alpha.get(k)})
+    return loo, pairs

@@ -20,14 +20,18 @@ import math
 import os
 from typing import Any, Mapping, Sequence
 
-from ..checks import check_ratings
 from ..errors import OptionError, SourceError
-from ..interpret import krippendorff_label
+from ..interpret import krippendorff_label, settled
+from ..parameters import LEVELS
+from ..plan import make_plan, verify_units
+from ..profile import read_profile
+from ..ratings import RatingsSpec
 from ..results import (FlaggedPoint, JudgeAgreementMetrics, JudgeAgreementReport, JudgeGroup,
                        JudgePlatform, JudgeUsed, PointAlpha, PointAgreement)
+from ..runner import query
 from ..session import ratings_session
-from ._common import materialize_with_order, rounded, run, slice_values
-from .diagnostics import LEVELS, diagnose
+from ._common import regrouped, rounded, slice_values
+from .diagnostics import diagnose
 
 log = logging.getLogger("agreement_sql.judges")
 
@@ -99,29 +103,49 @@ def judge_agreement(source: Any, *, item: str | None = None, rater: str | None =
             raise OptionError(f"across must be one of the group_by columns {group_by}, got {across!r}")
         across_col = str(across)
 
-    options = {"level": level, "by_label": level == "nominal"}
     with ratings_session(source, con=con, item=item or "item", rater=rater or "rater",
                          value=value or "value", group_by=group_by or None,
-                         on_duplicate=on_duplicate) as spec:
+                         on_duplicate=on_duplicate, ordered=True) as spec:
         if description:
-            spec.source.description = description
-        spec = materialize_with_order(spec)
-        check_ratings(spec, numeric=level != "nominal", allow_empty=weval is not None)
+            from dataclasses import replace
+            spec = replace(spec, relation=replace(spec.relation, description=description))
         names = list(spec.group_by)
         slices = spec.slices
-        across_slice = slices[names.index(spec.source.resolve(across_col, "across"))] if across_col else None
-        groups = run(spec, "judge_agreement", options=options)
-        usage = run(spec, "judge_usage", options=options)
-        points = run(spec, "judge_points", options=options,
-                     params={"sigma_threshold": float(sigma_threshold)})
-        pooled = run(spec, "judge_agreement", pool=True, options=options)
-        pooled_usage = run(spec, "judge_usage", pool=True, options=options)
+        across_slice = None
+        if across_col:
+            folded = [n for n in names if n == across_col] or [n for n in names if n.lower() == across_col.lower()]
+            across_slice = slices[names.index(folded[0])]
+        groups = _judge_rows(spec, level, sigma_threshold, usage=True, points=True,
+                             allow_empty=weval is not None)
+        pooled = _judge_rows(regrouped(spec, pool=True), level, sigma_threshold, usage=True,
+                             points=False, allow_empty=True)
         per_point: list[dict[str, Any]] = []
         if across_slice is not None:
-            per_point = run(spec, "judge_agreement", across=across_slice, options=options)
-        diag = diagnose(spec, level=level, pool=True, max_items=max_items) if diagnostics else []
-    return _report(groups, usage, points, pooled, pooled_usage, per_point, diag, names, slices,
-                   across_slice, meta, level, float(sigma_threshold), weval is not None)
+            per_point = _judge_rows(regrouped(spec, across=across_slice), level, sigma_threshold,
+                                    usage=False, points=False, allow_empty=True)
+        diag = (diagnose(regrouped(spec, pool=True), level=level, max_items=max_items)
+                if diagnostics and any(r["part"] == "groups" for r in groups) else [])
+    part = lambda rows, name: [r for r in rows if r["part"] == name]  # noqa: E731
+    return _report(part(groups, "groups"), part(groups, "usage"), part(groups, "points"),
+                   part(pooled, "groups"), part(pooled, "usage"), part(per_point, "groups"), diag,
+                   names, slices, across_slice, meta, level, float(sigma_threshold), weval is not None)
+
+
+def _judge_rows(spec: RatingsSpec, level: str, sigma_threshold: float, *, usage: bool,
+                points: bool, allow_empty: bool) -> list[dict[str, Any]]:
+    """sql/judge_agreement.sql.j2 on ``spec`` (one granularity)."""
+    profile = read_profile(spec)
+    profile.check(numbers=level != "nominal", allow_empty=allow_empty,
+                  what=f"judge agreement at level {level!r}")
+    if profile.totals["n_ratings"] == 0:
+        return []
+    plan = make_plan(profile)
+    rows = query(spec.session, "judge_agreement",
+                 {**spec.options(), **plan.options(), "level": level, "with_usage": usage,
+                  "with_points": points},
+                 {**spec.params(), **plan.params(), "sigma_threshold": float(sigma_threshold)})
+    verify_units(profile, [r for r in rows if r["part"] == "groups"])
+    return rows
 
 
 # --- input: the Weval result JSON -------------------------------------------------------------
@@ -224,8 +248,8 @@ def judge_label(alpha: float | None, score_variance: float | None) -> str | None
     """Seed 004's words for alpha: reliable, tentative, unstable (alpha near 0 because the
     scores barely vary), unreliable; on the unrounded alpha."""
     label = krippendorff_label(alpha)
-    if (label == "unreliable" and abs(alpha) < UNSTABLE_ALPHA and score_variance is not None
-            and score_variance < UNSTABLE_VARIANCE):
+    if (label == "unreliable" and abs(settled(alpha)) < UNSTABLE_ALPHA and score_variance is not None
+            and settled(score_variance) < UNSTABLE_VARIANCE):
         return "unstable"
     return label
 
@@ -240,6 +264,7 @@ def _metrics(row: dict[str, Any], used: list[dict[str, Any]],
              meta: Mapping[str, Mapping[str, str]]) -> JudgeAgreementMetrics | None:
     if not row["num_items"]:
         return None
+    used = sorted(used, key=lambda u: (-int(u["assessment_count"]), u["first_seen"], u["rater"]))
     judges_used = [JudgeUsed(judgeId=u["rater"],
                              model=str(meta.get(u["rater"], {}).get("model", "unknown")),
                              approach=str(meta.get(u["rater"], {}).get("approach", "unknown")),

@@ -14,12 +14,11 @@ import os
 import re
 from typing import Any
 
-import duckdb
-
+from ..engine import open_session
 from ..errors import OptionError, SourceError
+from ..ratings import _resolve
 from ..results import CalibrationSample
-from ..runner import execute
-from ..sources import open_source
+from ..runner import query
 from .sheet import BLANK_LEVEL, check_sheet
 
 MAX_SEED = 2**31 - 2
@@ -32,7 +31,7 @@ def calibration_sample(source: Any, n_per_stratum: int = 4, seed: int = 0, *,
                        output: str | os.PathLike | None = None, stratum_column: str = "Scenario",
                        verdict_column: str = "LLM_Judge_Verdict", id_column: str = "Sample_ID",
                        split_column: str = "Dataset_Split", hide_judge: bool = False,
-                       con: duckdb.DuckDBPyConnection | None = None) -> CalibrationSample:
+                       con: Any = None) -> CalibrationSample:
     """Draw the calibration sample and (with ``output``) write it as a CSV; return what was drawn.
 
     Per stratum: ``n_per_stratum // 2`` PASS and the rest FAIL by the LLM verdict; a stratum
@@ -45,29 +44,23 @@ def calibration_sample(source: Any, n_per_stratum: int = 4, seed: int = 0, *,
         raise OptionError(f"seed must be an integer between 0 and {MAX_SEED}, got {seed!r}")
     n_pass = n_per_stratum // 2
     n_fail = n_per_stratum - n_pass
-    own = con is None
-    connection = con if con is not None else duckdb.connect()
-    src = open_source(source, connection)
-    try:
-        cols = {"id": src.resolve(id_column, "sample id"), "split": src.resolve(split_column, "split"),
-                "stratum": src.resolve(stratum_column, "stratum"),
-                "verdict": src.resolve(verdict_column, "LLM verdict")}
+    with open_session(con) as session:
+        src = session.read_source(source)
+        cols = {"id": _resolve(src, id_column, "sample id"), "split": _resolve(src, split_column, "split"),
+                "stratum": _resolve(src, stratum_column, "stratum"),
+                "verdict": _resolve(src, verdict_column, "LLM verdict")}
         check_options = {"id_column": cols["id"], "split_column": cols["split"],
                          "label_columns": [cols["verdict"]], "include_train": False,
                          "source": src.name}
-        checks = execute(connection, "sheet_checks", check_options, {})[0]
-        check_sheet(src, checks, check_options,
-                           {"id": cols["id"], "labels": [(cols["verdict"], "LLM_Judge")]})
+        checks = query(session, "sheet_checks", check_options, {})[0]
+        check_sheet(session, src, checks, check_options,
+                    {"id": cols["id"], "labels": [(cols["verdict"], "LLM_Judge")]})
         options = {"source": src.name, "id_column": cols["id"], "split_column": cols["split"],
                    "stratum_column": cols["stratum"], "verdict_column": cols["verdict"]}
         params = {"seed": seed, "n_pass": n_pass, "n_fail": n_fail, "blank_level": BLANK_LEVEL}
-        rows = execute(connection, "calibration_sample", {**options, "part": "rows"}, params)
-        strata = execute(connection, "calibration_sample", {**options, "part": "summary"}, params)
-        columns = list(src.columns)
-    finally:
-        src.close()
-        if own:
-            connection.close()
+        rows = query(session, "calibration_sample", {**options, "part": "rows"}, params)
+        strata = query(session, "calibration_sample", {**options, "part": "summary"}, params)
+        columns = [c.name for c in src.columns]
     if not rows:
         raise SourceError(f"{_shown(source, src)} has no Dev or Test row with a PASS or FAIL "
                           f"{cols['verdict']!r}: nothing to draw")

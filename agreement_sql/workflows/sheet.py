@@ -14,16 +14,19 @@ import os
 import re
 from typing import Any, Sequence
 
-import duckdb
-
+from ..engine import Relation, Session, open_session
 from ..errors import (ColumnError, DuplicateRatingError, InvalidRatingError, MissingKeyError,
                       OptionError, SourceError)
-from ..interpret import landis_koch
-from ..ratings import RatingsSpec
+from ..interpret import at_least, landis_koch
+from ..metrics.coefficient import compute_on
+from ..parameters import validate
+from ..plan import make_plan
+from ..profile import read_profile
+from ..ratings import RatingsSpec, _has, _resolve
+from ..registry import REGISTRY
 from ..results import EvaluationSheetReport
-from ..runner import execute
-from ..sources import Source, generated_name, open_source
-from ._common import rounded
+from ..runner import query
+from ._common import canonical_spec, regrouped, rounded
 from .diagnostics import diagnose
 
 ANNOTATOR = re.compile(r"^annotator_(\d+)_label$", re.IGNORECASE)
@@ -63,84 +66,84 @@ def evaluation_sheet(source: Any, *, include_train: bool = False, target: float 
     """
     if isinstance(target, bool) or not isinstance(target, (int, float)):
         raise OptionError(f"target must be a number, got {target!r}")
-    own = con is None
-    connection = con if con is not None else duckdb.connect()
-    src = open_source(source, connection)
-    try:
+    with open_session(con) as session:
+        src = session.read_source(source)
         cols = _columns(src, id_column, split_column, judge_column, consensus_column, breakdowns)
         options = {"id_column": cols["id"], "split_column": cols["split"],
-                   "label_columns": [c for c, _ in cols["labels"]], "breakdowns": cols["breakdowns"],
+                   "label_columns": [c for c, _ in cols["labels"]],
                    "include_train": bool(include_train), "source": src.name}
-        checks = execute(connection, "sheet_checks", options, {})[0]
-        check_sheet(src, checks, options, cols)
-        spec = _materialize(src, options, cols)
+        checks = query(session, "sheet_checks", options, {})[0]
+        check_sheet(session, src, checks, options, cols)
+        spec = _materialize(session, src, {**options, "breakdowns": cols["breakdowns"]}, cols)
         annotators = [r for c, r in cols["labels"] if r not in (JUDGE, CONSENSUS)]
-        pairs = execute(connection, "sheet_pairs", spec.options(by_label=True, named_raters=0,
-                                                                  categories=None, weight_matrix=None,
-                                                                  weights=None, weight_basis="value",
-                                                                  ci=False, part="kappa"),
-                        spec.params())
-        confusion = execute(connection, "sheet_pairs", spec.options(by_label=True, named_raters=0,
-                                                                      categories=None, weight_matrix=None,
-                                                                      weights=None, weight_basis="value",
-                                                                      ci=False, part="confusion"),
-                            spec.params())
-        rater_params = {f"rater_{i}": r for i, r in enumerate(annotators)}
-        fleiss = execute(connection, "sheet_fleiss",
-                         spec.options(named_raters=len(annotators)), spec.params(**rater_params))
+        pair_options = _pair_options(spec)
+        pairs = query(session, "cohen_pairs", {**pair_options, "part": "kappa"}, spec.params())
+        overall = regrouped(spec, select={"slice_0": "overall", "slice_1": "all"})
+        confusion = query(session, "cohen_pairs", {**_pair_options(overall), "part": "confusion"},
+                          overall.params())
+        annotated = regrouped(spec, raters=annotators)
+        fleiss = compute_on(annotated, [REGISTRY["fleiss_kappa"]], opts=validate()).rows
+        plan = make_plan(read_profile(annotated))
+        agree = query(session, "sheet_agreement", {**annotated.options(), **plan.options()},
+                      {**annotated.params(), **plan.params()})
         dims = {f"dimension_{i}": b for i, b in enumerate(cols["breakdowns"])}
-        disagreements = execute(connection, "sheet_disagreements",
-                                {"source": spec.relation, "named_raters": len(annotators),
-                                 "breakdowns": cols["breakdowns"]}, {**rater_params, **dims})
-        diag = (diagnose(spec, level="nominal", select={"slice_0": "overall", "slice_1": "all"},
-                         raters=annotators, max_items=max_items, group_names=["breakdown", "level"])
+        disagreements = query(session, "sheet_disagreements",
+                              {"source": spec.relation.name, "rater_filter": len(annotators),
+                               "breakdowns": cols["breakdowns"]},
+                              {**{f"keep_rater_{i}": r for i, r in enumerate(annotators)}, **dims})
+        diag = (diagnose(regrouped(spec, select={"slice_0": "overall", "slice_1": "all"},
+                                   raters=annotators), level="nominal", max_items=max_items)
                 if diagnostics else [])
-    finally:
-        src.close()
-        if own:
-            connection.close()
     shown = os.fspath(source) if isinstance(source, (str, os.PathLike)) else src.description
-    return _report(checks, cols, annotators, pairs, confusion, fleiss, disagreements, diag,
+    return _report(checks, cols, annotators, pairs, confusion, fleiss, agree, disagreements, diag,
                    bool(include_train), float(target), shown)
+
+
+def _pair_options(spec: RatingsSpec) -> dict[str, Any]:
+    """sql/cohen_pairs.sql.j2 on the sheet's labels: every pair, unweighted, no interval."""
+    return {**spec.options(), "named_raters": 0, "pair_max_raters": False, "weights": None,
+            "weight_basis": "value", "weight_matrix": None, "ci": False}
 
 
 # --- columns and checks ---------------------------------------------------------------------
 
-def _columns(src: Source, id_column, split_column, judge_column, consensus_column, breakdowns):
-    cols: dict[str, Any] = {"id": src.resolve(id_column, "sample id"),
-                            "split": src.resolve(split_column, "split")}
-    annot = sorted(((int(m.group(1)), c) for c in src.columns if (m := ANNOTATOR.match(c))))
+def _columns(src: Relation, id_column, split_column, judge_column, consensus_column, breakdowns):
+    names = [c.name for c in src.columns]
+    cols: dict[str, Any] = {"id": _resolve(src, id_column, "sample id"),
+                            "split": _resolve(src, split_column, "split")}
+    annot = sorted(((int(m.group(1)), c) for c in names if (m := ANNOTATOR.match(c))))
     if len(annot) < 2:
         found = ", ".join(repr(c) for _, c in annot) or "none"
         raise ColumnError(f"{src.description} needs at least two Annotator_N_Label columns "
                           f"(found {found}); available columns: "
-                          f"{', '.join(repr(c) for c in src.columns)}")
+                          f"{', '.join(repr(c) for c in names)}")
     labels = [(c, f"Annotator_{n}") for n, c in annot]
     notes = []
     for column, rater, what in ((judge_column, JUDGE, "LLM judge"), (consensus_column, CONSENSUS, "consensus")):
         if column is None:
             continue
-        if src.has(column):
-            labels.append((src.resolve(column, what), rater))
+        if _has(src, column):
+            labels.append((_resolve(src, column, what), rater))
         else:
             notes.append(f"no {column!r} column: the {what} comparisons are left out")
     if breakdowns is None:
-        chosen = [src.resolve(b, "breakdown") for b in BREAKDOWNS if src.has(b)]
-        notes += [f"no {b!r} column: no breakdown by it" for b in BREAKDOWNS if not src.has(b)]
+        chosen = [_resolve(src, b, "breakdown") for b in BREAKDOWNS if _has(src, b)]
+        notes += [f"no {b!r} column: no breakdown by it" for b in BREAKDOWNS if not _has(src, b)]
     else:
-        chosen = [src.resolve(b, "breakdown") for b in ([breakdowns] if isinstance(breakdowns, str) else breakdowns)]
+        chosen = [_resolve(src, b, "breakdown") for b in ([breakdowns] if isinstance(breakdowns, str) else breakdowns)]
     cols.update(labels=labels, breakdowns=chosen, notes=notes)
     return cols
 
 
-def check_sheet(src: Source, checks: dict[str, Any], options: dict[str, Any], cols) -> None:
+def check_sheet(session: Session, src: Relation, checks: dict[str, Any], options: dict[str, Any],
+                cols) -> None:
     if not checks["n_rows"]:
         raise SourceError(f"{src.description} has no rows")
     params = {f"column_{i}": c for i, (c, _) in enumerate(cols["labels"])}
     params["max_examples"] = MAX_EXAMPLES
 
     def examples(problem: str) -> list[dict[str, Any]]:
-        return execute(src.con, "sheet_examples", {**options, "problem": problem}, params)
+        return query(session, "sheet_examples", {**options, "problem": problem}, params)
 
     if checks["n_missing_id"]:
         rows = examples("missing_id")
@@ -159,15 +162,12 @@ def check_sheet(src: Source, checks: dict[str, Any], options: dict[str, Any], co
                                  f"PASS nor FAIL (nor empty): {shown}")
 
 
-def _materialize(src: Source, options: dict[str, Any], cols) -> RatingsSpec:
-    into = generated_name("sheet")
+def _materialize(session: Session, src: Relation, options: dict[str, Any], cols) -> RatingsSpec:
     params = {"default_metric": "label", "blank_level": BLANK_LEVEL,
               **{f"rater_{i}": r for i, (_, r) in enumerate(cols["labels"])},
               **{f"dimension_{i}": b for i, b in enumerate(cols["breakdowns"])}}
-    execute(src.con, "sheet_long", {**options, "into": into}, params)
-    src.track("table", into)
-    return RatingsSpec(source=src, relation=into, item="item", rater="rater", value="value_text",
-                       group_by=("breakdown", "level"), default_metric="label", canonical=True)
+    return canonical_spec(session, "sheet_long", options, params, description=src.description,
+                          slice_names=("breakdown", "level"), item=cols["id"], rater="column")
 
 
 # --- shaping ----------------------------------------------------------------------------------
@@ -180,19 +180,28 @@ def _pct(x: float | None) -> float | None:
     return rounded(x, 1)
 
 
+def _percent(p: float | None) -> float | None:
+    """A proportion from SQL shown as the seed's percentage (the seed prints 100 p_o)."""
+    return None if p is None else 100.0 * p
+
+
 def _pair_entry(row: dict[str, Any]) -> dict[str, Any]:
     return {"raters": [row["rater_a"], row["rater_b"]], "n": int(row["n_shared"]),
             "kappa": _kappa(row["kappa"]), "percent_agreement": _pct(row["percent_agreement"]),
             "interpretation": landis_koch(row["kappa"])}
 
 
-def _report(checks, cols, annotators, pairs, confusion, fleiss, disagreements, diag, include_train,
-            target, description) -> EvaluationSheetReport:
+def _report(checks, cols, annotators, pairs, confusion, fleiss, agree, disagreements, diag,
+            include_train, target, description) -> EvaluationSheetReport:
     label_of = {rater: column for column, rater in cols["labels"]}
     by_level: dict[tuple, dict[tuple, dict[str, Any]]] = {}
     for row in pairs:
         by_level.setdefault((row["slice_0"], row["slice_1"]), {})[(row["rater_a"], row["rater_b"])] = row
-    fleiss_by = {(r["slice_0"], r["slice_1"]): r for r in fleiss}
+    agree_by = {(r["slice_0"], r["slice_1"]): r for r in agree}
+    fleiss_by = {(r["slice_0"], r["slice_1"]): {
+        "fleiss_kappa": r["value"], "percent_agreement": _percent(r["observed_agreement"]),
+        "n_items": r["n_items"], "all_agree_percent": agree_by.get((r["slice_0"], r["slice_1"]), {}).get("all_agree_percent")}
+        for r in fleiss if r.get("name") == "fleiss_kappa"}
 
     def pair(level: tuple, a: str, b: str) -> dict[str, Any] | None:
         rows = by_level.get(level, {})
@@ -211,7 +220,7 @@ def _report(checks, cols, annotators, pairs, confusion, fleiss, disagreements, d
             n = int(f["n_items"]) if f else 0
         out = {"coefficient": coefficient, "kappa": _kappa(kappa), "percent_agreement": _pct(pa),
                "n": n, "interpretation": landis_koch(kappa),
-               "target_met": bool(kappa is not None and kappa >= target)}
+               "target_met": at_least(kappa, target)}
         if f is not None:
             out["fleiss_kappa"] = _kappa(f["fleiss_kappa"])
             out["all_agree_percent"] = _pct(f["all_agree_percent"])
@@ -230,7 +239,7 @@ def _report(checks, cols, annotators, pairs, confusion, fleiss, disagreements, d
     for row in confusion:
         if row["rater_a"] in annotators and row["rater_b"] in annotators or JUDGE in (row["rater_a"], row["rater_b"]):
             key = f"{row['rater_a']} x {row['rater_b']}"
-            matrices.setdefault(key, {}).setdefault(row["cat_a"], {})[row["cat_b"]] = int(row["n"])
+            matrices.setdefault(key, {}).setdefault(row["label_a"], {})[row["label_b"]] = int(row["n"])
     judge: dict[str, Any] = {}
     if JUDGE in label_of:
         judge["vs_annotators"] = [dict(_pair_entry(p), annotator=a) for a in annotators
