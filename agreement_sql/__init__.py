@@ -9,10 +9,14 @@ from .connection import connect
 from .errors import (AgreementError, ColumnError, DuplicateRatingError, InvalidRatingError,
                      MissingKeyError, OptionError, SourceError, TemplateError)
 from .metrics.coefficients import coefficients
+from .metrics.concordance import bland_altman, concordance
+from .metrics.icc import icc
 from .metrics.pairwise import human_agreement, pairwise_agreement
 from .registry import (brennan_prediger, cohen_kappa, conger_kappa, fleiss_kappa, gwet_ac1,
                        krippendorff_alpha, percent_agreement, scott_pi)
 from .rendering import render
+from .planning import achieved_precision, sample_size
+from .reports.html import report
 from .reports.irr import irr
 from .templates import available_templates
 from .workflows.consistency import consistency
@@ -32,4 +36,5 @@ __all__ = [
     "percent_agreement", "scott_pi",
     "calibration_sample", "consistency", "evaluation_sheet", "judge_agreement",
     "judge_set_fingerprint", "rater_diagnostics",
+    "achieved_precision", "bland_altman", "concordance", "icc", "report", "sample_size",
 ]

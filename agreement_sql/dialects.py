@@ -6,8 +6,8 @@ materialisation hint DuckDB accepts and Spark does not (empty there), the expres
 numbers rows in input order (a window without ORDER BY in DuckDB, which Spark refuses:
 monotonically_increasing_id() there), the temporary-table DDL an engine runs, and the sum of
 floating-point terms used where a parallel sum's order would change the last bits of a result
-(DuckDB's FSUM, a compensated sum that is the correctly rounded total in practice, so the same
-input gives the same bytes; docs/decisions/0008).
+(on DuckDB a session macro that sums each term's part on a fine binary grid exactly, as an
+integer, so the order in which threads deliver the terms cannot change a bit; decision 0008).
 """
 from __future__ import annotations
 
@@ -26,6 +26,7 @@ class Dialect:
     input_order: str    # a number increasing in input order (on_duplicate="first"/"last")
     temp_table: str     # the words before a temporary table's name
     fsum: str           # a sum of DOUBLEs whose result does not depend on the order of the terms
+    setup: tuple[str, ...] = ()   # statements a session runs first (fixed text, no caller input)
 
     def quote_identifier(self, name: str) -> str:
         """The one quoting rule: wrap in the quote character, double an embedded one."""
@@ -44,10 +45,23 @@ class Dialect:
         return "DROP TABLE IF EXISTS " + self.quote_identifier(name)
 
 
+# agreement_fsum(t): the sum of DOUBLE terms, the same whatever order the threads deliver them.
+# Each term is split into hi, its value on the grid of multiples of 2^-30 (an integer count of
+# 2^-30, summed exactly as HUGEINT), and lo = t - hi (exact, |lo| <= 2^-31, summed with FSUM).
+# Integer and dyadic terms have lo = 0 and a bit-exact sum; otherwise the lo sum's rounding
+# error lies some twenty orders below the total's last bit. DuckDB's FSUM alone is Kahan's sum
+# in delivery order and changes the last bit between runs. Terms of 1e18 or more go to lo whole.
+EXACT_SUM_MACRO = (
+    "CREATE OR REPLACE TEMP MACRO agreement_fsum(t) AS "
+    "CAST(SUM(CASE WHEN ABS(t) < 1e18 THEN CAST(ROUND(t * 1073741824.0) AS HUGEINT) "
+    "WHEN t IS NOT NULL THEN 0 END) AS DOUBLE) / 1073741824.0 "
+    "+ FSUM(CASE WHEN ABS(t) < 1e18 THEN t - ROUND(t * 1073741824.0) / 1073741824.0 ELSE t END)")
+
 DUCKDB = Dialect(name="duckdb", quote='"', text="VARCHAR", double="DOUBLE", param_prefix="$",
                  inline="NOT MATERIALIZED", materialize="MATERIALIZED",
                  input_order="ROW_NUMBER() OVER ()", temp_table="CREATE TEMP TABLE",
-                 fsum="FSUM")
+                 fsum="agreement_fsum", setup=(EXACT_SUM_MACRO,))
+
 SPARK = Dialect(name="spark", quote="`", text="STRING", double="DOUBLE", param_prefix=":",
                 inline="", materialize="", input_order="monotonically_increasing_id()",
                 temp_table="CACHE TABLE", fsum="SUM")

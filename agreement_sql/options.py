@@ -96,6 +96,8 @@ OPTIONS: dict[str, tuple[Check, str]] = {
     # the intraclass correlation (sql/_icc.sql.j2) and the planning simulation (issue 14)
     "rater_digits": (lambda v: _count(v) and v <= 62,
                      "raters whose ratings are packed as digits per item (0: the joined form)"),
+    "n_categories": (lambda v: _count(v) and 2 <= v <= 16,
+                     "plan_simulation: categories, cut at the bound cumulative prevalences $cum_i"),
     "part": (_choice("kappa", "confusion", "summary", "unknown", "disagreements", "rows",
                      "strata", "ratings", "summary"), "which part of a multi-part workflow statement to return"),
     "input_form": (_choice("pairs", "split"), "consistency: a merged pairs file or two files"),
@@ -116,6 +118,10 @@ OPTIONS: dict[str, tuple[Check, str]] = {
     "include_train": (_bool, "keep the Train rows"),
     "stratum_column": (_is_str, "the calibration sample's stratum column"),
     "verdict_column": (_is_str, "the calibration sample's LLM verdict column"),
+    # the HTML report (sql/report_*.sql.j2)
+    "n_traces": (lambda v: _count(v) and v >= 1,
+                 "report_traces: the listed traces, bound as $trace_metric_i, $trace_item_i"),
+    "numeric_items": (_bool, "report_traces: the item column holds numbers (compared as numbers)"),
 }
 
 

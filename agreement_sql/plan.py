@@ -7,8 +7,8 @@ misspelt flag.
 
 * ``form="wide"``: the categories are few (at most constants.MAX_WIDE_CATEGORIES, listed by
   the profile): one count column per category, summed over unit patterns.
-* ``form="counts"``: any number of categories (continuous scores): a counts-per-(unit, value)
-  table.
+* ``form="counts"``: any number of categories (continuous scores, or means of a rater's
+  repeated ratings under ``on_duplicate="mean"``): a counts-per-(unit, value) table.
 * ``rater_blocks``: with at most constants.MAX_BIT_RATERS raters, the statement's own per-unit
   aggregation finds a rater who rated a unit twice (rater bits); with more, the separate
   sql/duplicate_check.sql.j2 runs before it. With a duplicate policy nothing needs checking.
@@ -54,8 +54,12 @@ def make_plan(profile: Profile, *, wide: bool = True, rater_bits: bool | None = 
     (sql/_rater_patterns.sql.j2) when the form is wide and the raters few enough
     (constants.pattern_capacity); Plan.rater_patterns says whether it does.
     """
-    form = "wide" if wide and profile.categories and not profile.many_categories else "counts"
-    if FORCED_FORM is not None and (FORCED_FORM == "counts" or profile.categories):
+    # the mean of a rater's repeated ratings may be a value the profile never saw (3.5 between
+    # 3 and 4), so that policy reads its ratings in the counts form, which needs no category list
+    averaging = profile.spec.on_duplicate == "mean"
+    form = ("wide" if wide and profile.categories and not profile.many_categories
+            and not averaging else "counts")
+    if FORCED_FORM is not None and (FORCED_FORM == "counts" or profile.categories and not averaging):
         form = FORCED_FORM
     categories: tuple[tuple[str, Any], ...] = ()
     if form == "wide":
@@ -76,7 +80,9 @@ def make_plan(profile: Profile, *, wide: bool = True, rater_bits: bool | None = 
 
 def check_duplicates_apart(profile: Profile) -> None:
     spec = profile.spec
-    rows = query(spec.session, "duplicate_check", spec.options(domain=profile.domain), spec.params())
+    rows = query(spec.session, "duplicate_check",
+                 {**spec.options(domain=profile.domain), "categories": [], "rater_patterns": False},
+                 spec.params())
     if rows and rows[0]["n_duplicate_units"]:
         checks.raise_duplicates(profile, int(rows[0]["n_duplicate_units"]))
 

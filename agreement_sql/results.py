@@ -465,6 +465,7 @@ class SampleSizeResult(TypedDict):
     ci_width: Optional[float]      # full width asked for
     lower_bound: Optional[float]   # one-sided lower bound asked for
     confidence: float
+    assurance: float               # share of studies meant to reach the target (0.5: on average)
     raters: int
     categories: Optional[int]
     prevalence: Optional[List[float]]

@@ -15,8 +15,8 @@ import duckdb
 from ..errors import AgreementError
 
 # command modules, in the order `--help` lists them; each defines register(subparsers)
-COMMANDS = ["irr", "render", "metrics", "coefficients", "judges", "consistency", "sheet", "sample",
-            "diagnostics"]
+COMMANDS = ["irr", "report", "render", "metrics", "coefficients", "icc", "plan", "judges",
+            "consistency", "sheet", "sample", "diagnostics"]
 
 
 class _Parser(argparse.ArgumentParser):

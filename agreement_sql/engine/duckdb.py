@@ -96,6 +96,8 @@ class DuckDBSession:
         # fixed statements, no caller text; local to this cursor
         self.cursor.execute("SET enable_progress_bar = " + ("true" if engine.progress else "false"))
         self.cursor.execute("SET enable_progress_bar_print = false")
+        for statement in self.dialect.setup:
+            self.cursor.execute(statement)
         self._reporter = None
         if engine.progress:
             from ..progress import ProgressReporter

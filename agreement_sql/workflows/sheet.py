@@ -143,7 +143,8 @@ def check_sheet(session: Session, src: Relation, checks: dict[str, Any], options
     params["max_examples"] = MAX_EXAMPLES
 
     def examples(problem: str) -> list[dict[str, Any]]:
-        return query(session, "sheet_examples", {**options, "problem": problem}, params)
+        wanted = {k: options[k] for k in ("id_column", "label_columns", "source")}
+        return query(session, "sheet_examples", {**wanted, "problem": problem}, params)
 
     if checks["n_missing_id"]:
         rows = examples("missing_id")

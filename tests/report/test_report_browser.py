@@ -200,3 +200,140 @@ class Page:
 
     def pdf(self) -> bytes:
         return base64.b64decode(self.call("Page.printToPDF", {"printBackground": False})["data"])
+
+
+# --- the tests --------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def browser():
+    binary = find_chromium()
+    if binary is None:
+        message = ("no chromium binary (install Debian's chromium: .ci/install-browser.sh, or set "
+                   "$CHROMIUM)")
+        if os.environ.get("CI"):
+            pytest.fail(f"browser tests cannot be skipped under CI: {message}")
+        pytest.skip(message)
+    b = Browser(binary)
+    yield b
+    b.close()
+
+
+@pytest.fixture(scope="module")
+def pages(tmp_path_factory):
+    """The example report and the judge and sheet reports, written as files."""
+    from agreement_sql.reports.html import report
+    folder = tmp_path_factory.mktemp("pages")
+    out = {}
+    for name, source in (("workshop", DATA / "workshop_annotations.jsonl"),
+                         ("judges", DATA / "weval_results.json"),
+                         ("sheet", DATA / "evaluation_sheet.csv")):
+        out[name] = folder / f"{name}.html"
+        out[name].write_text(report(source), encoding="utf-8")
+    return out
+
+
+VISIBLE = "(el => { const r = el.getBoundingClientRect(); const s = getComputedStyle(el); " \
+          "return r.width > 0 && r.height > 0 && s.visibility !== 'hidden' && s.display !== 'none'; })"
+
+
+def test_example_report_shows_the_verdict_and_a_card_per_question(browser, pages):
+    """A person sees the verdict first, with the score against the threshold, then one card per
+    rubric question with its name and A^HH."""
+    import agreement_sql as ag
+    expected = ag.irr(DATA / "workshop_annotations.jsonl")
+    page = Page(browser, pages["workshop"])
+    text = page.js("document.body.innerText")
+    verdict = page.js("document.querySelector('#verdict').innerText")
+    assert "NOT ready to proceed" in verdict and "73.7% pairwise agreement against a 75.0% threshold" in verdict
+    assert text.index("NOT ready to proceed") < text.index("Rubric questions")
+    cards = page.js(f"[...document.querySelectorAll('article.card')].map(c => [c.dataset.question, {VISIBLE}(c), c.innerText])")
+    assert [c[0] for c in cards] == list(expected["per_metric_scores"])
+    for name, visible, card_text in cards:
+        assert visible, name
+        assert f"{expected['per_metric_scores'][name]['human_agreement']:.3f}" in card_text
+    assert page.errors() == []
+    assert page.requests() == []
+
+
+def test_heatmaps_are_present_and_labelled(browser, pages):
+    """Every heatmap is drawn, has a caption and a title, writes its numbers in the cells and
+    labels its axes; the binary question's coincidence matrix shows its four cells."""
+    page = Page(browser, pages["workshop"])
+    maps = page.js("[...document.querySelectorAll('figure.heatmap')].map(f => ({id: f.id, "
+                   f"visible: {VISIBLE}(f.querySelector('svg')), caption: f.querySelector('figcaption').innerText, "
+                   "title: f.querySelector('svg > title').textContent, "
+                   "texts: [...f.querySelectorAll('svg text')].map(t => t.textContent)}))")
+    assert len(maps) == 9            # 1 coincidence + per question the pairs' exact % and alpha
+    for m in maps:
+        assert m["visible"] and m["caption"] and m["title"], m["id"]
+    coincidence = next(m for m in maps if m["title"].startswith("Coincidence matrix: follows_policy"))
+    assert {"0", "1", "rating", "paired rating", "13.7", "9.3", "68.7"} <= set(coincidence["texts"])
+    assert page.errors() == []
+
+
+@pytest.mark.parametrize("kind, headline", [("judges", "NOT ready to proceed"), ("sheet", "Ready to proceed")])
+def test_judge_and_sheet_reports(browser, pages, kind, headline):
+    """The judge and sheet pages open without an error or a request, verdict first."""
+    page = Page(browser, pages[kind])
+    assert page.js("document.querySelector('#verdict .headline').innerText").lstrip("\u2713\u2717 ").startswith(headline)
+    assert page.js("document.querySelectorAll('article.card').length") >= 2
+    assert page.errors() == [] and page.requests() == []
+
+
+def test_dark_scheme_is_legible(browser, pages):
+    """With prefers-color-scheme: dark the page turns dark and its text light (contrast > 7)."""
+    page = Page(browser, pages["workshop"], scheme="dark")
+    contrast = page.js("""(() => {
+      const rgb = s => s.match(/\\d+(\\.\\d+)?/g).slice(0, 3).map(Number).map(v => v / 255)
+        .map(v => v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4));
+      const lum = s => { const [r, g, b] = rgb(s); return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+      const body = getComputedStyle(document.body);
+      const bg = lum(body.backgroundColor), fg = lum(body.color);
+      return [bg, fg, (Math.max(bg, fg) + 0.05) / (Math.min(bg, fg) + 0.05)];
+    })()""")
+    bg, fg, ratio = contrast
+    assert bg < 0.1 and fg > 0.5 and ratio > 7
+    assert page.errors() == []
+
+
+def test_prints_to_pdf(browser, pages):
+    """The page prints (a PDF of a few pages, no request made while printing)."""
+    page = Page(browser, pages["workshop"])
+    pdf = page.pdf()
+    assert pdf.startswith(b"%PDF") and len(pdf) > 10_000
+    assert page.requests() == []
+
+
+def main(argv: list[str]) -> int:
+    """``--screenshot PATH``: the example report's screenshot (docs/report.png)."""
+    import argparse
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--screenshot", required=True, type=Path)
+    parser.add_argument("--source", type=Path,
+                        default=Path(os.path.relpath(DATA / "workshop_annotations.jsonl")))
+    parser.add_argument("--width", type=int, default=1280)
+    parser.add_argument("--height", type=int, default=1400, help="CSS pixels from the top")
+    parser.add_argument("--scheme", choices=("light", "dark"), default="light")
+    args = parser.parse_args(argv)
+    try:
+        from agreement_sql.reports.html import report
+    except ImportError:         # run as a script from the checkout without an install
+        sys.path.insert(0, str(ROOT))
+        from agreement_sql.reports.html import report
+    binary = find_chromium()
+    if binary is None:
+        parser.error("no chromium binary: run .ci/install-browser.sh")
+    with tempfile.TemporaryDirectory() as folder:
+        page_file = Path(folder) / "report.html"
+        page_file.write_text(report(args.source), encoding="utf-8")
+        b = Browser(binary)
+        try:
+            Page(b, page_file, scheme=args.scheme, width=args.width).screenshot(args.screenshot, args.height)
+        finally:
+            b.close()
+    print(f"wrote {args.screenshot}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -8,6 +8,7 @@ and follows the reader's light or dark scheme. Python here only formats numbers 
 from __future__ import annotations
 
 import math
+import re
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Mapping
@@ -20,24 +21,26 @@ from .data import ReportData, collect
 from .svg import Charts
 
 __all__ = ["report", "render_page", "collect", "ReportData"]
+_SPEC = re.compile(r"(pct|signed|n)(\d)")
 
 
 def report(source: Any, *, item: str = "item", rater: str = "rater", value: str = "value",
            metric: str | None = None, scales: Mapping[str, Any] | None = None,
-           threshold: float = 75.0, on_duplicate: str | None = None, con: Any = None,
-           title: str | None = None, max_traces: int = 20) -> str:
+           threshold: float = 75.0, on_duplicate: str | None = None, missing: Any = None,
+           con: Any = None, title: str | None = None, max_traces: int = 20) -> str:
     """The agreement report as one self-contained HTML page (returns the HTML text).
 
     The input kind is detected as :func:`agreement_sql.irr`, ``judge_agreement`` and
     ``evaluation_sheet`` read theirs: a Weval result JSON gives the judge report, a seed 003
     evaluation sheet (``Annotator_N_Label`` columns) the sheet report, anything else the workshop
-    IRR report (same keywords as ``irr()``; ``threshold`` in percent). ``max_traces`` caps the
+    IRR report (same keywords as ``irr()``; ``threshold`` in percent) with the rater diagnostics
+    of each question (``rater_diagnostics()`` on the same ratings). ``max_traces`` caps the
     traces to discuss; every other list is capped too, so the page stays small (under 2 MB) for
     any input size. Unusable input raises the same :class:`agreement_sql.AgreementError` as irr().
     """
     return render_page(collect(source, item=item, rater=rater, value=value, metric=metric,
                                scales=scales, threshold=threshold, on_duplicate=on_duplicate,
-                               con=con, title=title, max_traces=max_traces))
+                               missing=missing, con=con, title=title, max_traces=max_traces))
 
 
 def render_page(data: ReportData) -> str:
@@ -56,12 +59,9 @@ def fmt(value: Any, spec: str = "n2") -> str:
         return f"{int(value):,}"
     if spec == "rating":
         return f"{value:g}" if float(value).is_integer() else f"{value:.2f}".rstrip("0")
-    digits = int(spec.lstrip("pctsigned") or 2)
-    if spec.startswith("pct"):
-        return f"{value:.{digits}f}%"
-    if spec.startswith("signed"):
-        return f"{value:+.{digits}f}"
-    return f"{value:.{digits}f}"
+    kind, digits = _SPEC.fullmatch(spec).groups()   # type: ignore[union-attr]
+    text = f"{value:{'+' if kind == 'signed' else ''}.{int(digits)}f}"
+    return text + "%" if kind == "pct" else text
 
 
 def bar_row(row: Mapping[str, Any], label: str, value: str, spec: str) -> tuple[str, Any, str]:

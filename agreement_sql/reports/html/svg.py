@@ -49,7 +49,7 @@ class Charts:
     def meter(self, value: float | None, lo: float, hi: float, mark: float | None, *, value_text: str,
               mark_text: str, title: str, good: bool | None) -> Markup:
         """A score on [lo, hi] against a threshold mark, both written out."""
-        width, left, bar = 360.0, 4.0, 352.0
+        width, left, bar = 480.0, 4.0, 472.0
         body = [f'<rect class="track" x="{left}" y="18" width="{bar}" height="14" rx="3"/>']
         if value is not None:
             frac = min(max((value - lo) / (hi - lo), 0.0), 1.0)

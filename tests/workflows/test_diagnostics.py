@@ -16,7 +16,7 @@ import pytest
 from agreement_sql import rater_diagnostics
 from agreement_sql.cli import main
 
-DATA = Path(__file__).resolve().parent.parent / "data"
+from conftest import DATA  # noqa: E402
 
 # 4 items x 3 raters; c is one point above the others on every item, item i4 is split
 RATINGS = {"a": [1, 2, 3, 1], "b": [1, 2, 3, 5], "c": [2, 3, 4, 2]}
@@ -107,7 +107,15 @@ def test_missing_ratings_and_groups():
     assert both[1]["alpha"] == pytest.approx(_alpha(ratings))
 
 
-def test_many_raters_skip_the_expansions():
+def test_many_raters_skip_the_expansions(monkeypatch):
+    """Without rater patterns (too many raters or categories) the leave-one-out and pair
+    figures need expansions that copy the ratings per rater: beyond max_pair_raters they are
+    skipped with a note. With patterns they cost nothing and are always given."""
+    import agreement_sql.plan as plan
+
+    with_patterns = rater_diagnostics(_table(RATINGS), max_pair_raters=2)
+    assert with_patterns["pairs"] and all(r["alpha_without"] is not None for r in with_patterns["raters"])
+    monkeypatch.setattr(plan, "FORCED_PATTERNS", False)
     d = rater_diagnostics(_table(RATINGS), max_pair_raters=2)
     assert d["pairs"] == [] and all(r["alpha_without"] is None for r in d["raters"])
     assert "more than 2 raters" in d["notes"][0]

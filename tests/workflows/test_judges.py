@@ -18,7 +18,7 @@ from agreement_sql import judge_agreement, judge_set_fingerprint
 from agreement_sql.cli import main
 from agreement_sql.errors import SourceError
 
-DATA = Path(__file__).resolve().parent.parent / "data"
+from conftest import DATA  # noqa: E402
 WEVAL = DATA / "weval_results.json"
 
 

@@ -17,7 +17,7 @@ from agreement_sql import calibration_sample
 from agreement_sql.cli import main
 from agreement_sql.errors import ColumnError, InvalidRatingError, OptionError
 
-DATA = Path(__file__).resolve().parent.parent / "data"
+from conftest import DATA  # noqa: E402
 SHEET = DATA / "evaluation_sheet.csv"
 M = 2**31 - 1
 

@@ -106,5 +106,5 @@ def test_out_of_range_ratings_are_clamped():
 
 
 def test_declared_scale_rejects_a_rating_outside_it():
-    with pytest.raises(ag.InvalidRatingError, match=r"'0'.*trace_id='t1'"):
+    with pytest.raises(ag.InvalidRatingError, match=r"e.g. 0 at .*trace_id='t1'"):
         a_hh({"t1": {"q": [0, 1]}, "t2": {"q": [2, 2]}}, scales={"q": (1, 5)})

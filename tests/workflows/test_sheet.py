@@ -17,7 +17,7 @@ from agreement_sql import evaluation_sheet
 from agreement_sql.cli import main
 from agreement_sql.errors import ColumnError, DuplicateRatingError, InvalidRatingError, SourceError
 
-DATA = Path(__file__).resolve().parent.parent / "data"
+from conftest import DATA  # noqa: E402
 SHEET = DATA / "evaluation_sheet.csv"
 SHEET3 = DATA / "evaluation_sheet_3annotators.csv"
 

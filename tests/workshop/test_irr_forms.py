@@ -1,13 +1,12 @@
-"""The workshop IRR report in one pass (sql/irr_report.sql.j2) and the window form for continuous
-scores (sql/_value_windows.sql.j2), against the forms they replace.
+"""The workshop IRR report (sql/irr_report.sql.j2) in every form the plan can choose, and the
+window form of pairwise % and A^HH for continuous scores, against each other and an oracle.
 
-irr() has three routes to the same report: the one-pass statement (wide per-category counts and
-rater bits, at most 16 distinct ratings and 320 raters), the per-statement route with counts per
-(item, value) and pairs of distinct values (forced here by lowering the profile's rater cap to
-zero), and the per-statement route with the window form (forced by lowering the category cap to
-zero; the route continuous scores take). Every report, error dict and typed error must be the same.
-pairwise_agreement() and human_agreement() switch to the window form for continuous scores; it is
-compared with the join form and with pairs counted one by one in Python.
+irr() reads its ratings in one of two forms (docs/decisions/0003): wide (a count column per
+rating value, at most 16 distinct values; pairs and A^HH from unit patterns) and counts (a
+counts table; pairs and A^HH from windows over each trace's sorted ratings, the form continuous
+scores take), with rater bits when the raters are at most 496 (else the duplicate check and the
+rater counts take their separate routes). The routes are forced here (plan.FORCED_FORM, and the
+rater-bit cap lowered to 0); every report, error dict and typed error must be the same.
 """
 from __future__ import annotations
 
@@ -19,7 +18,7 @@ import pyarrow as pa
 import pytest
 
 import agreement_sql as ag
-from agreement_sql import profile
+from agreement_sql import plan
 from agreement_sql.errors import DuplicateRatingError, InvalidRatingError
 from conftest import DATA, LONG
 
@@ -43,7 +42,7 @@ def _table(seed: int, *, items: int = 60, raters: int = 7, values=(1, 2, 3, 4, 5
 
 
 def _routes(monkeypatch, call):
-    """The call's outcome through the one-pass statement, the counts route and the window route."""
+    """The call's outcome in the wide form, the counts form, and without rater bits."""
     def outcome():
         try:
             return call()
@@ -51,34 +50,32 @@ def _routes(monkeypatch, call):
             return (type(exc).__name__, str(exc))
     out = {"one_pass": outcome()}
     with monkeypatch.context() as mp:
-        mp.setattr(profile, "MAX_FUSED_RATERS", 0)
+        mp.setattr(plan, "FORCED_FORM", "counts")
         out["counts"] = outcome()
     with monkeypatch.context() as mp:
-        mp.setattr(profile, "MAX_WIDE_CATEGORIES", 0)
-        out["window"] = outcome()
+        mp.setattr(plan, "MAX_BIT_RATERS", 0)
+        out["no_bits"] = outcome()
     return out
 
 
 def _same(routes):
     first = json.dumps(routes["one_pass"], sort_keys=True, default=str)
-    for name in ("counts", "window"):
+    for name in ("counts", "no_bits"):
         assert json.dumps(routes[name], sort_keys=True, default=str) == first, name
 
 
 def _executed(monkeypatch, call) -> list[str]:
-    """The templates a call runs, in order (drops of temporary relations left out)."""
-    import agreement_sql.profile as prof_module
-    import agreement_sql.reports.irr as irr_module
+    """The templates a call runs, in order."""
     from agreement_sql import runner
     seen = []
+    original = runner.render
 
-    def recording(con, template, options, params):
+    def recording(template, options, **kw):
         seen.append(template)
-        return runner.execute(con, template, options, params)
-    monkeypatch.setattr(irr_module, "execute", recording)
-    monkeypatch.setattr(prof_module, "execute", recording)
+        return original(template, options, **kw)
+    monkeypatch.setattr(runner, "render", recording)
     call()
-    return [t for t in seen if t != "drop_relation"]
+    return seen
 
 
 # --- the three routes give the same report -----------------------------------------------------
@@ -171,19 +168,25 @@ def test_duplicate_and_text_ratings_same_typed_errors(monkeypatch):
 
 # --- what runs -----------------------------------------------------------------------------------
 
-def test_one_pass_report_is_one_statement(monkeypatch, tmp_path):
-    # a Parquet source is read where it lies: the profile, the rater bits, then one statement
+def test_the_report_is_a_profile_and_one_statement(monkeypatch, tmp_path):
+    # a Parquet source is read where it lies: the ratings profile, then one statement (whole
+    # ratings on 1..5: the categories are read off the profile, no listing query)
     path = tmp_path / "ratings.parquet"
     import pyarrow.parquet as pq
     pq.write_table(_table(3), path)
-    assert _executed(monkeypatch, lambda: ag.irr(path, **LONG)) == [
-        "rater_bits", "ratings_profile", "irr_report"]
+    assert _executed(monkeypatch, lambda: ag.irr(path, **LONG)) == ["ratings_profile", "irr_report"]
 
 
-def test_continuous_scores_take_the_window_route(monkeypatch):
+def test_continuous_scores_take_the_counts_form(monkeypatch):
     table = _continuous(4, metrics=1)
     ran = _executed(monkeypatch, lambda: ag.irr(table, **LONG, scales={"q0": (0, 5)}))
-    assert "irr_report" not in ran and "irr_scores" in ran
+    assert ran == ["ratings_profile", "ratings_categories", "irr_report"]
+    seen = []
+    original = plan.make_plan
+    monkeypatch.setattr("agreement_sql.reports.irr.make_plan",
+                        lambda *a, **k: seen.append(original(*a, **k)) or seen[-1])
+    ag.irr(table, **LONG, scales={"q0": (0, 5)})
+    assert seen[0].form == "counts"
 
 
 def test_report_leaves_the_connection_as_found(tmp_path):
@@ -234,49 +237,51 @@ def _oracle(table: pa.Table, tolerance: float, lo: float, hi: float):
     return out
 
 
-def _join_form(monkeypatch):
-    # a cap above the number of distinct values: the profile lists them all, so the counts
-    # (join) form is used
-    monkeypatch.setattr(profile, "MAX_WIDE_CATEGORIES", 10**6)
-
-
 @pytest.mark.parametrize("seed", [1, 2, 3])
 @pytest.mark.parametrize("grid", [None, 0.1])
-def test_window_form_equals_join_form_and_pair_oracle(monkeypatch, seed, grid):
+def test_window_form_equals_pair_oracle(seed, grid):
     # random reals, ties copied between raters, missing ratings; on the 0.1 grid many pairs lie
-    # exactly one apart in decimal (7.3 and 8.3) where b - a rounds above 1
+    # exactly one apart in decimal (7.3 and 8.3) where b - a rounds above 1. Continuous scores
+    # take the counts form (more than 16 values), whose pairs come from windows.
     table = _continuous(seed, grid=grid)
     scales = {"q0": (0, 5)}          # q1 is Likert 1..5 by default: ratings below 1 clamp to 0
     window_pw = ag.pairwise_agreement(table, **LONG, scales=scales)
     window_ahh = ag.human_agreement(table, **LONG, scales=scales)
-    with monkeypatch.context() as mp:
-        _join_form(mp)
-        join_pw = ag.pairwise_agreement(table, **LONG, scales=scales)
-        join_ahh = ag.human_agreement(table, **LONG, scales=scales)
     for q, (lo, hi) in {"q0": (0.0, 5.0), "q1": (1.0, 5.0)}.items():
         expected = _oracle(table, 1.0, lo, hi)[q]
-        for got in (window_pw[q], join_pw[q]):
-            assert (got["n_pairs"], got["exact_pairs"], got["adjacent_pairs"]) == (
-                expected["pairs"], expected["exact"], expected["adjacent"])
-        assert window_ahh[q]["n_samples"] == join_ahh[q]["n_samples"] == len(expected["a"])
+        got = window_pw[q]
+        assert (got["n_pairs"], got["exact_pairs"], got["adjacent_pairs"]) == (
+            expected["pairs"], expected["exact"], expected["adjacent"])
+        assert window_ahh[q]["n_samples"] == len(expected["a"])
         mean_a = sum(expected["a"]) / len(expected["a"])
         assert window_ahh[q]["human_agreement"] == pytest.approx(mean_a, abs=1e-12)
-        assert window_ahh[q]["human_agreement"] == pytest.approx(join_ahh[q]["human_agreement"],
-                                                                 abs=1e-12)
 
 
-def test_window_form_many_raters_and_tolerances(monkeypatch):
-    # 40 raters per trace (quadratic for the join form), tolerance 0 and 2.5
+def test_window_form_equals_pattern_form_on_few_values(monkeypatch):
+    # the same pairs from unit patterns (wide form, 11 values on the 0.5 grid) and from windows
+    table = _continuous(4)
+    table = table.set_column(3, "rating", pa.array([round(x * 2) / 2 for x in
+                                                   table.column("rating").to_pylist()]))
+    scales = {"q0": (0, 5), "q1": (0, 5)}
+    wide = (ag.pairwise_agreement(table, **LONG, scales=scales),
+            ag.human_agreement(table, **LONG, scales=scales))
+    with monkeypatch.context() as mp:
+        mp.setattr(plan, "FORCED_FORM", "counts")
+        counts = (ag.pairwise_agreement(table, **LONG, scales=scales),
+                  ag.human_agreement(table, **LONG, scales=scales))
+    assert json.dumps(wide, sort_keys=True) == json.dumps(counts, sort_keys=True)
+    expected = _oracle(table, 1.0, 0.0, 5.0)["q0"]
+    assert wide[0]["q0"]["adjacent_pairs"] == expected["adjacent"]
+
+
+def test_window_form_many_raters_and_tolerances():
+    # 40 raters per trace (780 pairs a trace), tolerance 0 and 2.5
     table = _continuous(8, items=12, raters=40, metrics=1, missing=0.1, ties=0.3, grid=0.1)
     for tolerance in (0.0, 2.5):
         window = ag.pairwise_agreement(table, **LONG, tolerance=tolerance)["q0"]
-        with monkeypatch.context() as mp:
-            _join_form(mp)
-            join = ag.pairwise_agreement(table, **LONG, tolerance=tolerance)["q0"]
         expected = _oracle(table, tolerance, 1.0, 5.0)["q0"]
-        assert window == join
-        assert (window["exact_pairs"], window["adjacent_pairs"]) == (expected["exact"],
-                                                                     expected["adjacent"])
+        assert (window["n_pairs"], window["exact_pairs"], window["adjacent_pairs"]) == (
+            expected["pairs"], expected["exact"], expected["adjacent"])
 
 
 def test_window_form_single_ratings_and_no_pairs():
@@ -290,15 +295,11 @@ def test_window_form_single_ratings_and_no_pairs():
     assert (ahh["human_agreement"], ahh["n_samples"]) == (None, 0)
 
 
-def test_continuous_irr_window_route_equals_counts_route(monkeypatch):
+def test_continuous_irr_same_report_with_and_without_rater_bits(monkeypatch):
     table = _continuous(5, grid=0.1)
     scales = {"q0": (0, 5), "q1": (0, 5)}
-    window = ag.irr(table, **LONG, scales=scales, max_traces=None)
-    with monkeypatch.context() as mp:
-        mp.setattr(profile, "MAX_FUSED_RATERS", 0)
-        _join_form(mp)
-        counts = ag.irr(table, **LONG, scales=scales, max_traces=None)
-    assert json.dumps(window, sort_keys=True) == json.dumps(counts, sort_keys=True)
+    routes = _routes(monkeypatch, lambda: ag.irr(table, **LONG, scales=scales, max_traces=None))
+    _same(routes)
 
 
 def test_negative_tolerance_is_refused():
@@ -312,7 +313,7 @@ def test_decimal_ratings_a_tolerance_apart_are_adjacent(monkeypatch):
     table = long_table({"t1": {"q": [2.3, 3.3]}, "t2": {"q": [0.1, 1.1]}, "t3": {"q": [1.2, 2.3]}})
     assert ag.pairwise_agreement(table, **LONG)["q"]["adjacent_pairs"] == 2
     with monkeypatch.context() as mp:
-        mp.setattr(profile, "MAX_WIDE_CATEGORIES", 0)
+        mp.setattr(plan, "FORCED_FORM", "counts")
         assert ag.pairwise_agreement(table, **LONG)["q"]["adjacent_pairs"] == 2
     routes = _routes(monkeypatch, lambda: ag.irr(table, **LONG))
     _same(routes)

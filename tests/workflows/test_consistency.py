@@ -15,7 +15,7 @@ from agreement_sql import consistency
 from agreement_sql.cli import main
 from agreement_sql.errors import ColumnError, InvalidRatingError, SourceError
 
-DATA = Path(__file__).resolve().parent.parent / "data"
+from conftest import DATA  # noqa: E402
 PAIRS = DATA / "consistency_pairs.jsonl"
 SCHOLAR = DATA / "consistency_scholar.jsonl"
 AUDITOR = DATA / "consistency_auditor.jsonl"
