@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from .constants import MAX_EXACT_RATING
 from .errors import AgreementError, DuplicateRatingError, InvalidRatingError, MissingKeyError
 from .runner import query
 
@@ -34,6 +35,9 @@ def shown_value(row: dict[str, Any]) -> str:
     x = row.get("x")
     if x is None:
         return "a missing value"
+    if MAX_EXACT_RATING <= abs(x) < 2.0 ** 64:
+        # the input may have been a neighbouring integer the DOUBLE cannot hold (2^53 + 1)
+        return f"{x:.17g} (as read into a floating-point number)"
     return str(int(x)) if float(x).is_integer() and abs(x) < 1e15 else repr(float(x))
 
 

@@ -31,9 +31,11 @@ def pattern_capacity(n_categories: int) -> int:
     return raters
 
 
-# ratings: a number is usable when finite and at most this large in magnitude (beyond 2^53
-# neighbouring integers share a DOUBLE, so distinct codes would silently become one category)
+# ratings: a number is usable when finite and smaller than this in magnitude (from 2^53 on,
+# neighbouring integers share a DOUBLE: 2^53 + 1 reads as 2^53, so distinct codes would silently
+# become one category). Numeric text this large stays a label (exact text).
 MAX_EXACT_RATING = 2.0 ** 53
+MAX_DOUBLE = 1.7976931348623157e308
 
 # bootstrap: replicates are numbered with five decimal digits (sql/_replicates.sql.j2)
 MAX_N_BOOT = 100_000
@@ -68,6 +70,7 @@ def sql_constants() -> dict[str, Any]:
         "pack_base": PACK_BASE,
         "pack_digits": PACK_DIGITS,
         "max_exact_rating": repr(MAX_EXACT_RATING),
+        "max_double": repr(MAX_DOUBLE),
         "max_n_boot": MAX_N_BOOT,
     }
     out: dict[str, Any] = {k: Keyword(str(v)) for k, v in values.items()}

@@ -26,6 +26,7 @@ class Dialect:
     input_order: str    # a number increasing in input order (on_duplicate="first"/"last")
     temp_table: str     # the words before a temporary table's name
     fsum: str           # a sum of DOUBLEs whose result does not depend on the order of the terms
+    isnan: str          # a function: is this DOUBLE NaN (a missing rating)
     setup: tuple[str, ...] = ()   # statements a session runs first (fixed text, no caller input)
 
     def quote_identifier(self, name: str) -> str:
@@ -57,13 +58,19 @@ EXACT_SUM_MACRO = (
     "WHEN t IS NOT NULL THEN 0 END) AS DOUBLE) / 1073741824.0 "
     "+ FSUM(CASE WHEN ABS(t) < 1e18 THEN t - ROUND(t * 1073741824.0) / 1073741824.0 ELSE t END)")
 
+# agreement_isnan(x): DuckDB 2.0 folds ISNAN(x) to false from a Parquet column's min/max
+# statistics, which leave NaN out, so a NaN in a Parquet file was read as a number while the same
+# NaN from Arrow was missing. ISFINITE is not folded: NaN is neither finite nor infinite.
+ISNAN_MACRO = "CREATE OR REPLACE TEMP MACRO agreement_isnan(x) AS (NOT ISFINITE(x) AND NOT ISINF(x))"
+
 DUCKDB = Dialect(name="duckdb", quote='"', text="VARCHAR", double="DOUBLE", param_prefix="$",
                  inline="NOT MATERIALIZED", materialize="MATERIALIZED",
                  input_order="ROW_NUMBER() OVER ()", temp_table="CREATE TEMP TABLE",
-                 fsum="agreement_fsum", setup=(EXACT_SUM_MACRO,))
+                 fsum="agreement_fsum", isnan="agreement_isnan",
+                 setup=(EXACT_SUM_MACRO, ISNAN_MACRO))
 
 SPARK = Dialect(name="spark", quote="`", text="STRING", double="DOUBLE", param_prefix=":",
                 inline="", materialize="", input_order="monotonically_increasing_id()",
-                temp_table="CACHE TABLE", fsum="SUM")
+                temp_table="CACHE TABLE", fsum="SUM", isnan="isnan")
 
 DIALECTS = {d.name: d for d in (DUCKDB, SPARK)}

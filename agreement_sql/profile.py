@@ -82,7 +82,7 @@ class Profile:
         if t["n_nonfinite"]:
             checks.raise_example(self, "nonfinite", None,
                                  "rating(s) in column {value!r} are not usable numbers (infinite, "
-                                 "or beyond 2^53 in magnitude where neighbouring whole numbers "
+                                 "or 2^53 or more in magnitude, where neighbouring whole numbers "
                                  "share one floating-point value; give such codes as text)")
         if t["n_labels"] and spec.on_duplicate == "mean":
             checks.raise_example(self, "label", t["n_labels"],

@@ -22,6 +22,7 @@ import csv
 import glob as _glob
 import json
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Union
@@ -50,7 +51,27 @@ class FileSource:
             found = _first_bad_json_line(self.paths, self.json_format)
             if found:
                 return found
+        if self.kind == "csv":
+            line = re.search(r"CSV Error on Line: (\d+)", engine_message)
+            if line:
+                return f"{self.description} line {line.group(1)}: " + _csv_row_problem(
+                    self.paths, int(line.group(1)), len(self.header), self.delimiter)
         return f"cannot read {self.description}: {engine_message}"
+
+
+def _csv_row_problem(paths: tuple[str, ...], line_no: int, n_columns: int, delimiter: str) -> str:
+    """What is wrong with one CSV line DuckDB refused (read again with Python's csv module)."""
+    for path in paths:
+        try:
+            with open(path, newline="", encoding="utf-8-sig", errors="replace") as f:
+                for number, row in enumerate(csv.reader(f, delimiter=delimiter), start=1):
+                    if number == line_no:
+                        if n_columns and len(row) != n_columns:
+                            return f"{len(row)} fields where the header has {n_columns}"
+                        return "a malformed row"
+        except (OSError, csv.Error):
+            continue
+    return "a malformed row"
 
 
 def _paths(pattern: str) -> list[str]:

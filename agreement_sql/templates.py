@@ -235,7 +235,14 @@ class Rendered:
         for p in self.params:
             shown = f" = {_one_line(repr(values[p]))}" if values and p in values else ""
             lines.append(f"-- parameter: {DIALECTS[self.dialect].param_prefix}{p}{shown}")
-        return "\n".join(lines) + "\n" + self.sql.strip() + "\n"
+        # the dialect's session macros the statement calls, defined first (fixed package text)
+        setup = [s + ";" for s in DIALECTS[self.dialect].setup if _macro_name(s) in self.sql]
+        return "\n".join(lines + setup) + "\n" + self.sql.strip() + "\n"
+
+
+def _macro_name(statement: str) -> str:
+    """The name a ``CREATE ... MACRO name(...)`` statement defines."""
+    return statement.split("MACRO", 1)[1].split("(", 1)[0].strip()
 
 
 def _one_line(text: str) -> str:
@@ -311,7 +318,7 @@ def render(template: str, options: Mapping[str, Any], *, dialect: str | Dialect 
         num=num,
         sql={"text": Keyword(d.text), "double": Keyword(d.double), "inline": Keyword(d.inline),
              "materialize": Keyword(d.materialize), "input_order": Keyword(d.input_order),
-             "fsum": Keyword(d.fsum)},
+             "fsum": Keyword(d.fsum), "isnan": Keyword(d.isnan)},
         const=constants.sql_constants(),
         dialect=d.name,
         dialect_=d,
