@@ -156,7 +156,7 @@ def sample_size(coefficient: str, *, expected: float, ci_width: float | None = N
         se = math.sqrt(2.0 * (1.0 - expected) ** 2 * (1.0 + (raters - 1) * expected) ** 2
                        / (raters * (raters - 1) * (math.ceil(n) - 1)))
         return SampleSizeResult(method="closed_form", source=CLOSED["icc"], n_items=math.ceil(n),
-                                anticipated_se=se, notes=notes, **base)  # type: ignore[arg-type]
+                                anticipated_se=se, notes=notes, **base)  # type: ignore[typeddict-item]
     if name == "cohen_kappa" and raters == 2:
         v1 = fce_variance(expected, shares)
         n = math.ceil(z * z * v1 / (h * h))
@@ -168,7 +168,7 @@ def sample_size(coefficient: str, *, expected: float, ci_width: float | None = N
                          f"uses the variance at the limit rather than at the expected kappa, "
                          f"asks for {gof} items")
         return SampleSizeResult(method="closed_form", source=CLOSED["cohen_kappa"], n_items=n,
-                                anticipated_se=math.sqrt(v1 / n), notes=notes, **base)  # type: ignore[arg-type]
+                                anticipated_se=math.sqrt(v1 / n), notes=notes, **base)  # type: ignore[typeddict-item]
     if name == "fleiss_kappa" and len(shares) == 2:
         p = shares[1]
         lows = [expected - h] + ([expected + h] if target == "ci_width" else [])
@@ -176,7 +176,7 @@ def sample_size(coefficient: str, *, expected: float, ci_width: float | None = N
             raise OptionError("the interval's limits must lie in (0, 1) for the goodness-of-fit form")
         n = max(math.ceil(z * z / gof_distance(expected, k, p, raters)) for k in lows)
         return SampleSizeResult(method="closed_form", source=CLOSED["fleiss_kappa"], n_items=n,
-                                anticipated_se=None, notes=notes, **base)  # type: ignore[arg-type]
+                                anticipated_se=None, notes=notes, **base)  # type: ignore[typeddict-item]
     if name == "cohen_kappa":
         raise OptionError("Cohen's kappa compares two raters; plan with raters=2 (or fleiss_kappa)")
     return _simulated(name, base, z, h, target, share, shares, raters, n_sim, seed, con, notes)
@@ -217,7 +217,7 @@ def _simulated(name: str, base: dict[str, Any], z: float, h: float, target: str,
     return SampleSizeResult(method="simulation", source="simulation in the database "
                             "(sql/plan_simulation.sql.j2, seeded MINSTD), scored by the package",
                             n_items=n, anticipated_se=final.sd, n_sim=n_sim, seed=seed,
-                            notes=notes, **{**base, "achieved_share": achieved})  # type: ignore[arg-type]
+                            notes=notes, **{**base, "achieved_share": achieved})  # type: ignore[typeddict-item]
 
 
 def achieved_precision(source: Any, *, coefficient: str = "cohen_kappa",

@@ -133,8 +133,8 @@ def read_profile(spec: RatingsSpec, *, domain: Domain | None = None,
                 totals[name] += getattr(kp, name)
         if kp.x_min is not None:
             x_min = kp.x_min if x_min is None else min(x_min, kp.x_min)
-            x_max = kp.x_max if x_max is None else max(x_max, kp.x_max)
-            frac = kp.frac_max if frac is None else max(frac, kp.frac_max)
+            x_max = kp.x_max if x_max is None or kp.x_max is None else max(x_max, kp.x_max)
+            frac = kp.frac_max if frac is None or kp.frac_max is None else max(frac, kp.frac_max)
     profile = Profile(spec=spec, keys=keys, n_raters=n_raters, categories=(), many_categories=False,
                       domain=domain, scales=scales, totals=totals)
     return _with_categories(profile, x_min, x_max, frac)

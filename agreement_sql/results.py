@@ -119,6 +119,7 @@ class IRRReport(TypedDict):
     human_agreement: NotRequired[float]
     trace_disagreements: List[TraceDisagreement]
     conventions: Dict[str, str]
+    n_excluded: NotRequired[Dict[str, int]]   # always present: the input rows not counted, by reason
 
 
 class IRRError(TypedDict):

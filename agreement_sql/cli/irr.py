@@ -36,7 +36,8 @@ def run(args: argparse.Namespace) -> int:
     finally:
         con.close()
     emit(args, report, table_text=irr_table)
-    if "error" in report:        # the seed's validation failed: nothing was computed
-        print(f"agreement-sql: error: IRR not computed: {report['error']}", file=sys.stderr)
+    error = dict(report).get("error")
+    if error is not None:        # the seed's validation failed: nothing was computed
+        print(f"agreement-sql: error: IRR not computed: {error}", file=sys.stderr)
         return 1
     return 0

@@ -66,7 +66,7 @@ class Session(Protocol):
 
 
 class Engine(Protocol):
-    """A database agreement-sql can run on (DuckDB now; Spark is a second implementation)."""
+    """A database agreement-sql can run on (DuckDB; Spark, :mod:`agreement_sql.engine.spark`)."""
 
     dialect: Dialect
 
@@ -74,7 +74,8 @@ class Engine(Protocol):
 
 
 def resolve_engine(con: Any) -> Engine:
-    """The engine for a ``con=`` argument: None, a DuckDB connection, or an Engine."""
+    """The engine for a ``con=`` argument: None, a DuckDB connection, or an Engine (such as
+    ``agreement_sql.connect(spark=spark)``, :mod:`agreement_sql.engine.spark`)."""
     from ..errors import OptionError
     from .duckdb import DuckDBEngine, is_duckdb_connection, private_engine
 
@@ -83,7 +84,10 @@ def resolve_engine(con: Any) -> Engine:
     if is_duckdb_connection(con):
         return DuckDBEngine(con)
     if hasattr(con, "session") and hasattr(con, "dialect"):
-        return con                                          # an Engine
+        return con                                          # an Engine (DuckDB, Spark)
+    if type(con).__name__ == "SparkSession" and type(con).__module__.startswith("pyspark."):
+        raise OptionError("con= takes an engine; for Spark pass agreement_sql.connect(spark=spark), "
+                          "made once from your SparkSession")
     raise OptionError(f"con must be a DuckDB connection (duckdb.connect()), an agreement_sql "
                       f"engine (agreement_sql.connect()), or None; got a {type(con).__name__}")
 

@@ -180,11 +180,12 @@ class DuckDBSession:
                 rel = self.cursor.read_parquet(list(files.paths))
             elif files.kind == "csv":
                 rel = self.cursor.read_csv(
-                    list(files.paths), header=True, auto_detect=False, sep=files.delimiter,
+                    list(files.paths),  # type: ignore[arg-type]  # the stubs omit lists header=True, auto_detect=False, sep=files.delimiter,
                     quotechar='"', escapechar='"', strict_mode=True,
                     columns={c: "VARCHAR" for c in files.header})
             else:
-                rel = self.cursor.read_json(list(files.paths), format=files.json_format)
+                rel = self.cursor.read_json(list(files.paths),  # type: ignore[arg-type]
+                                            format=files.json_format)  # type: ignore[arg-type]
             name = generated_name("files")
             self.cursor.register(name, rel)
             self._owned.append(("view", name))

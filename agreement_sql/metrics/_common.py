@@ -8,7 +8,7 @@ from ..results import ScaleInfo
 
 def scale_info(row: dict[str, Any], declared: Mapping[str, Any] | None) -> ScaleInfo:
     return ScaleInfo(kind=row["scale_kind"], min=float(row["scale_lo"]), max=float(row["scale_hi"]),
-                     declared=bool(declared) and row["metric"] in declared)
+                     declared=declared is not None and row["metric"] in declared)
 
 
 def counted(profile: Any, row: Mapping[str, Any], *, used: int, single_rated: bool,

@@ -189,7 +189,7 @@ def _z(interval: IntervalSpec) -> float:
 def interval_fields(row: Mapping[str, Any], interval: IntervalSpec) -> dict[str, Any]:
     """The interval keys of a result, copied from the row, never computed."""
     if interval.bootstrap:
-        return interval.fields(row)
+        return interval.fields(dict(row))
     if interval.analytic:
         return {"se": row.get("se"), "ci_low": row.get("ci_low"), "ci_high": row.get("ci_high"),
                 "ci_method": "analytic", "ci_level": interval.ci}
@@ -319,7 +319,7 @@ def coefficient_function(entry: Any) -> CoefficientFunction:
 
     function.__name__ = function.__qualname__ = entry.name
     function.__doc__ = (f"{entry.title}. Source: {entry.source}.\n" + COMMON_DOC)
-    return function  # type: ignore[return-value]
+    return function
 
 
 def check_named_raters(spec: RatingsSpec, raters: Sequence[str], domain: Domain | None) -> None:

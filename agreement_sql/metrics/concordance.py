@@ -110,7 +110,7 @@ def concordance(source: Any, *, item: str = "item", rater: str = "rater", value:
             ci_low=row["ccc_ci_low"], ci_high=row["ccc_ci_high"], ci_level=level,
             raters=[row["rater_a"], row["rater_b"]], n_items=int(row["n_items"]),
             mean_a=row["mean_a"], mean_b=row["mean_b"], interpretation=mcbride(row["ccc"]),
-            metric=row["metric"], **_accounting(profile, row))
+            metric=row["metric"], **_accounting(profile, row))  # type: ignore[typeddict-item]
     return _shaped(rows, spec, make)
 
 
@@ -148,7 +148,8 @@ def bland_altman(source: Any, *, item: str = "item", rater: str = "rater", value
                         _plus(row["loa_low"], t, row["loa_se"], 1)],
             loa_high_ci=[_plus(row["loa_high"], t, row["loa_se"], -1),
                          _plus(row["loa_high"], t, row["loa_se"], 1)],
-            ci_level=ci_level, metric=row["metric"], **_accounting(profile, row))
+            ci_level=ci_level, metric=row["metric"],
+            **_accounting(profile, row))  # type: ignore[typeddict-item]
     return _shaped(rows, spec, make)
 
 

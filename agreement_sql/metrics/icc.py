@@ -193,7 +193,7 @@ def _result(row: Mapping[str, Any], profile: Profile, level: float) -> ICCResult
         n_items=int(row["n_items"] or 0), n_raters=int(row["n_raters"] or 0),
         n_excluded_items=int(row["n_excluded_items"] or 0),
         interpretation=koo_li(row["value"]), metric=row["metric"],
-        **accounting,
+        **accounting,  # type: ignore[typeddict-item]
     )
 
 

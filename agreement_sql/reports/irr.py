@@ -139,7 +139,7 @@ def _validate(v: dict[str, Any], profile: Profile, scales: Mapping[str, Any] | N
     if n < 2:
         return _error("Need at least 2 annotations to calculate IRR", n)
     lo, hi = SEED_RATING_RANGE
-    outside = any(kp.x_min is not None and (kp.x_min < lo or kp.x_max > hi)
+    outside = any(kp.x_min is not None and kp.x_max is not None and (kp.x_min < lo or kp.x_max > hi)
                   for key, kp in profile.keys.items() if key[0] not in (scales or {}))
     if outside:       # name the first rating outside 0..5 of a question without a declared scale
         row = checks.examples(profile, "outside_range", rating_min=lo, rating_max=hi)[0]
@@ -211,7 +211,7 @@ def _report(v: dict[str, Any], scores: list[dict[str, Any]], patterns: list[dict
     score = overall["primary_score"]
     report = IRRReport(
         metric_used="Pairwise Agreement",
-        score=_round(score, 1) if score is not None else 0.0,
+        score=round(score, 1) if score is not None else 0.0,
         interpretation=workshop_label(score) or "Poor agreement",
         ready_to_proceed=at_least(score, threshold),
         threshold=threshold,

@@ -103,21 +103,21 @@ def consistency(pairs: Any = None, *, scholar: Any = None, auditor: Any = None,
     pa, abstain = summary["percent_agreement"], summary["abstain_rate"]
     results = {"pa": at_least(pa, gate_values["pa"]), "kappa": at_least(kappa, gate_values["kappa"]),
                "abstain": abstain is not None and settled(abstain) <= gate_values["abstain"]}
-    return ConsistencyReport(
-        n=int(summary["n"] or 0),
-        percent_agreement=_round4(pa),
-        kappa=_round4(kappa),
-        abstain_rate=_round4(abstain),
-        disagreements=int(summary["disagreements"] or 0),
-        gates=dict(gate_values),
-        **{"pass": all(results.values())},
-        gate_results=results,
-        confusion_matrix=matrix,
-        arbitration=[{k: r[k] for k in TSV_COLUMNS} for r in arbitration],
-        unknown_labels={"count": int(summary["n_unknown"] or 0),
+    report: ConsistencyReport = {
+        "n": int(summary["n"] or 0),
+        "percent_agreement": _round4(pa),
+        "kappa": _round4(kappa),
+        "abstain_rate": _round4(abstain),
+        "disagreements": int(summary["disagreements"] or 0),
+        "gates": dict(gate_values),
+        "pass": all(results.values()),
+        "gate_results": results,
+        "confusion_matrix": matrix,
+        "arbitration": [{k: r[k] for k in TSV_COLUMNS} for r in arbitration],
+        "unknown_labels": {"count": int(summary["n_unknown"] or 0),
                         "qids": [r["qid"] for r in unknown]},
-        input=inputs,
-        conventions={
+        "input": inputs,
+        "conventions": {
             "n": "rows where both agents gave a known label (unknown labels are listed, not counted)",
             "abstain_rate": "scholar-side ABSTAIN / n",
             "kappa": "Cohen's kappa on the nominal labels; 1.0 when both agents use one same label",
@@ -129,7 +129,8 @@ def consistency(pairs: Any = None, *, scholar: Any = None, auditor: Any = None,
             "duplicates": "a qid given twice in one file keeps its last line",
             "rounding": "percent_agreement, kappa and abstain_rate to 4 decimals",
         },
-    )
+    }
+    return report
 
 
 def write_tsv(path: str | os.PathLike, rows: list[dict[str, Any]]) -> None:

@@ -38,8 +38,8 @@ log = logging.getLogger("agreement_sql.judges")
 SIGMA_THRESHOLD = 0.3          # seed 004: a criterion with judge sigma > 0.3 is flagged
 UNSTABLE_ALPHA = 0.1           # seed 004: |alpha| < 0.1 with score variance < 0.02 is "unstable"
 UNSTABLE_VARIANCE = 0.02
-WEVAL_COLUMNS = {"item": "keyPointText", "rater": "judgeId", "value": "coverageExtent",
-                 "group_by": ["promptId", "modelId"]}
+WEVAL_ITEM, WEVAL_RATER, WEVAL_VALUE = "keyPointText", "judgeId", "coverageExtent"
+WEVAL_GROUP_BY = ("promptId", "modelId")
 APPROACHES = ("standard", "prompt-aware", "holistic", "backup")
 
 CONVENTIONS = {
@@ -83,10 +83,10 @@ def judge_agreement(source: Any, *, item: str | None = None, rater: str | None =
     meta: dict[str, dict[str, str]] = {}
     if weval is not None:
         source, meta, description = weval
-        item = item or WEVAL_COLUMNS["item"]
-        rater = rater or WEVAL_COLUMNS["rater"]
-        value = value or WEVAL_COLUMNS["value"]
-        group_by = WEVAL_COLUMNS["group_by"] if group_by is None else group_by
+        item = item or WEVAL_ITEM
+        rater = rater or WEVAL_RATER
+        value = value or WEVAL_VALUE
+        group_by = list(WEVAL_GROUP_BY) if group_by is None else group_by
     else:
         description = None
     if isinstance(group_by, str):
@@ -248,7 +248,8 @@ def judge_label(alpha: float | None, score_variance: float | None) -> str | None
     """Seed 004's words for alpha: reliable, tentative, unstable (alpha near 0 because the
     scores barely vary), unreliable; on the unrounded alpha."""
     label = krippendorff_label(alpha)
-    if (label == "unreliable" and abs(settled(alpha)) < UNSTABLE_ALPHA and score_variance is not None
+    if (label == "unreliable" and alpha is not None and abs(settled(alpha)) < UNSTABLE_ALPHA
+            and score_variance is not None
             and settled(score_variance) < UNSTABLE_VARIANCE):
         return "unstable"
     return label

@@ -54,7 +54,7 @@ def evaluation_sheet(source: Any, *, include_train: bool = False, target: float 
                      judge_column: str | None = "LLM_Judge_Verdict",
                      consensus_column: str | None = "Final_Consensus_Label",
                      breakdowns: Sequence[str] | None = None, diagnostics: bool = True,
-                     max_items: int = 10, con: duckdb.DuckDBPyConnection | None = None,
+                     max_items: int = 10, con: Any = None,
                      ) -> EvaluationSheetReport:
     """Agreement on a seed 003 evaluation sheet.
 
@@ -219,7 +219,7 @@ def _report(checks, cols, annotators, pairs, confusion, fleiss, agree, disagreem
             kappa, coefficient = (f["fleiss_kappa"] if f else None), "fleiss_kappa"
             pa = f["percent_agreement"] if f else None
             n = int(f["n_items"]) if f else 0
-        out = {"coefficient": coefficient, "kappa": _kappa(kappa), "percent_agreement": _pct(pa),
+        out: dict[str, Any] = {"coefficient": coefficient, "kappa": _kappa(kappa), "percent_agreement": _pct(pa),
                "n": n, "interpretation": landis_koch(kappa),
                "target_met": at_least(kappa, target)}
         if f is not None:
@@ -234,8 +234,8 @@ def _report(checks, cols, annotators, pairs, confusion, fleiss, agree, disagreem
 
     overall = ("overall", "all")
     headline = summary(overall)
-    annotator_pairs = [_pair_entry(pair(overall, a, b)) for i, a in enumerate(annotators)
-                       for b in annotators[i + 1:] if pair(overall, a, b)]
+    annotator_pairs = [_pair_entry(p) for i, a in enumerate(annotators)
+                       for b in annotators[i + 1:] for p in [pair(overall, a, b)] if p]
     matrices: dict[str, Any] = {}
     for row in confusion:
         if row["rater_a"] in annotators and row["rater_b"] in annotators or JUDGE in (row["rater_a"], row["rater_b"]):

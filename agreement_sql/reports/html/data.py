@@ -138,8 +138,9 @@ def collect(source: Any, *, item: str = "item", rater: str = "rater", value: str
         data["judges"] = judges
         data["conventions"] = dict(judges["conventions"])
     elif kind == "sheet":
-        data["sheet"] = evaluation_sheet(readable, con=con)
-        data["conventions"] = dict(data["sheet"]["conventions"])
+        sheet = evaluation_sheet(readable, con=con)
+        data["sheet"] = sheet
+        data["conventions"] = dict(sheet["conventions"])
     else:
         _workshop(data, readable, item=item, rater=rater, value=value, metric=metric,
                   scales=scales, on_duplicate=on_duplicate, missing=missing, con=con,
@@ -313,7 +314,7 @@ def _question(name: str, scores: PerMetricScore, diag: RaterDiagnostics | None,
 
 def _pair_grid(diag: RaterDiagnostics, names: list[str], column: str) -> Grid:
     """A symmetric rater x rater grid of one pair figure (the diagonal undefined)."""
-    found = {(p["rater_a"], p["rater_b"]): p[column] for p in diag["pairs"]}
+    found = {(p["rater_a"], p["rater_b"]): dict(p)[column] for p in diag["pairs"]}
 
     def cell(a: str, b: str) -> Any:
         return found.get((a, b), found.get((b, a)))

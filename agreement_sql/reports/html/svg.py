@@ -64,7 +64,7 @@ class Charts:
         return _svg(self.next_id(), width, 56, title, body, "meter")
 
 
-    def distribution(self, columns: Sequence[str], rows: Sequence[tuple[str, Sequence[int]]], *,
+    def distribution(self, columns: Sequence[str], rows: Sequence[Mapping[str, Any]], *,
                      title: str) -> Markup:
         """Rows ({label, counts}) of counts per column (a rater's ratings per value): a bar per cell,
         its count beside it.
