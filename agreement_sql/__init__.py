@@ -12,8 +12,8 @@ from .metrics.coefficients import coefficients
 from .metrics.concordance import bland_altman, concordance
 from .metrics.icc import icc
 from .metrics.pairwise import human_agreement, pairwise_agreement
-from .registry import (brennan_prediger, cohen_kappa, conger_kappa, fleiss_kappa, gwet_ac1,
-                       krippendorff_alpha, percent_agreement, scott_pi)
+from .registry import *  # noqa: F401,F403  (one public function per registry entry)
+from .registry import __all__ as _coefficient_functions
 from .rendering import render
 from .planning import achieved_precision, sample_size
 from .reports.html import report
@@ -30,10 +30,9 @@ __version__ = "0.2.0"
 __all__ = [
     "AgreementError", "ColumnError", "DuplicateRatingError", "InvalidRatingError",
     "MissingKeyError", "OptionError", "SourceError", "TemplateError",
-    "available_templates", "connect", "human_agreement", "irr", "krippendorff_alpha",
-    "pairwise_agreement", "render",
-    "brennan_prediger", "coefficients", "cohen_kappa", "conger_kappa", "fleiss_kappa", "gwet_ac1",
-    "percent_agreement", "scott_pi",
+    "available_templates", "connect", "human_agreement", "irr",
+    "pairwise_agreement", "render", "coefficients",
+    *_coefficient_functions,
     "calibration_sample", "consistency", "evaluation_sheet", "judge_agreement",
     "judge_set_fingerprint", "rater_diagnostics",
     "achieved_precision", "bland_altman", "concordance", "icc", "report", "sample_size",

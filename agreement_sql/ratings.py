@@ -65,8 +65,9 @@ class RatingsSpec:
 
     @property
     def several(self) -> bool:
-        """The caller asked for one result per metric or slice (metric=, group_by=, a ratings object)."""
-        return bool(self.metric or self.group_by or self.struct_fields)
+        """The caller asked for one result per metric or slice (metric=, group_by=, a ratings
+        object; metric_label outlives materialize(), which clears struct_fields)."""
+        return bool(self.metric or self.group_by or self.struct_fields or self.metric_label)
 
     def options(self, *, domain: Any = None, bootstrap: bool = False) -> dict[str, Any]:
         """The options of sql/_ratings.sql.j2 (every statement includes it)."""

@@ -34,6 +34,7 @@ class Coefficient:
     default_level: str = "nominal"
     aliases: tuple[str, ...] = ()
     weighted_name: str | None = None   # the result's coefficient name when weighted
+    example: str = ""             # a doctest on published data, appended to the docstring
 
 
 REGISTRY: dict[str, Coefficient] = {c.name: c for c in (
@@ -46,7 +47,11 @@ REGISTRY: dict[str, Coefficient] = {c.name: c for c in (
                 "landis_koch", two_raters=True, named_raters=True, aliases=("scott",)),
     Coefficient("fleiss_kappa", "Fleiss' kappa", "_fleiss.sql.j2", "kappa", FleissKappaResult,
                 "Fleiss (1971); Gwet (2014) ch. 5 for missing ratings, weights and variance",
-                "landis_koch", aliases=("fleiss",)),
+                "landis_koch", aliases=("fleiss",), example=(
+                    "Fleiss (1971), 30 patients x 6 psychiatrists, 5 diagnoses (kappa = .430):\n\n"
+                    '    >>> data = "tests/reference/fleiss1971_diagnoses_30x6.csv"\n'
+                    '    >>> round(fleiss_kappa(data)["value"], 3)\n'
+                    "    0.43\n")),
     Coefficient("conger_kappa", "Conger's kappa", "_conger.sql.j2", "conger", CongerKappaResult,
                 "Conger (1980); Gwet (2014) ch. 5", "landis_koch", aliases=("conger",)),
     Coefficient("gwet_ac1", "Gwet's AC1 (AC2 when weighted)", "_gwet_ac1.sql.j2", "kappa",
@@ -61,7 +66,12 @@ REGISTRY: dict[str, Coefficient] = {c.name: c for c in (
     Coefficient("krippendorff_alpha", "Krippendorff's alpha", "_alpha.sql.j2", "alpha",
                 KrippendorffAlphaResult, "Krippendorff (2011), Computing Krippendorff's "
                 "Alpha-Reliability", "krippendorff", weighted=False, analytic_se=False,
-                levels=True, default_level="interval", aliases=("alpha",)),
+                levels=True, default_level="interval", aliases=("alpha",), example=(
+                    "Krippendorff (2011) sec. C, 4 observers x 12 units:\n\n"
+                    '    >>> data = "tests/reference/krippendorff2011_4x12.csv"\n'
+                    '    >>> [round(krippendorff_alpha(data, level=lv)["value"], 3)\n'
+                    '    ...  for lv in ("nominal", "ordinal", "interval", "ratio")]\n'
+                    "    [0.743, 0.815, 0.849, 0.797]\n")),
 )}
 
 FAMILIES = ("kappa", "alpha", "pair", "conger")
@@ -93,6 +103,6 @@ brennan_prediger: CoefficientFunction = coefficient_function(REGISTRY["brennan_p
 percent_agreement: CoefficientFunction = coefficient_function(REGISTRY["percent_agreement"])
 krippendorff_alpha: CoefficientFunction = coefficient_function(REGISTRY["krippendorff_alpha"])
 
-__all__ = ["REGISTRY", "Coefficient", "lookup", "cohen_kappa", "scott_pi", "fleiss_kappa",
-           "conger_kappa", "gwet_ac1", "brennan_prediger", "percent_agreement",
-           "krippendorff_alpha"]
+# the package exports every name here (agreement_sql/__init__.py)
+__all__ = ["cohen_kappa", "scott_pi", "fleiss_kappa", "conger_kappa", "gwet_ac1",
+           "brennan_prediger", "percent_agreement", "krippendorff_alpha"]

@@ -309,7 +309,14 @@ def coefficient_function(entry: Any) -> CoefficientFunction:
                            group_by=group_by, on_duplicate=on_duplicate, missing=missing,
                            con=con, opts=opts, default_method=ci_method is None)
         out = []
-        for key_row, by_name in computed.by_key():
+        keys = list(computed.by_key())
+        if entry.two_raters and not raters and keys and all(
+                int(k.get("key_raters") or 0) > 2 for k, _ in keys):
+            most = max(int(k.get("key_raters") or 0) for k, _ in keys)
+            raise OptionError(f"{entry.name} compares two raters, and every metric or slice has "
+                              f"more (up to {most}); name two with raters=[a, b], or use "
+                              f"fleiss_kappa (its many-rater generalisation)")
+        for key_row, by_name in keys:
             result = shape(entry, by_name.get(entry.name), key_row, computed)
             result["metric"] = key_row["metric"]
             if computed.spec.group_by:
@@ -318,7 +325,8 @@ def coefficient_function(entry: Any) -> CoefficientFunction:
         return out if computed.spec.several else out[0]
 
     function.__name__ = function.__qualname__ = entry.name
-    function.__doc__ = (f"{entry.title}. Source: {entry.source}.\n" + COMMON_DOC)
+    function.__doc__ = (f"{entry.title}. Source: {entry.source}.\n" + COMMON_DOC
+                        + (f"\n    {entry.example}" if entry.example else ""))
     return function
 
 

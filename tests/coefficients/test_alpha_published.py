@@ -158,10 +158,20 @@ def test_group_by_with_bootstrap_gives_an_interval_per_slice():
 
 
 def test_the_docstring_example_runs(monkeypatch):
+    # the docstring of the function users call: run its examples from the repository root
+    # (they read tests/reference/krippendorff2011_4x12.csv); Krippendorff (2011) sec. C values
     import doctest
 
-    import agreement_sql.metrics.krippendorff as module
+    import agreement_sql
+    from agreement_sql import registry
     from conftest import ROOT
+
+    function = agreement_sql.krippendorff_alpha
+    assert function is registry.krippendorff_alpha is krippendorff_alpha
     monkeypatch.chdir(ROOT)
-    outcome = doctest.testmod(module)
+    finder, runner = doctest.DocTestFinder(), doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    for test in finder.find(function, "krippendorff_alpha",
+                            globs={"krippendorff_alpha": function, "agreement_sql": agreement_sql}):
+        runner.run(test)
+    outcome = runner.summarize(verbose=False)
     assert outcome.attempted >= 2 and outcome.failed == 0

@@ -1,5 +1,13 @@
-"""Every accepted source form gives the same report; inputs are never modified and nothing the
-package creates is left in the caller's connection."""
+"""Every accepted source form gives the same results; inputs are never modified and nothing the
+package creates is left in the caller's connection.
+
+The comparison is strict: the whole result dict, accounting included (``n_rows``,
+``n_excluded``, docs/decisions/0005), must be identical for the long table as CSV, Parquet
+(one file and a glob), JSONL, Arrow, pandas, polars, a DuckDB relation (of the caller's or of
+another connection) and a table name. The workshop export (one ratings object per trace and
+rater) holds the same ratings; it differs only in what it can count: a question a rater
+skipped is a NULL field there (counted as missing) and no row at all in the long table.
+"""
 from __future__ import annotations
 
 import json
@@ -14,59 +22,125 @@ import agreement_sql as ag
 from conftest import DATA, LONG
 
 WORKSHOP = DATA / "workshop_annotations.jsonl"
+# the bundled export: 105 (trace, rater) annotations x 4 questions = 420 fields, of which the
+# long CSV (data/workshop_annotations.csv, 415 rows) holds the 415 that were rated
+SKIPPED = 420 - 415
+
+
+def results(source, **columns):
+    """What the test compares: the workshop report and every coefficient, per metric."""
+    return {"irr": ag.irr(source, **columns), "coefficients": ag.coefficients(source, **columns)}
 
 
 @pytest.fixture(scope="module")
 def expected():
-    return ag.irr(WORKSHOP)
+    found = results(DATA / "workshop_annotations.csv", **LONG)
+    # the numbers the package has always reported for this file (README, seed 001 report)
+    assert found["irr"]["score"] == 73.7 and found["irr"]["num_annotations"] == 105
+    assert found["irr"]["n_excluded"] == {"missing": 0, "placeholder": 0, "duplicate": 0}
+    assert [r["metric"] for r in found["coefficients"]] == [
+        "accuracy", "follows_policy", "helpfulness", "tone"]
+    assert sum(c["fleiss_kappa"]["n_rows"] for c in
+               (r["coefficients"] for r in found["coefficients"])) == 415
+    return found
 
 
-@pytest.fixture(scope="module")
-def long_arrow():
-    """The bundled workshop export flattened to long form by DuckDB itself (test-side oracle)."""
+def flatten_export(*, keep_skipped: bool) -> pa.Table:
+    """The bundled workshop export flattened to long form in Python (test-side oracle); with
+    ``keep_skipped`` a skipped question is a row with a NULL rating."""
     rows = [json.loads(line) for line in WORKSHOP.read_text().splitlines() if line.strip()]
+    questions = sorted({q for row in rows for q in row["ratings"]})
     out = {"trace_id": [], "user_id": [], "question_id": [], "rating": []}
     for row in rows:
-        for q, r in row["ratings"].items():
+        for q in questions:
+            r = row["ratings"].get(q)
+            if r is None and not keep_skipped:
+                continue
             out["trace_id"].append(row["trace_id"]); out["user_id"].append(row["user_id"])
             out["question_id"].append(q); out["rating"].append(r)
     return pa.table(out)
 
 
-def test_csv(expected):
-    assert ag.irr(DATA / "workshop_annotations.csv", **LONG) == expected
+@pytest.fixture(scope="module")
+def long_arrow():
+    return flatten_export(keep_skipped=False)
+
+
+def as_export(expected):
+    """``expected`` as the workshop export reports it: the skipped questions counted as missing
+    rows of the workshop report and of each question's coefficients."""
+    out = json.loads(json.dumps(expected))
+    out["irr"]["n_excluded"]["missing"] = SKIPPED
+    skipped = {}                                 # per question: 105 annotations less its rows
+    for entry in out["coefficients"]:
+        for result in entry["coefficients"].values():
+            n = skipped.setdefault(entry["metric"], 105 - result["n_rows"])
+            result["n_rows"] += n
+            result["n_excluded"]["missing"] += n
+    assert sum(skipped.values()) == SKIPPED
+    return out
+
+
+def test_long_arrow_matches_the_csv(long_arrow):
+    assert long_arrow.num_rows == 415
+
+
+def test_csv_with_crlf_line_ends(tmp_path, expected):
+    path = tmp_path / "crlf.csv"
+    path.write_bytes((DATA / "workshop_annotations.csv").read_bytes().replace(b"\n", b"\r\n"))
+    assert results(path, **LONG) == expected
 
 
 def test_parquet_and_glob(tmp_path, long_arrow, expected):
     half = long_arrow.num_rows // 2
     pq.write_table(long_arrow.slice(0, half), tmp_path / "part-0.parquet")
     pq.write_table(long_arrow.slice(half), tmp_path / "part-1.parquet")
-    assert ag.irr(str(tmp_path / "part-*.parquet"), **LONG) == expected
+    assert results(str(tmp_path / "part-*.parquet"), **LONG) == expected
     pq.write_table(long_arrow, tmp_path / "all.parquet")
-    assert ag.irr(tmp_path / "all.parquet", **LONG) == expected
+    assert results(tmp_path / "all.parquet", **LONG) == expected
 
 
 def test_long_jsonl(tmp_path, long_arrow, expected):
     path = tmp_path / "long.jsonl"
     path.write_text("".join(json.dumps(r) + "\n" for r in long_arrow.to_pylist()))
-    assert ag.irr(path, **LONG) == expected
+    assert results(path, **LONG) == expected
 
 
-def test_workshop_shape_as_parquet(tmp_path, expected):
-    con = duckdb.connect()
-    con.read_json(str(WORKSHOP)).to_parquet(str(tmp_path / "w.parquet"))
-    assert ag.irr(tmp_path / "w.parquet") == expected
+def test_skipped_questions_as_null_rows_are_counted_missing(expected):
+    # the long table with a NULL-rated row per skipped question: the export's accounting
+    with_nulls = flatten_export(keep_skipped=True)
+    assert with_nulls.num_rows == 420
+    assert results(with_nulls, **LONG) == as_export(expected)
+
+
+@pytest.fixture(scope="module")
+def export_parquet(tmp_path_factory):
+    path = tmp_path_factory.mktemp("export") / "w.parquet"
+    duckdb.connect().read_json(str(WORKSHOP)).to_parquet(str(path))
+    return path
+
+
+def test_workshop_export_report_as_jsonl_and_parquet(export_parquet, expected):
+    export = as_export(expected)["irr"]
+    assert ag.irr(WORKSHOP) == export
+    assert ag.irr(export_parquet) == export
+
+
+def test_workshop_export_coefficients_as_jsonl_and_parquet(export_parquet, expected):
+    export = as_export(expected)["coefficients"]
+    assert ag.coefficients(WORKSHOP) == export
+    assert ag.coefficients(export_parquet) == export
 
 
 def test_arrow_pandas_relation_and_table_name(long_arrow, expected):
-    assert ag.irr(long_arrow, **LONG) == expected
-    assert ag.irr(long_arrow.to_pandas(), **LONG) == expected
+    assert results(long_arrow, **LONG) == expected
+    assert results(long_arrow.to_pandas(), **LONG) == expected
     con = duckdb.connect()
     con.register("arrow_in", long_arrow)
     con.sql("CREATE TABLE annotations AS SELECT * FROM arrow_in")
     before = sorted(r[0] for r in con.sql("SELECT table_name FROM information_schema.tables").fetchall())
-    assert ag.irr(con.table("annotations"), con=con, **LONG) == expected
-    assert ag.irr("annotations", con=con, **LONG) == expected
+    assert results(con.table("annotations"), con=con, **LONG) == expected
+    assert results("annotations", con=con, **LONG) == expected
     after = sorted(r[0] for r in con.sql("SELECT table_name FROM information_schema.tables").fetchall())
     assert after == before                      # nothing left behind in the caller's database
     assert con.sql("SELECT count(*) FROM annotations").fetchall()[0][0] == long_arrow.num_rows
@@ -75,12 +149,12 @@ def test_arrow_pandas_relation_and_table_name(long_arrow, expected):
 def test_relation_from_another_connection(long_arrow, expected):
     other = duckdb.connect()
     other.register("t", long_arrow)
-    assert ag.irr(other.sql("SELECT * FROM t"), **LONG) == expected
+    assert results(other.sql("SELECT * FROM t"), **LONG) == expected
 
 
 def test_polars_if_installed(long_arrow, expected):
     pl = pytest.importorskip("polars")
-    assert ag.irr(pl.from_arrow(long_arrow), **LONG) == expected
+    assert results(pl.from_arrow(long_arrow), **LONG) == expected
 
 
 @pytest.mark.parametrize("bad,error,match", [

@@ -1,0 +1,374 @@
+-- agreement-sql: coefficients (duckdb)
+-- reads relation: "ratings"
+-- parameter: $default_metric = 'value'
+-- parameter: $z = 1.959963984540054
+-- run by hand: PREPARE agreement AS <the statement below>; EXECUTE agreement(default_metric := 'value', z := 1.959963984540054);
+CREATE OR REPLACE TEMP MACRO agreement_fsum(t) AS CAST(SUM(CASE WHEN ABS(t) < 1e18 THEN CAST(ROUND(t * 1073741824.0) AS HUGEINT) WHEN t IS NOT NULL THEN 0 END) AS DOUBLE) / 1073741824.0 + FSUM(CASE WHEN ABS(t) < 1e18 THEN t - ROUND(t * 1073741824.0) / 1073741824.0 ELSE t END);
+CREATE OR REPLACE TEMP MACRO agreement_isnan(x) AS (NOT ISFINITE(x) AND NOT ISINF(x));
+-- coefficients: agreement coefficients per metric (and slice), any number of them in one
+--   statement over one per-unit aggregation of the ratings (docs/decisions/0003, 0006).
+-- Source: each coefficient's partial, named by the registry (agreement_sql/registry.py):
+--   sql/_fleiss, _gwet_ac1, _brennan_prediger, _percent_agreement (through sql/_kappa.sql.j2),
+--   _alpha, _cohen, _scott, _conger .sql.j2; their inputs from sql/_kappa_inputs.sql.j2,
+--   sql/_alpha_sums.sql.j2 and sql/_pairs.sql.j2, whichever form (wide or counts) the plan chose.
+-- Reads: the ratings relation; option `which` lists the coefficients, `partials` their
+--   partials and `families` their families (kappa, alpha, pair, conger), in the same order.
+-- Returns: one row per metric (and slice) and coefficient, in `which` order: the coefficient
+--   contract (name, coefficient, value, observed/chance agreement, observed/expected
+--   disagreement, n_items, n_values, n_categories, variance, se, ci_low, ci_high,
+--   n_boot_valid, pair columns) and the unit counts the caller checks and reports.
+--   With option ci the analytic se = sqrt(variance) and value -/+ $z se; with option bootstrap
+--   every coefficient's percentile interval over the same replicates (sql/_bootstrap.sql.j2).
+-- Undefined: each coefficient's own rule (NULL when no unit is rated twice).
+WITH
+ratings_read AS NOT MATERIALIZED (
+  SELECT $default_metric AS metric,
+             src."item" AS item,
+    CAST(src."rater" AS VARCHAR) AS rater,
+
+             TRIM(CAST(src."value" AS VARCHAR)) AS t,
+    -- numeric text is the number, unless it is finite and 2^53 or more in magnitude: such a
+    -- code (an id written as digits) stays exact text, a label
+    CASE WHEN POSITION('_' IN CAST(src."value" AS VARCHAR)) = 0
+          AND NOT (ABS(TRY_CAST(TRIM(CAST(src."value" AS VARCHAR)) AS DOUBLE)) >= 9007199254740992.0
+                   AND ABS(TRY_CAST(TRIM(CAST(src."value" AS VARCHAR)) AS DOUBLE)) <= 1.7976931348623157e+308)
+         THEN TRY_CAST(TRIM(CAST(src."value" AS VARCHAR)) AS DOUBLE) END AS x_raw,
+    CASE WHEN src."value" IS NULL THEN 1 ELSE 0 END AS is_null
+  FROM "ratings" AS src
+),
+ratings_states AS NOT MATERIALIZED (
+  SELECT metric, item, rater,
+         CASE WHEN is_null = 1 OR t = '' OR agreement_isnan(x_raw) THEN 1
+              ELSE 0 END AS state,
+         x_raw, t
+  FROM ratings_read
+),
+ratings_in AS NOT MATERIALIZED (
+  -- x and label only for a rating (state 0): a missing value or a placeholder is neither
+  SELECT metric, item, rater, state,
+         CASE WHEN state = 0 THEN x_raw + 0.0 END AS x,
+         CASE WHEN state = 0 AND x_raw IS NULL THEN t END AS label
+  FROM ratings_states
+),
+ratings AS NOT MATERIALIZED (
+  SELECT metric, item, rater, x, label, 1 AS n_rows
+  FROM ratings_in
+  WHERE state = 0
+)
+,
+rater_codes AS (
+  SELECT rater, code,
+         CAST(FLOOR(code / 62) AS BIGINT) AS block,
+         CAST(POWER(2, code % 62) AS BIGINT) AS bit
+  FROM (
+    SELECT rater, ROW_NUMBER() OVER (ORDER BY rater) - 1 AS code
+    FROM (SELECT DISTINCT rater FROM ratings) AS d
+  ) AS numbered
+)
+,
+counts AS (
+  -- n_uc: how many raters gave category c (x or label) to unit u
+  SELECT r.metric, r.item, r.x, r.label,
+                  BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
+
+COUNT(*) AS n_rows_uc,
+         COUNT(*) AS n_uc
+  FROM ratings AS r
+    LEFT JOIN rater_codes AS c ON c.rater = r.rater
+
+  GROUP BY r.metric, r.item, r.x, r.label
+),
+unit_sums AS (
+  SELECT metric, item,
+BIT_OR(or_0) AS or_0, 
+         SUM(n_uc) AS m_u,
+         SUM(n_rows_uc) AS n_rows_u,         agreement_fsum(n_uc * x) AS s1_u,
+         agreement_fsum(n_uc * x * x) AS s2_u,
+         SUM(n_uc * n_uc) AS q_u,
+         MIN(x) AS x_min,
+         MAX(x) AS x_max,
+         MIN(x) AS lone_x,
+         MIN(label) AS lone_label,
+         COUNT(*) AS n_values_u
+  FROM counts
+  GROUP BY metric, item
+),
+units AS (
+  SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + 0 THEN 1 ELSE 0 END AS dup_u
+  FROM unit_sums AS u
+),
+
+unit_counts AS (
+  SELECT u.metric, COUNT(*) AS n_units, SUM(u.m_u) AS n_ratings,
+         SUM(CASE WHEN u.m_u = 1 THEN 1 ELSE 0 END) AS n_single,
+         SUM(u.n_rows_u - u.m_u) AS n_merged,
+         SUM(u.dup_u) AS n_duplicate_units,
+         CAST(BIT_COUNT(BIT_OR(u.or_0)) AS BIGINT) + 0 AS n_raters
+  FROM units AS u
+  
+  GROUP BY u.metric
+)
+,
+confusion_ratings AS (
+  -- the ratings of the chosen raters
+  SELECT r.metric, r.item, r.rater, r.x, r.label
+  FROM ratings AS r
+),
+confusion AS (
+  -- n_ab: units rater_a rated (x_a, label_a) and rater_b rated (x_b, label_b)
+  SELECT a.metric, a.rater AS rater_a, b.rater AS rater_b,
+         a.x AS x_a, a.label AS label_a, b.x AS x_b, b.label AS label_b, COUNT(*) AS n_ab
+  FROM confusion_ratings AS a
+  JOIN confusion_ratings AS b
+    ON a.metric = b.metric AND a.item = b.item
+   AND a.rater < b.rater
+  GROUP BY a.metric, a.rater, b.rater, a.x, a.label, b.x, b.label
+),
+pair_used AS (
+  -- the categories either rater of the pair used on the shared units
+  SELECT DISTINCT metric, rater_a, rater_b, x, label
+  FROM (
+    SELECT metric, rater_a, rater_b, x_a AS x, label_a AS label FROM confusion
+    UNION ALL
+    SELECT metric, rater_a, rater_b, x_b, label_b FROM confusion
+  ) AS u
+),
+pair_domain AS (
+  SELECT metric, rater_a, rater_b, x, label,
+         ROW_NUMBER() OVER (PARTITION BY metric, rater_a, rater_b
+                            ORDER BY CASE WHEN label IS NULL THEN 0 ELSE 1 END, x, label) - 1 AS position
+  FROM pair_used
+),
+pair_span AS (
+  -- q, the domain's size, and s_max - s_min
+  SELECT d.metric, d.rater_a, d.rater_b, COUNT(*) AS q,
+         MAX(d.x) - MIN(d.x) AS span
+  FROM pair_domain AS d
+  GROUP BY d.metric, d.rater_a, d.rater_b
+),
+pair_weights AS (
+  -- w_ij for every pair of domain positions
+  SELECT a.metric, a.rater_a, a.rater_b, a.position AS pos_a, b.position AS pos_b,
+         COALESCE(1.0 - POWER(a.x - b.x, 2) / NULLIF(s.span * s.span, 0.0), 1.0)
+ AS w
+  FROM pair_domain AS a
+  JOIN pair_domain AS b ON a.metric = b.metric AND a.rater_a = b.rater_a AND a.rater_b = b.rater_b
+  JOIN pair_span AS s ON a.metric = s.metric AND a.rater_a = s.rater_a AND a.rater_b = s.rater_b
+),
+pair_counts AS (
+  -- n_ij by domain positions
+  SELECT c.metric, c.rater_a, c.rater_b, da.position AS pos_a, db.position AS pos_b, c.n_ab
+  FROM confusion AS c
+  JOIN pair_domain AS da
+    ON c.metric = da.metric AND da.rater_a = c.rater_a AND da.rater_b = c.rater_b
+   AND COALESCE(da.x, CAST('NaN' AS DOUBLE)) = COALESCE(c.x_a, CAST('NaN' AS DOUBLE)) AND COALESCE(da.label, '') = COALESCE(c.label_a, '')
+  JOIN pair_domain AS db
+    ON c.metric = db.metric AND db.rater_a = c.rater_a AND db.rater_b = c.rater_b
+   AND COALESCE(db.x, CAST('NaN' AS DOUBLE)) = COALESCE(c.x_b, CAST('NaN' AS DOUBLE)) AND COALESCE(db.label, '') = COALESCE(c.label_b, '')
+),
+pair_totals AS (
+  -- N: units both raters of the pair rated
+  SELECT metric, rater_a, rater_b, SUM(n_ab) AS n_shared
+  FROM pair_counts
+  GROUP BY metric, rater_a, rater_b
+),
+pair_margins AS (
+  -- p_i. and p_.j for every domain category (0 when unused)
+  SELECT d.metric, d.rater_a, d.rater_b, d.position,
+         COALESCE(SUM(CASE WHEN c.pos_a = d.position THEN c.n_ab END), 0) / NULLIF(CAST(MIN(t.n_shared) AS DOUBLE), 0.0) AS p_row,
+         COALESCE(SUM(CASE WHEN c.pos_b = d.position THEN c.n_ab END), 0) / NULLIF(CAST(MIN(t.n_shared) AS DOUBLE), 0.0) AS p_col
+  FROM pair_domain AS d
+  JOIN pair_totals AS t ON d.metric = t.metric AND d.rater_a = t.rater_a AND d.rater_b = t.rater_b
+  LEFT JOIN pair_counts AS c ON d.metric = c.metric AND d.rater_a = c.rater_a AND d.rater_b = c.rater_b AND (c.pos_a = d.position OR c.pos_b = d.position)
+  GROUP BY d.metric, d.rater_a, d.rater_b, d.position
+),
+pair_rows AS (
+  -- p_i. and w_i. = sum_j p_.j w_ij
+  SELECT w.metric, w.rater_a, w.rater_b, w.pos_a AS position, MIN(r.p_row) AS p_row,
+         agreement_fsum(w.w * c.p_col) AS w_row
+  FROM pair_weights AS w
+  JOIN pair_margins AS r ON w.metric = r.metric AND w.rater_a = r.rater_a AND w.rater_b = r.rater_b AND r.position = w.pos_a
+  JOIN pair_margins AS c ON w.metric = c.metric AND w.rater_a = c.rater_a AND w.rater_b = c.rater_b AND c.position = w.pos_b
+  GROUP BY w.metric, w.rater_a, w.rater_b, w.pos_a
+),
+pair_cols AS (
+  -- p_.j and w_.j = sum_i p_i. w_ij
+  SELECT w.metric, w.rater_a, w.rater_b, w.pos_b AS position, MIN(c.p_col) AS p_col,
+         agreement_fsum(w.w * r.p_row) AS w_col
+  FROM pair_weights AS w
+  JOIN pair_margins AS r ON w.metric = r.metric AND w.rater_a = r.rater_a AND w.rater_b = r.rater_b AND r.position = w.pos_a
+  JOIN pair_margins AS c ON w.metric = c.metric AND w.rater_a = c.rater_a AND w.rater_b = c.rater_b AND c.position = w.pos_b
+  GROUP BY w.metric, w.rater_a, w.rater_b, w.pos_b
+),
+pair_cells AS (
+  -- every non-empty cell: p_ij = n_ij / N with w_ij
+  SELECT c.metric, c.rater_a, c.rater_b, c.pos_a, c.pos_b,
+         CAST(c.n_ab AS DOUBLE) / NULLIF(t.n_shared, 0) AS p_ij, w.w
+  FROM pair_counts AS c
+  JOIN pair_totals AS t ON c.metric = t.metric AND c.rater_a = t.rater_a AND c.rater_b = t.rater_b
+  JOIN pair_weights AS w ON c.metric = w.metric AND c.rater_a = w.rater_a AND c.rater_b = w.rater_b AND w.pos_a = c.pos_a AND w.pos_b = c.pos_b
+),
+pair_observed AS (
+  -- p_o = sum_ij w_ij p_ij; n_used = categories the pair used; q = the domain's size
+  SELECT t.metric, t.rater_a, t.rater_b, t.n_shared, s.q, o.p_o, u.n_used
+  FROM pair_totals AS t
+  JOIN pair_span AS s ON t.metric = s.metric AND t.rater_a = s.rater_a AND t.rater_b = s.rater_b
+  JOIN (
+    SELECT metric, rater_a, rater_b, agreement_fsum(p_ij * w) AS p_o
+    FROM pair_cells
+    GROUP BY metric, rater_a, rater_b
+  ) AS o ON t.metric = o.metric AND t.rater_a = o.rater_a AND t.rater_b = o.rater_b
+  JOIN (
+    SELECT metric, rater_a, rater_b, COUNT(*) AS n_used
+    FROM pair_used
+    GROUP BY metric, rater_a, rater_b
+  ) AS u ON t.metric = u.metric AND t.rater_a = u.rater_a AND t.rater_b = u.rater_b
+),
+pair_keys AS (
+  -- every metric (and slice): the chosen raters who rated, the units two or more of them rated,
+  -- the categories of the pairs' domains
+  SELECT r.metric, r.n_raters, COALESCE(i.n_items, 0) AS n_items,
+         COALESCE(c.n_categories, 0) AS n_categories, COALESCE(i.n_paired_ratings, 0) AS n_paired_ratings
+  FROM (
+    SELECT metric, COUNT(DISTINCT rater) AS n_raters FROM confusion_ratings GROUP BY metric
+  ) AS r
+  LEFT JOIN (
+    SELECT metric, COUNT(*) AS n_items, SUM(n) AS n_paired_ratings
+    FROM (
+      SELECT metric, item, COUNT(*) AS n FROM confusion_ratings
+      GROUP BY metric, item
+      HAVING COUNT(*) >= 2
+    ) AS paired
+    GROUP BY metric
+  ) AS i ON r.metric = i.metric
+  LEFT JOIN (
+    SELECT metric, COUNT(*) AS n_categories
+    FROM (SELECT DISTINCT metric, x, label FROM pair_domain) AS d
+    GROUP BY metric
+  ) AS c ON r.metric = c.metric
+)
+,
+cohen_expected AS (
+  -- p_e = sum_ij w_ij p_i. p_.j = sum_i p_i. w_i.
+  SELECT r.metric, r.rater_a, r.rater_b, agreement_fsum(r.p_row * r.w_row) AS p_e
+  FROM pair_rows AS r
+  GROUP BY r.metric, r.rater_a, r.rater_b
+),
+cohen_pair_kappa AS (
+  -- kappa = (p_o - p_e) / (1 - p_e); 1.0 when the raters used one and the same category
+  SELECT o.metric, o.rater_a, o.rater_b, o.n_shared, o.p_o, e.p_e,
+         CASE WHEN o.n_used = 1 THEN 1.0
+              ELSE (o.p_o - e.p_e) / NULLIF(1.0 - e.p_e, 0.0) END AS kappa
+  FROM pair_observed AS o
+  JOIN cohen_expected AS e ON o.metric = e.metric AND o.rater_a = e.rater_a AND o.rater_b = e.rater_b
+),
+cohen_pair_variance AS (
+  -- var = [sum_ij p_ij (w_ij - (w_i. + w_.j)(1 - kappa))^2 - (kappa - p_e (1 - kappa))^2] / ((1 - p_e)^2 N)
+  SELECT c.metric, c.rater_a, c.rater_b,
+         (agreement_fsum(c.p_ij * POWER(c.w - (rw.w_row + cw.w_col) * (1.0 - k.kappa), 2))
+          - MIN(POWER(k.kappa - k.p_e * (1.0 - k.kappa), 2)))
+         / NULLIF(MIN(POWER(1.0 - k.p_e, 2) * k.n_shared), 0.0) AS variance
+  FROM pair_cells AS c
+  JOIN pair_rows AS rw ON c.metric = rw.metric AND c.rater_a = rw.rater_a AND c.rater_b = rw.rater_b AND rw.position = c.pos_a
+  JOIN pair_cols AS cw ON c.metric = cw.metric AND c.rater_a = cw.rater_a AND c.rater_b = cw.rater_b AND cw.position = c.pos_b
+  JOIN cohen_pair_kappa AS k ON c.metric = k.metric AND c.rater_a = k.rater_a AND c.rater_b = k.rater_b
+  GROUP BY c.metric, c.rater_a, c.rater_b
+),
+cohen_pair_null_variance AS (
+  -- var0 = [sum_ij p_i. p_.j (w_ij - (w_i. + w_.j))^2 - p_e^2] / ((1 - p_e)^2 N)
+  SELECT r.metric, r.rater_a, r.rater_b,
+         (agreement_fsum(r.p_row * c.p_col * POWER(w.w - (r.w_row + c.w_col), 2))
+          - MIN(POWER(pk.p_e, 2)))
+         / NULLIF(MIN(POWER(1.0 - pk.p_e, 2) * pk.n_shared), 0.0) AS null_variance
+  FROM pair_rows AS r
+  JOIN pair_cols AS c ON r.metric = c.metric AND r.rater_a = c.rater_a AND r.rater_b = c.rater_b
+  JOIN pair_weights AS w ON r.metric = w.metric AND r.rater_a = w.rater_a AND r.rater_b = w.rater_b AND w.pos_a = r.position AND w.pos_b = c.position
+  JOIN cohen_pair_kappa AS pk ON r.metric = pk.metric AND r.rater_a = pk.rater_a AND r.rater_b = pk.rater_b
+  GROUP BY r.metric, r.rater_a, r.rater_b
+),
+cohen_pair_null_z AS (
+  -- se0 = sqrt(var0) (0 when var0 rounds below 0), z = kappa / se0 (NULL when se0 = 0), |z|
+  SELECT v.metric, v.rater_a, v.rater_b,
+         SQRT(CASE WHEN v.null_variance < 0.0 THEN 0.0 ELSE v.null_variance END) AS se0,
+         pk.kappa / NULLIF(SQRT(CASE WHEN v.null_variance < 0.0 THEN 0.0 ELSE v.null_variance END), 0.0) AS z,
+         ABS(pk.kappa) / NULLIF(SQRT(CASE WHEN v.null_variance < 0.0 THEN 0.0 ELSE v.null_variance END), 0.0) AS abs_z
+  FROM cohen_pair_null_variance AS v
+  JOIN cohen_pair_kappa AS pk ON v.metric = pk.metric AND v.rater_a = pk.rater_a AND v.rater_b = pk.rater_b
+),
+cohen_pair_null_test AS (
+  -- p_one_sided = 1 - Phi(z), p_value = 2 (1 - Phi(|z|))
+  SELECT t.metric, t.rater_a, t.rater_b, t.se0, t.z,
+         CASE WHEN t.z IS NULL THEN NULL
+     WHEN t.z >= 0.0 THEN (0.3989422804014327 * EXP(-0.5 * t.z * t.z)
+ * (1.0 / (1.0 + 0.2316419 * t.z))
+ * (0.319381530 + (1.0 / (1.0 + 0.2316419 * t.z))
+   * (-0.356563782 + (1.0 / (1.0 + 0.2316419 * t.z))
+     * (1.781477937 + (1.0 / (1.0 + 0.2316419 * t.z))
+       * (-1.821255978 + (1.0 / (1.0 + 0.2316419 * t.z)) * 1.330274429)))))
+     ELSE 1.0 - (0.3989422804014327 * EXP(-0.5 * (-t.z) * (-t.z))
+ * (1.0 / (1.0 + 0.2316419 * (-t.z)))
+ * (0.319381530 + (1.0 / (1.0 + 0.2316419 * (-t.z)))
+   * (-0.356563782 + (1.0 / (1.0 + 0.2316419 * (-t.z)))
+     * (1.781477937 + (1.0 / (1.0 + 0.2316419 * (-t.z)))
+       * (-1.821255978 + (1.0 / (1.0 + 0.2316419 * (-t.z))) * 1.330274429))))) END AS p_one_sided,
+         2.0 * CASE WHEN t.abs_z IS NULL THEN NULL
+     WHEN t.abs_z >= 0.0 THEN (0.3989422804014327 * EXP(-0.5 * t.abs_z * t.abs_z)
+ * (1.0 / (1.0 + 0.2316419 * t.abs_z))
+ * (0.319381530 + (1.0 / (1.0 + 0.2316419 * t.abs_z))
+   * (-0.356563782 + (1.0 / (1.0 + 0.2316419 * t.abs_z))
+     * (1.781477937 + (1.0 / (1.0 + 0.2316419 * t.abs_z))
+       * (-1.821255978 + (1.0 / (1.0 + 0.2316419 * t.abs_z)) * 1.330274429)))))
+     ELSE 1.0 - (0.3989422804014327 * EXP(-0.5 * (-t.abs_z) * (-t.abs_z))
+ * (1.0 / (1.0 + 0.2316419 * (-t.abs_z)))
+ * (0.319381530 + (1.0 / (1.0 + 0.2316419 * (-t.abs_z)))
+   * (-0.356563782 + (1.0 / (1.0 + 0.2316419 * (-t.abs_z)))
+     * (1.781477937 + (1.0 / (1.0 + 0.2316419 * (-t.abs_z)))
+       * (-1.821255978 + (1.0 / (1.0 + 0.2316419 * (-t.abs_z))) * 1.330274429))))) END AS p_value
+  FROM cohen_pair_null_z AS t
+),
+cohen_kappa AS (
+  -- two raters: the pair's kappa with its variance; more: Light's kappa, the mean over pairs
+  SELECT r.metric,
+         CASE WHEN r.n_raters > 2 THEN 'light_kappa' ELSE 'cohen_kappa' END AS coefficient,
+         agreement_fsum(pk.kappa) / NULLIF(COUNT(pk.kappa), 0) AS value,
+         agreement_fsum(pk.p_o) / NULLIF(COUNT(pk.p_o), 0) AS observed_agreement,
+         agreement_fsum(pk.p_e) / NULLIF(COUNT(pk.p_e), 0) AS chance_agreement,
+         r.n_items,
+         r.n_raters,
+         r.n_categories,
+         r.n_paired_ratings,
+         COUNT(pk.kappa) AS n_pairs,
+         CASE WHEN r.n_raters = 2 THEN MIN(pk.rater_a) END AS rater_a,
+         CASE WHEN r.n_raters = 2 THEN MIN(pk.rater_b) END AS rater_b,
+         CASE WHEN r.n_raters = 2 THEN MIN(v.variance) END AS variance,
+         CASE WHEN r.n_raters = 2 THEN MIN(t.se0) END AS se0,
+         CASE WHEN r.n_raters = 2 THEN MIN(t.z) END AS z,
+         CASE WHEN r.n_raters = 2 THEN MIN(t.p_one_sided) END AS p_one_sided,
+         CASE WHEN r.n_raters = 2 THEN MIN(t.p_value) END AS p_value
+  FROM pair_keys AS r
+  LEFT JOIN cohen_pair_kappa AS pk ON r.metric = pk.metric
+  LEFT JOIN cohen_pair_variance AS v ON pk.metric = v.metric AND pk.rater_a = v.rater_a AND pk.rater_b = v.rater_b
+  LEFT JOIN cohen_pair_null_test AS t ON pk.metric = t.metric AND pk.rater_a = t.rater_a AND pk.rater_b = t.rater_b
+  GROUP BY r.metric, r.n_raters, r.n_items, r.n_categories, r.n_paired_ratings
+)
+,
+coefficient_rows AS (
+  SELECT c.metric, 0 AS position, 'cohen_kappa' AS name,
+         c.coefficient, c.value,
+         c.observed_agreement, c.chance_agreement,
+         CAST(NULL AS DOUBLE) AS observed_disagreement, CAST(NULL AS DOUBLE) AS expected_disagreement,
+         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories, c.variance,
+         c.n_raters, c.n_paired_ratings, c.rater_a, c.rater_b,
+c.n_pairs AS n_pairs,
+c.se0, c.z, c.p_one_sided, c.p_value,
+         SQRT(CASE WHEN c.variance < 0.0 THEN 0.0 ELSE c.variance END) AS se,
+         c.value - $z * SQRT(CASE WHEN c.variance < 0.0 THEN 0.0 ELSE c.variance END) AS ci_low,
+         c.value + $z * SQRT(CASE WHEN c.variance < 0.0 THEN 0.0 ELSE c.variance END) AS ci_high,
+         CAST(NULL AS BIGINT) AS n_boot_valid
+  FROM cohen_kappa AS c
+)
+SELECT r.*, u.n_units, u.n_ratings, u.n_single, u.n_merged, u.n_duplicate_units,
+       u.n_raters AS key_raters
+FROM unit_counts AS u
+LEFT JOIN coefficient_rows AS r ON r.metric = u.metric
+ORDER BY u.metric, r.position

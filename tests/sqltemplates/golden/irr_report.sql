@@ -1,0 +1,347 @@
+-- agreement-sql: irr_report (duckdb)
+-- reads relation: "ratings"
+-- reads relation: "scales"
+-- parameter: $default_metric = 'value'
+-- parameter: $adjacent_tolerance = 1.0
+-- parameter: $extreme_range = 4.0
+-- parameter: $max_patterns = 20
+-- parameter: $mean_gap = 2.0
+-- parameter: $priority_sd = 1.5
+-- parameter: $max_traces = 100
+-- run by hand: PREPARE agreement AS <the statement below>; EXECUTE agreement(default_metric := 'value', adjacent_tolerance := 1.0, extreme_range := 4.0, max_patterns := 20, mean_gap := 2.0, priority_sd := 1.5, max_traces := 100);
+CREATE OR REPLACE TEMP MACRO agreement_fsum(t) AS CAST(SUM(CASE WHEN ABS(t) < 1e18 THEN CAST(ROUND(t * 1073741824.0) AS HUGEINT) WHEN t IS NOT NULL THEN 0 END) AS DOUBLE) / 1073741824.0 + FSUM(CASE WHEN ABS(t) < 1e18 THEN t - ROUND(t * 1073741824.0) / 1073741824.0 ELSE t END);
+CREATE OR REPLACE TEMP MACRO agreement_isnan(x) AS (NOT ISFINITE(x) AND NOT ISINF(x));
+-- irr_report: the workshop IRR report (seeds 000/001) in one statement over one per-unit
+--   aggregation of the ratings: the counts the seed validates, the scores (pairwise %, A^HH,
+--   interval alpha), the problematic patterns and the disagreement ranking.
+-- Source: seeds 000 and 001 (docs/workflows.md lists the seed's rules this follows); the scores
+--   through the shared partials: sql/_pairwise_sums.sql.j2 + _pairwise.sql.j2 and
+--   sql/_alpha_sums.sql.j2 + _alpha.sql.j2 (interval), in the form the plan chose (wide: a
+--   count column per rating value; counts: continuous scores, windows over sorted ratings).
+-- Reads: the ratings relation and the scales relation (every question's scale, declared or
+--   detected). An annotation is one (trace, rater) pair: the raters of a trace are the bits set
+--   in the OR of its units' rater bits (sql/_rater_codes.sql.j2), or counted per block of rater
+--   codes when there are more raters than bit columns.
+-- Returns: rows tagged by `part`, in order (part_no, ord):
+--   validation  one row: num_annotations, num_raters, num_traces, traces_multi, completeness,
+--               and the unit counts (n_duplicate_units: the caller refuses the report)
+--   scores      per question, and the overall row (metric NULL) first
+--   patterns    constant raters, split or extreme traces (at most $max_patterns per question,
+--               n_more counting the rest), rater means that differ by $mean_gap or more
+--   traces      population sigma per trace and question, the $max_traces largest
+WITH
+ratings_read AS NOT MATERIALIZED (
+  SELECT $default_metric AS metric,
+             src."item" AS item,
+    CAST(src."rater" AS VARCHAR) AS rater,
+
+             TRIM(CAST(src."value" AS VARCHAR)) AS t,
+    -- numeric text is the number, unless it is finite and 2^53 or more in magnitude: such a
+    -- code (an id written as digits) stays exact text, a label
+    CASE WHEN POSITION('_' IN CAST(src."value" AS VARCHAR)) = 0
+          AND NOT (ABS(TRY_CAST(TRIM(CAST(src."value" AS VARCHAR)) AS DOUBLE)) >= 9007199254740992.0
+                   AND ABS(TRY_CAST(TRIM(CAST(src."value" AS VARCHAR)) AS DOUBLE)) <= 1.7976931348623157e+308)
+         THEN TRY_CAST(TRIM(CAST(src."value" AS VARCHAR)) AS DOUBLE) END AS x_raw,
+    CASE WHEN src."value" IS NULL THEN 1 ELSE 0 END AS is_null
+  FROM "ratings" AS src
+),
+ratings_states AS NOT MATERIALIZED (
+  SELECT metric, item, rater,
+         CASE WHEN is_null = 1 OR t = '' OR agreement_isnan(x_raw) THEN 1
+              ELSE 0 END AS state,
+         x_raw, t
+  FROM ratings_read
+),
+ratings_in AS NOT MATERIALIZED (
+  -- x and label only for a rating (state 0): a missing value or a placeholder is neither
+  SELECT metric, item, rater, state,
+         CASE WHEN state = 0 THEN x_raw + 0.0 END AS x,
+         CASE WHEN state = 0 AND x_raw IS NULL THEN t END AS label
+  FROM ratings_states
+),
+ratings AS NOT MATERIALIZED (
+  SELECT metric, item, rater, x, label, 1 AS n_rows
+  FROM ratings_in
+  WHERE state = 0
+)
+,
+rater_codes AS (
+  SELECT rater, code,
+         CAST(FLOOR(code / 62) AS BIGINT) AS block,
+         CAST(POWER(2, code % 62) AS BIGINT) AS bit
+  FROM (
+    SELECT rater, ROW_NUMBER() OVER (ORDER BY rater) - 1 AS code
+    FROM (SELECT DISTINCT rater FROM ratings) AS d
+  ) AS numbered
+)
+,
+counts AS (
+  -- n_uc: how many raters gave category c (x or label) to unit u
+  SELECT r.metric, r.item, r.x, r.label,
+                  BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
+
+COUNT(*) AS n_rows_uc,
+         COUNT(*) AS n_uc
+  FROM ratings AS r
+    LEFT JOIN rater_codes AS c ON c.rater = r.rater
+
+  GROUP BY r.metric, r.item, r.x, r.label
+),
+unit_sums AS (
+  SELECT metric, item,
+BIT_OR(or_0) AS or_0, 
+         SUM(n_uc) AS m_u,
+         SUM(n_rows_uc) AS n_rows_u,         agreement_fsum(n_uc * x) AS s1_u,
+         agreement_fsum(n_uc * x * x) AS s2_u,
+         SUM(n_uc * n_uc) AS q_u,
+         MIN(x) AS x_min,
+         MAX(x) AS x_max,
+         MIN(x) AS lone_x,
+         MIN(label) AS lone_label,
+         COUNT(*) AS n_values_u
+  FROM counts
+  GROUP BY metric, item
+),
+units AS (
+  SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + 0 THEN 1 ELSE 0 END AS dup_u
+  FROM unit_sums AS u
+),
+
+unit_counts AS (
+  SELECT u.metric, COUNT(*) AS n_units, SUM(u.m_u) AS n_ratings,
+         SUM(CASE WHEN u.m_u = 1 THEN 1 ELSE 0 END) AS n_single,
+         SUM(u.n_rows_u - u.m_u) AS n_merged,
+         SUM(u.dup_u) AS n_duplicate_units,
+         CAST(BIT_COUNT(BIT_OR(u.or_0)) AS BIGINT) + 0 AS n_raters
+  FROM units AS u
+  
+  GROUP BY u.metric
+)
+,
+scale AS (
+  SELECT metric, kind, lo, hi FROM "scales"
+)
+,
+value_window_rows AS (
+  SELECT r.metric, r.item,
+         RANK() OVER (PARTITION BY r.metric, r.item ORDER BY r.x) AS rank_k,
+         COUNT(*) OVER (PARTITION BY r.metric, r.item ORDER BY r.x
+                        RANGE BETWEEN UNBOUNDED PRECEDING AND $adjacent_tolerance FOLLOWING) AS near_k,
+         ROW_NUMBER() OVER (PARTITION BY r.metric, r.item ORDER BY r.x) AS row_k,
+         LEAST(GREATEST((r.x - s.lo) / NULLIF(s.hi - s.lo, 0.0), 0.0), 1.0) AS h
+  FROM ratings AS r
+  JOIN scale AS s ON s.metric = r.metric
+),
+value_windows AS (
+  SELECT metric, item, COUNT(*) AS m_u,
+         CAST(COUNT(*) * (COUNT(*) + 1) / 2 - SUM(rank_k) AS BIGINT) AS exact_u,
+         CAST(SUM(near_k) - COUNT(*) * (COUNT(*) + 1) / 2 AS BIGINT) AS adjacent_u,
+         2.0 * agreement_fsum(h * row_k) - (COUNT(*) + 1) * agreement_fsum(h) AS spread_u
+  FROM value_window_rows
+  GROUP BY metric, item
+  HAVING COUNT(*) >= 2
+),
+pairwise_sums AS (
+  SELECT metric,
+         COUNT(*) AS n_items_paired,
+         CAST(SUM(m_u * (m_u - 1)) / 2 AS BIGINT) AS n_pairs,
+         SUM(exact_u) AS exact_pairs,
+         SUM(adjacent_u) AS adjacent_pairs
+  FROM value_windows
+  GROUP BY metric
+),
+ahh_sums AS (
+  SELECT metric, COUNT(*) AS n_samples,
+         agreement_fsum(1.0 - spread_u / (m_u * (m_u - 1) / 2.0)) AS a_sum
+  FROM value_windows
+  GROUP BY metric
+)
+,
+pairwise AS (
+  SELECT k.metric, s.kind AS scale_kind, s.lo AS scale_lo, s.hi AS scale_hi,
+         COALESCE(p.n_items_paired, 0) AS n_items_paired, COALESCE(p.n_pairs, 0) AS n_pairs,
+         COALESCE(p.exact_pairs, 0) AS exact_pairs, COALESCE(p.adjacent_pairs, 0) AS adjacent_pairs,
+         100.0 * CAST(p.exact_pairs AS DOUBLE) / NULLIF(p.n_pairs, 0) AS exact_agreement,
+         100.0 * CAST(p.adjacent_pairs AS DOUBLE) / NULLIF(p.n_pairs, 0) AS adjacent_agreement,
+         100.0 * CAST(CASE WHEN s.kind = 'binary' THEN p.exact_pairs ELSE p.adjacent_pairs END AS DOUBLE)
+           / NULLIF(p.n_pairs, 0) AS primary_score,
+         h.a_sum / NULLIF(h.n_samples, 0) AS human_agreement,
+         COALESCE(h.n_samples, 0) AS n_samples
+  FROM unit_counts AS k
+  JOIN scale AS s ON s.metric = k.metric
+  LEFT JOIN pairwise_sums AS p ON k.metric = p.metric
+  LEFT JOIN ahh_sums AS h ON k.metric = h.metric
+)
+,
+alpha_marginals AS (
+  -- n_c over pairable units = the counts' total less the lone values of units rated once
+  SELECT metric, x, label, SUM(n) AS n_c
+  FROM (
+    SELECT metric, x, label, n_uc AS n FROM counts
+    UNION ALL
+    SELECT metric, lone_x, lone_label, -1 FROM units WHERE m_u = 1
+  ) AS lone_values_removed
+  GROUP BY metric, x, label
+  HAVING SUM(n) > 0
+),
+alpha_unit_sums AS (
+  SELECT metric, COUNT(*) AS n_units,
+         agreement_fsum(2.0 * (m_u * s2_u - s1_u * s1_u) / NULLIF(m_u - 1, 0)) AS do_sum
+  FROM units
+  WHERE m_u >= 2
+  GROUP BY metric
+),
+alpha_totals AS (
+  SELECT metric, COUNT(*) AS n_categories, SUM(n_c) AS n_values,
+         SUM(n_c * n_c) AS sum_nc2, agreement_fsum(n_c * x) AS s1, agreement_fsum(n_c * x * x) AS s2
+  FROM alpha_marginals
+  GROUP BY metric
+),
+alpha_sums AS (
+  SELECT t.metric, p.n_units,
+         p.do_sum,
+         2.0 * (t.n_values * t.s2 - t.s1 * t.s1) AS de_sum,
+         t.n_values, t.n_categories
+  FROM alpha_totals AS t
+  JOIN alpha_unit_sums AS p ON t.metric = p.metric
+)
+,
+krippendorff_alpha AS (
+  SELECT k.metric,
+         'krippendorff_alpha' AS coefficient,
+         CASE WHEN s.n_categories = 1 THEN 1.0
+              ELSE 1.0 - (s.n_values - 1.0) * s.do_sum / NULLIF(s.de_sum, 0.0) END AS value,
+         s.do_sum / NULLIF(s.n_values, 0) AS observed_disagreement,
+         s.de_sum / NULLIF(s.n_values * (s.n_values - 1.0), 0.0) AS expected_disagreement,
+         COALESCE(s.n_units, 0) AS n_items,
+         COALESCE(s.n_values, 0) AS n_values,
+         COALESCE(s.n_categories, 0) AS n_categories
+  FROM unit_counts AS k
+  LEFT JOIN alpha_sums AS s ON k.metric = s.metric
+)
+,
+per_metric AS (
+  SELECT p.metric,
+         p.scale_kind = 'binary' AS is_binary,
+         p.scale_kind, p.scale_lo, p.scale_hi,
+         p.n_items_paired, p.n_pairs,
+         p.exact_agreement, p.adjacent_agreement, p.primary_score,
+         p.human_agreement,
+         GREATEST(LEAST(a.value, 1.0), -1.0) AS krippendorff_alpha
+  FROM pairwise AS p
+  LEFT JOIN krippendorff_alpha AS a ON p.metric = a.metric
+),
+irr_scores AS (
+  SELECT metric, is_binary, scale_kind, scale_lo, scale_hi, n_items_paired, n_pairs,
+         exact_agreement, adjacent_agreement, primary_score,
+         human_agreement, krippendorff_alpha
+  FROM per_metric
+  UNION ALL
+  SELECT NULL AS metric, NULL AS is_binary, NULL AS scale_kind, NULL AS scale_lo, NULL AS scale_hi,
+         SUM(n_items_paired), SUM(n_pairs), NULL, NULL,
+         agreement_fsum(primary_score) / NULLIF(COUNT(primary_score), 0) AS primary_score,
+         agreement_fsum(human_agreement) / NULLIF(COUNT(human_agreement), 0) AS human_agreement, NULL AS krippendorff_alpha
+  FROM per_metric
+)
+,
+trace_raters AS (
+  -- distinct raters per trace over every question
+  SELECT item, CAST(BIT_COUNT(BIT_OR(or_0)) AS BIGINT) + 0 AS n_raters
+  FROM units
+  GROUP BY item
+),
+irr_validation AS (
+  SELECT t.num_annotations, r.num_raters, t.num_traces, t.traces_multi,
+         CAST(t.num_annotations AS DOUBLE) / NULLIF(r.num_raters * t.num_traces, 0) AS completeness,
+         u.n_duplicate_units, u.n_merged
+  FROM (
+    SELECT SUM(n_raters) AS num_annotations, COUNT(*) AS num_traces,
+           SUM(CASE WHEN n_raters >= 2 THEN 1 ELSE 0 END) AS traces_multi
+    FROM trace_raters
+  ) AS t
+  CROSS JOIN (SELECT COUNT(*) AS num_raters FROM rater_codes) AS r
+  CROSS JOIN (
+    SELECT SUM(n_duplicate_units) AS n_duplicate_units, SUM(n_merged) AS n_merged FROM unit_counts
+  ) AS u
+),
+trace_sums AS (
+  -- traces rated twice or more: their ratings' sums and range
+  SELECT metric, item, m_u AS n_ratings, s1_u AS s1, s2_u AS s2, x_min, x_max
+  FROM units
+  WHERE m_u >= 2
+),
+trace_spread AS (
+  -- traces rated twice or more whose ratings differ
+  SELECT metric, item, x_max - x_min AS spread
+  FROM trace_sums
+  WHERE x_max > x_min
+),
+rater_stats AS (
+  SELECT metric, rater, COUNT(*) AS n, MIN(x) AS x_min, MAX(x) AS x_max, agreement_fsum(x) / COUNT(x) AS x_mean
+  FROM ratings
+  GROUP BY metric, rater
+),
+trace_stats AS (
+  SELECT t.metric, t.item, t.spread, s.kind
+  FROM trace_spread AS t
+  JOIN scale AS s ON s.metric = t.metric
+),
+trace_flags AS (
+  SELECT metric, item, spread,
+         CASE WHEN kind = 'binary' THEN 'split_trace' ELSE 'extreme_trace' END AS pattern,
+         ROW_NUMBER() OVER (PARTITION BY metric ORDER BY item) AS k,
+         COUNT(*) OVER (PARTITION BY metric) AS n_flagged
+  FROM trace_stats
+  WHERE (kind = 'binary' AND spread > 0)
+     OR (kind <> 'binary' AND spread >= $extreme_range)
+),
+patterns AS (
+  SELECT rs.metric, 1 AS pattern_order, 'constant_rater' AS pattern, rs.rater,
+         CAST(NULL AS VARCHAR) AS item, rs.x_min AS x, CAST(NULL AS DOUBLE) AS spread,
+         0 AS n_more
+  FROM rater_stats AS rs
+  WHERE rs.n >= 2 AND rs.x_min = rs.x_max
+  UNION ALL
+  SELECT metric, 2, pattern, CAST(NULL AS VARCHAR), item, CAST(NULL AS DOUBLE), spread,
+         CASE WHEN k = $max_patterns THEN n_flagged - k ELSE 0 END
+  FROM trace_flags
+  WHERE k <= $max_patterns
+  UNION ALL
+  SELECT rs.metric, 3, 'rater_means', CAST(NULL AS VARCHAR), CAST(NULL AS VARCHAR),
+         CAST(NULL AS DOUBLE), MAX(rs.x_mean) - MIN(rs.x_mean), 0
+  FROM rater_stats AS rs
+  JOIN scale AS s ON s.metric = rs.metric
+  WHERE s.kind <> 'binary'
+  GROUP BY rs.metric
+  HAVING MAX(rs.x_mean) - MIN(rs.x_mean) >= $mean_gap
+)
+,
+trace_sd AS (
+  SELECT metric, item, n_ratings, s1 / n_ratings AS mean, x_max - x_min AS spread,
+         CASE WHEN x_max = x_min THEN 0.0
+              ELSE SQRT(GREATEST(s2 / n_ratings - (s1 / n_ratings) * (s1 / n_ratings), 0.0)) END AS std_dev
+  FROM trace_sums
+),
+trace_top AS (
+  SELECT metric, item, n_ratings, mean, spread, std_dev, std_dev > $priority_sd AS priority
+  FROM trace_sd
+  ORDER BY std_dev DESC, metric, item
+  LIMIT $max_traces
+)
+
+SELECT 'validation' AS part, 1 AS part_no, 1 AS ord,
+       NULL AS metric, NULL AS item, NULL AS rater, NULL AS pattern, NULL AS x, NULL AS spread, NULL AS n_more, NULL AS trace_item, NULL AS n_ratings, NULL AS mean, NULL AS std_dev, NULL AS priority, NULL AS is_binary, NULL AS scale_kind, NULL AS scale_lo, NULL AS scale_hi, NULL AS n_items_paired, NULL AS n_pairs, NULL AS exact_agreement, NULL AS adjacent_agreement, NULL AS primary_score, NULL AS human_agreement, NULL AS krippendorff_alpha, num_annotations AS num_annotations, num_raters AS num_raters, num_traces AS num_traces, traces_multi AS traces_multi, completeness AS completeness, n_duplicate_units AS n_duplicate_units, n_merged AS n_merged
+FROM irr_validation
+UNION ALL
+SELECT 'scores', 2, ROW_NUMBER() OVER (ORDER BY metric NULLS FIRST),
+       metric AS metric, NULL AS item, NULL AS rater, NULL AS pattern, NULL AS x, NULL AS spread, NULL AS n_more, NULL AS trace_item, NULL AS n_ratings, NULL AS mean, NULL AS std_dev, NULL AS priority, is_binary AS is_binary, scale_kind AS scale_kind, scale_lo AS scale_lo, scale_hi AS scale_hi, n_items_paired AS n_items_paired, n_pairs AS n_pairs, exact_agreement AS exact_agreement, adjacent_agreement AS adjacent_agreement, primary_score AS primary_score, human_agreement AS human_agreement, krippendorff_alpha AS krippendorff_alpha, NULL AS num_annotations, NULL AS num_raters, NULL AS num_traces, NULL AS traces_multi, NULL AS completeness, NULL AS n_duplicate_units, NULL AS n_merged
+FROM irr_scores
+UNION ALL
+SELECT 'patterns', 3, ROW_NUMBER() OVER (ORDER BY metric, pattern_order, rater, item),
+       metric AS metric, item AS item, rater AS rater, pattern AS pattern, x AS x, spread AS spread, n_more AS n_more, NULL AS trace_item, NULL AS n_ratings, NULL AS mean, NULL AS std_dev, NULL AS priority, NULL AS is_binary, NULL AS scale_kind, NULL AS scale_lo, NULL AS scale_hi, NULL AS n_items_paired, NULL AS n_pairs, NULL AS exact_agreement, NULL AS adjacent_agreement, NULL AS primary_score, NULL AS human_agreement, NULL AS krippendorff_alpha, NULL AS num_annotations, NULL AS num_raters, NULL AS num_traces, NULL AS traces_multi, NULL AS completeness, NULL AS n_duplicate_units, NULL AS n_merged
+FROM patterns
+UNION ALL
+SELECT 'traces', 4, ROW_NUMBER() OVER (ORDER BY std_dev DESC, metric, item),
+       metric AS metric, NULL AS item, NULL AS rater, NULL AS pattern, NULL AS x, spread AS spread, NULL AS n_more, item AS trace_item, n_ratings AS n_ratings, mean AS mean, std_dev AS std_dev, priority AS priority, NULL AS is_binary, NULL AS scale_kind, NULL AS scale_lo, NULL AS scale_hi, NULL AS n_items_paired, NULL AS n_pairs, NULL AS exact_agreement, NULL AS adjacent_agreement, NULL AS primary_score, NULL AS human_agreement, NULL AS krippendorff_alpha, NULL AS num_annotations, NULL AS num_raters, NULL AS num_traces, NULL AS traces_multi, NULL AS completeness, NULL AS n_duplicate_units, NULL AS n_merged
+FROM trace_top
+ORDER BY 2, 3

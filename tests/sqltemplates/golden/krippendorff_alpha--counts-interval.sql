@@ -1,0 +1,177 @@
+-- agreement-sql: coefficients (duckdb)
+-- reads relation: "ratings"
+-- parameter: $default_metric = 'value'
+-- run by hand: PREPARE agreement AS <the statement below>; EXECUTE agreement(default_metric := 'value');
+CREATE OR REPLACE TEMP MACRO agreement_fsum(t) AS CAST(SUM(CASE WHEN ABS(t) < 1e18 THEN CAST(ROUND(t * 1073741824.0) AS HUGEINT) WHEN t IS NOT NULL THEN 0 END) AS DOUBLE) / 1073741824.0 + FSUM(CASE WHEN ABS(t) < 1e18 THEN t - ROUND(t * 1073741824.0) / 1073741824.0 ELSE t END);
+CREATE OR REPLACE TEMP MACRO agreement_isnan(x) AS (NOT ISFINITE(x) AND NOT ISINF(x));
+-- coefficients: agreement coefficients per metric (and slice), any number of them in one
+--   statement over one per-unit aggregation of the ratings (docs/decisions/0003, 0006).
+-- Source: each coefficient's partial, named by the registry (agreement_sql/registry.py):
+--   sql/_fleiss, _gwet_ac1, _brennan_prediger, _percent_agreement (through sql/_kappa.sql.j2),
+--   _alpha, _cohen, _scott, _conger .sql.j2; their inputs from sql/_kappa_inputs.sql.j2,
+--   sql/_alpha_sums.sql.j2 and sql/_pairs.sql.j2, whichever form (wide or counts) the plan chose.
+-- Reads: the ratings relation; option `which` lists the coefficients, `partials` their
+--   partials and `families` their families (kappa, alpha, pair, conger), in the same order.
+-- Returns: one row per metric (and slice) and coefficient, in `which` order: the coefficient
+--   contract (name, coefficient, value, observed/chance agreement, observed/expected
+--   disagreement, n_items, n_values, n_categories, variance, se, ci_low, ci_high,
+--   n_boot_valid, pair columns) and the unit counts the caller checks and reports.
+--   With option ci the analytic se = sqrt(variance) and value -/+ $z se; with option bootstrap
+--   every coefficient's percentile interval over the same replicates (sql/_bootstrap.sql.j2).
+-- Undefined: each coefficient's own rule (NULL when no unit is rated twice).
+WITH
+ratings_read AS NOT MATERIALIZED (
+  SELECT $default_metric AS metric,
+             src."item" AS item,
+    CAST(src."rater" AS VARCHAR) AS rater,
+
+             TRIM(CAST(src."value" AS VARCHAR)) AS t,
+    -- numeric text is the number, unless it is finite and 2^53 or more in magnitude: such a
+    -- code (an id written as digits) stays exact text, a label
+    CASE WHEN POSITION('_' IN CAST(src."value" AS VARCHAR)) = 0
+          AND NOT (ABS(TRY_CAST(TRIM(CAST(src."value" AS VARCHAR)) AS DOUBLE)) >= 9007199254740992.0
+                   AND ABS(TRY_CAST(TRIM(CAST(src."value" AS VARCHAR)) AS DOUBLE)) <= 1.7976931348623157e+308)
+         THEN TRY_CAST(TRIM(CAST(src."value" AS VARCHAR)) AS DOUBLE) END AS x_raw,
+    CASE WHEN src."value" IS NULL THEN 1 ELSE 0 END AS is_null
+  FROM "ratings" AS src
+),
+ratings_states AS NOT MATERIALIZED (
+  SELECT metric, item, rater,
+         CASE WHEN is_null = 1 OR t = '' OR agreement_isnan(x_raw) THEN 1
+              ELSE 0 END AS state,
+         x_raw, t
+  FROM ratings_read
+),
+ratings_in AS NOT MATERIALIZED (
+  -- x and label only for a rating (state 0): a missing value or a placeholder is neither
+  SELECT metric, item, rater, state,
+         CASE WHEN state = 0 THEN x_raw + 0.0 END AS x,
+         CASE WHEN state = 0 AND x_raw IS NULL THEN t END AS label
+  FROM ratings_states
+),
+ratings AS NOT MATERIALIZED (
+  SELECT metric, item, rater, x, label, 1 AS n_rows
+  FROM ratings_in
+  WHERE state = 0
+)
+,
+rater_codes AS (
+  SELECT rater, code,
+         CAST(FLOOR(code / 62) AS BIGINT) AS block,
+         CAST(POWER(2, code % 62) AS BIGINT) AS bit
+  FROM (
+    SELECT rater, ROW_NUMBER() OVER (ORDER BY rater) - 1 AS code
+    FROM (SELECT DISTINCT rater FROM ratings) AS d
+  ) AS numbered
+)
+,
+counts AS (
+  -- n_uc: how many raters gave category c (x or label) to unit u
+  SELECT r.metric, r.item, r.x, r.label,
+                  BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
+
+COUNT(*) AS n_rows_uc,
+         COUNT(*) AS n_uc
+  FROM ratings AS r
+    LEFT JOIN rater_codes AS c ON c.rater = r.rater
+
+  GROUP BY r.metric, r.item, r.x, r.label
+),
+unit_sums AS (
+  SELECT metric, item,
+BIT_OR(or_0) AS or_0, 
+         SUM(n_uc) AS m_u,
+         SUM(n_rows_uc) AS n_rows_u,         agreement_fsum(n_uc * x) AS s1_u,
+         agreement_fsum(n_uc * x * x) AS s2_u,
+         SUM(n_uc * n_uc) AS q_u,
+         MIN(x) AS x_min,
+         MAX(x) AS x_max,
+         MIN(x) AS lone_x,
+         MIN(label) AS lone_label,
+         COUNT(*) AS n_values_u
+  FROM counts
+  GROUP BY metric, item
+),
+units AS (
+  SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + 0 THEN 1 ELSE 0 END AS dup_u
+  FROM unit_sums AS u
+),
+
+unit_counts AS (
+  SELECT u.metric, COUNT(*) AS n_units, SUM(u.m_u) AS n_ratings,
+         SUM(CASE WHEN u.m_u = 1 THEN 1 ELSE 0 END) AS n_single,
+         SUM(u.n_rows_u - u.m_u) AS n_merged,
+         SUM(u.dup_u) AS n_duplicate_units,
+         CAST(BIT_COUNT(BIT_OR(u.or_0)) AS BIGINT) + 0 AS n_raters
+  FROM units AS u
+  
+  GROUP BY u.metric
+)
+,
+alpha_marginals AS (
+  -- n_c over pairable units = the counts' total less the lone values of units rated once
+  SELECT metric, x, label, SUM(n) AS n_c
+  FROM (
+    SELECT metric, x, label, n_uc AS n FROM counts
+    UNION ALL
+    SELECT metric, lone_x, lone_label, -1 FROM units WHERE m_u = 1
+  ) AS lone_values_removed
+  GROUP BY metric, x, label
+  HAVING SUM(n) > 0
+),
+alpha_unit_sums AS (
+  SELECT metric, COUNT(*) AS n_units,
+         agreement_fsum(2.0 * (m_u * s2_u - s1_u * s1_u) / NULLIF(m_u - 1, 0)) AS do_sum
+  FROM units
+  WHERE m_u >= 2
+  GROUP BY metric
+),
+alpha_totals AS (
+  SELECT metric, COUNT(*) AS n_categories, SUM(n_c) AS n_values,
+         SUM(n_c * n_c) AS sum_nc2, agreement_fsum(n_c * x) AS s1, agreement_fsum(n_c * x * x) AS s2
+  FROM alpha_marginals
+  GROUP BY metric
+),
+alpha_sums AS (
+  SELECT t.metric, p.n_units,
+         p.do_sum,
+         2.0 * (t.n_values * t.s2 - t.s1 * t.s1) AS de_sum,
+         t.n_values, t.n_categories
+  FROM alpha_totals AS t
+  JOIN alpha_unit_sums AS p ON t.metric = p.metric
+)
+,
+krippendorff_alpha AS (
+  SELECT k.metric,
+         'krippendorff_alpha' AS coefficient,
+         CASE WHEN s.n_categories = 1 THEN 1.0
+              ELSE 1.0 - (s.n_values - 1.0) * s.do_sum / NULLIF(s.de_sum, 0.0) END AS value,
+         s.do_sum / NULLIF(s.n_values, 0) AS observed_disagreement,
+         s.de_sum / NULLIF(s.n_values * (s.n_values - 1.0), 0.0) AS expected_disagreement,
+         COALESCE(s.n_units, 0) AS n_items,
+         COALESCE(s.n_values, 0) AS n_values,
+         COALESCE(s.n_categories, 0) AS n_categories
+  FROM unit_counts AS k
+  LEFT JOIN alpha_sums AS s ON k.metric = s.metric
+)
+,
+coefficient_rows AS (
+  SELECT c.metric, 0 AS position, 'krippendorff_alpha' AS name,
+         c.coefficient, c.value,
+         CAST(NULL AS DOUBLE) AS observed_agreement, CAST(NULL AS DOUBLE) AS chance_agreement,
+         c.observed_disagreement, c.expected_disagreement, c.n_items, c.n_values, c.n_categories,
+         CAST(NULL AS DOUBLE) AS variance,
+         CAST(NULL AS BIGINT) AS n_raters, CAST(NULL AS BIGINT) AS n_paired_ratings,
+         CAST(NULL AS VARCHAR) AS rater_a, CAST(NULL AS VARCHAR) AS rater_b,
+         CAST(NULL AS BIGINT) AS n_pairs, CAST(NULL AS DOUBLE) AS se0,
+         CAST(NULL AS DOUBLE) AS z, CAST(NULL AS DOUBLE) AS p_one_sided,
+         CAST(NULL AS DOUBLE) AS p_value,
+         CAST(NULL AS DOUBLE) AS se, CAST(NULL AS DOUBLE) AS ci_low,
+         CAST(NULL AS DOUBLE) AS ci_high, CAST(NULL AS BIGINT) AS n_boot_valid
+  FROM krippendorff_alpha AS c
+)
+SELECT r.*, u.n_units, u.n_ratings, u.n_single, u.n_merged, u.n_duplicate_units,
+       u.n_raters AS key_raters
+FROM unit_counts AS u
+LEFT JOIN coefficient_rows AS r ON r.metric = u.metric
+ORDER BY u.metric, r.position

@@ -1,0 +1,196 @@
+-- agreement-sql: coefficients (duckdb)
+-- reads relation: "ratings"
+-- parameter: $default_metric = 'value'
+-- parameter: $category_0 = 1.0
+-- parameter: $category_1 = 2.0
+-- parameter: $category_2 = 3.0
+-- parameter: $category_3 = 4.0
+-- parameter: $category_4 = 5.0
+-- run by hand: PREPARE agreement AS <the statement below>; EXECUTE agreement(default_metric := 'value', category_0 := 1.0, category_1 := 2.0, category_2 := 3.0, category_3 := 4.0, category_4 := 5.0);
+CREATE OR REPLACE TEMP MACRO agreement_fsum(t) AS CAST(SUM(CASE WHEN ABS(t) < 1e18 THEN CAST(ROUND(t * 1073741824.0) AS HUGEINT) WHEN t IS NOT NULL THEN 0 END) AS DOUBLE) / 1073741824.0 + FSUM(CASE WHEN ABS(t) < 1e18 THEN t - ROUND(t * 1073741824.0) / 1073741824.0 ELSE t END);
+CREATE OR REPLACE TEMP MACRO agreement_isnan(x) AS (NOT ISFINITE(x) AND NOT ISINF(x));
+-- coefficients: agreement coefficients per metric (and slice), any number of them in one
+--   statement over one per-unit aggregation of the ratings (docs/decisions/0003, 0006).
+-- Source: each coefficient's partial, named by the registry (agreement_sql/registry.py):
+--   sql/_fleiss, _gwet_ac1, _brennan_prediger, _percent_agreement (through sql/_kappa.sql.j2),
+--   _alpha, _cohen, _scott, _conger .sql.j2; their inputs from sql/_kappa_inputs.sql.j2,
+--   sql/_alpha_sums.sql.j2 and sql/_pairs.sql.j2, whichever form (wide or counts) the plan chose.
+-- Reads: the ratings relation; option `which` lists the coefficients, `partials` their
+--   partials and `families` their families (kappa, alpha, pair, conger), in the same order.
+-- Returns: one row per metric (and slice) and coefficient, in `which` order: the coefficient
+--   contract (name, coefficient, value, observed/chance agreement, observed/expected
+--   disagreement, n_items, n_values, n_categories, variance, se, ci_low, ci_high,
+--   n_boot_valid, pair columns) and the unit counts the caller checks and reports.
+--   With option ci the analytic se = sqrt(variance) and value -/+ $z se; with option bootstrap
+--   every coefficient's percentile interval over the same replicates (sql/_bootstrap.sql.j2).
+-- Undefined: each coefficient's own rule (NULL when no unit is rated twice).
+WITH
+ratings_read AS NOT MATERIALIZED (
+  SELECT $default_metric AS metric,
+             src."item" AS item,
+    CAST(src."rater" AS VARCHAR) AS rater,
+
+             TRIM(CAST(src."value" AS VARCHAR)) AS t,
+    -- numeric text is the number, unless it is finite and 2^53 or more in magnitude: such a
+    -- code (an id written as digits) stays exact text, a label
+    CASE WHEN POSITION('_' IN CAST(src."value" AS VARCHAR)) = 0
+          AND NOT (ABS(TRY_CAST(TRIM(CAST(src."value" AS VARCHAR)) AS DOUBLE)) >= 9007199254740992.0
+                   AND ABS(TRY_CAST(TRIM(CAST(src."value" AS VARCHAR)) AS DOUBLE)) <= 1.7976931348623157e+308)
+         THEN TRY_CAST(TRIM(CAST(src."value" AS VARCHAR)) AS DOUBLE) END AS x_raw,
+    CASE WHEN src."value" IS NULL THEN 1 ELSE 0 END AS is_null
+  FROM "ratings" AS src
+),
+ratings_states AS NOT MATERIALIZED (
+  SELECT metric, item, rater,
+         CASE WHEN is_null = 1 OR t = '' OR agreement_isnan(x_raw) THEN 1
+              ELSE 0 END AS state,
+         x_raw, t
+  FROM ratings_read
+),
+ratings_in AS NOT MATERIALIZED (
+  -- x and label only for a rating (state 0): a missing value or a placeholder is neither
+  SELECT metric, item, rater, state,
+         CASE WHEN state = 0 THEN x_raw + 0.0 END AS x,
+         CASE WHEN state = 0 AND x_raw IS NULL THEN t END AS label
+  FROM ratings_states
+),
+ratings AS NOT MATERIALIZED (
+  SELECT metric, item, rater, x, label, 1 AS n_rows
+  FROM ratings_in
+  WHERE state = 0
+)
+,
+rater_codes AS (
+  SELECT rater, code,
+         CAST(FLOOR(code / 62) AS BIGINT) AS block,
+         CAST(POWER(2, code % 62) AS BIGINT) AS bit
+  FROM (
+    SELECT rater, ROW_NUMBER() OVER (ORDER BY rater) - 1 AS code
+    FROM (SELECT DISTINCT rater FROM ratings) AS d
+  ) AS numbered
+)
+,
+unit_packed AS (
+  -- the category counts of a unit as base-512 digits, five categories per DOUBLE
+  SELECT r.metric, r.item,
+                  BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
+
+         
+         SUM(CASE WHEN r.x = CAST($category_0 AS DOUBLE) THEN 1.0 WHEN r.x = CAST($category_1 AS DOUBLE) THEN 512.0 WHEN r.x = CAST($category_2 AS DOUBLE) THEN 262144.0 WHEN r.x = CAST($category_3 AS DOUBLE) THEN 134217728.0 WHEN r.x = CAST($category_4 AS DOUBLE) THEN 68719476736.0 ELSE 0.0 END) AS pack_0,
+COUNT(*) AS n_rows_u,
+         COUNT(*) AS m_u
+  FROM ratings AS r
+    LEFT JOIN rater_codes AS c ON c.rater = r.rater
+
+  GROUP BY r.metric, r.item
+),
+unit_wide AS (
+  SELECT metric, item, m_u, n_rows_u,
+or_0, 
+         CAST(FLOOR(pack_0 / 1.0) - 512.0 * FLOOR(pack_0 / 512.0) AS BIGINT) AS n_0,
+         CAST(FLOOR(pack_0 / 512.0) - 512.0 * FLOOR(pack_0 / 262144.0) AS BIGINT) AS n_1,
+         CAST(FLOOR(pack_0 / 262144.0) - 512.0 * FLOOR(pack_0 / 134217728.0) AS BIGINT) AS n_2,
+         CAST(FLOOR(pack_0 / 134217728.0) - 512.0 * FLOOR(pack_0 / 68719476736.0) AS BIGINT) AS n_3,
+         CAST(FLOOR(pack_0 / 68719476736.0) - 512.0 * FLOOR(pack_0 / 35184372088832.0) AS BIGINT) AS n_4
+  FROM unit_packed
+),
+units AS (
+  -- sums of the unit from its count columns
+  SELECT metric, item, m_u, n_rows_u,
+or_0, 
+         CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + 0 THEN 1 ELSE 0 END AS dup_u,
+n_0, n_1, n_2, n_3, n_4, 
+n_0 * CAST($category_0 AS DOUBLE) + n_1 * CAST($category_1 AS DOUBLE) + n_2 * CAST($category_2 AS DOUBLE) + n_3 * CAST($category_3 AS DOUBLE) + n_4 * CAST($category_4 AS DOUBLE) + 0.0 AS s1_u,
+n_0 * CAST($category_0 AS DOUBLE) * CAST($category_0 AS DOUBLE) + n_1 * CAST($category_1 AS DOUBLE) * CAST($category_1 AS DOUBLE) + n_2 * CAST($category_2 AS DOUBLE) * CAST($category_2 AS DOUBLE) + n_3 * CAST($category_3 AS DOUBLE) * CAST($category_3 AS DOUBLE) + n_4 * CAST($category_4 AS DOUBLE) * CAST($category_4 AS DOUBLE) + 0.0 AS s2_u,
+         CASE WHEN n_0 > 0 THEN CAST($category_0 AS DOUBLE) WHEN n_1 > 0 THEN CAST($category_1 AS DOUBLE) WHEN n_2 > 0 THEN CAST($category_2 AS DOUBLE) WHEN n_3 > 0 THEN CAST($category_3 AS DOUBLE) WHEN n_4 > 0 THEN CAST($category_4 AS DOUBLE) END AS x_min,
+         CASE WHEN n_4 > 0 THEN CAST($category_4 AS DOUBLE) WHEN n_3 > 0 THEN CAST($category_3 AS DOUBLE) WHEN n_2 > 0 THEN CAST($category_2 AS DOUBLE) WHEN n_1 > 0 THEN CAST($category_1 AS DOUBLE) WHEN n_0 > 0 THEN CAST($category_0 AS DOUBLE) END AS x_max,
+n_0 * n_0 + n_1 * n_1 + n_2 * n_2 + n_3 * n_3 + n_4 * n_4 + 0 AS q_u,
+CASE WHEN n_0 > 0 THEN 1 ELSE 0 END + CASE WHEN n_1 > 0 THEN 1 ELSE 0 END + CASE WHEN n_2 > 0 THEN 1 ELSE 0 END + CASE WHEN n_3 > 0 THEN 1 ELSE 0 END + CASE WHEN n_4 > 0 THEN 1 ELSE 0 END + 0 AS n_values_u
+  FROM unit_wide
+),
+unit_patterns AS (
+  -- units with the same size and category counts, w of them
+  SELECT metric, m_u, n_0, n_1, n_2, n_3, n_4, COUNT(*) AS w,
+BIT_OR(or_0) AS or_0, 
+         SUM(n_rows_u) AS n_rows, SUM(dup_u) AS n_dup
+  FROM units
+  GROUP BY metric, m_u, n_0, n_1, n_2, n_3, n_4
+),
+
+unit_counts AS (
+  SELECT u.metric, SUM(u.w) AS n_units, SUM(u.w * u.m_u) AS n_ratings,
+         SUM(CASE WHEN u.m_u = 1 THEN u.w ELSE 0 END) AS n_single,
+         SUM(u.n_rows - u.w * u.m_u) AS n_merged,
+         SUM(u.n_dup) AS n_duplicate_units,
+         CAST(BIT_COUNT(BIT_OR(u.or_0)) AS BIGINT) + 0 AS n_raters
+  FROM unit_patterns AS u
+  
+  GROUP BY u.metric
+)
+,
+alpha_sums_pattern_sums AS (
+  -- per metric, over pairable patterns: units, n_c, and the level's observed-disagreement terms
+  SELECT metric,
+         SUM(w) AS n_units,
+         agreement_fsum(w * CAST(n_0 * n_1 AS DOUBLE) / NULLIF(m_u - 1, 0)) AS o_0_1,
+         agreement_fsum(w * CAST(n_0 * n_2 AS DOUBLE) / NULLIF(m_u - 1, 0)) AS o_0_2,
+         agreement_fsum(w * CAST(n_0 * n_3 AS DOUBLE) / NULLIF(m_u - 1, 0)) AS o_0_3,
+         agreement_fsum(w * CAST(n_0 * n_4 AS DOUBLE) / NULLIF(m_u - 1, 0)) AS o_0_4,
+         agreement_fsum(w * CAST(n_1 * n_2 AS DOUBLE) / NULLIF(m_u - 1, 0)) AS o_1_2,
+         agreement_fsum(w * CAST(n_1 * n_3 AS DOUBLE) / NULLIF(m_u - 1, 0)) AS o_1_3,
+         agreement_fsum(w * CAST(n_1 * n_4 AS DOUBLE) / NULLIF(m_u - 1, 0)) AS o_1_4,
+         agreement_fsum(w * CAST(n_2 * n_3 AS DOUBLE) / NULLIF(m_u - 1, 0)) AS o_2_3,
+         agreement_fsum(w * CAST(n_2 * n_4 AS DOUBLE) / NULLIF(m_u - 1, 0)) AS o_2_4,
+         agreement_fsum(w * CAST(n_3 * n_4 AS DOUBLE) / NULLIF(m_u - 1, 0)) AS o_3_4,
+         SUM(w * n_0) AS n_0,
+         SUM(w * n_1) AS n_1,
+         SUM(w * n_2) AS n_2,
+         SUM(w * n_3) AS n_3,
+         SUM(w * n_4) AS n_4
+  FROM unit_patterns
+  WHERE m_u >= 2
+  GROUP BY metric
+),
+alpha_sums AS (
+  SELECT metric, n_units,
+2.0 * o_0_1 * POWER((n_0 + n_1) / 2.0, 2) + 2.0 * o_0_2 * POWER((n_0 + n_2) / 2.0 + n_1, 2) + 2.0 * o_0_3 * POWER((n_0 + n_3) / 2.0 + n_1 + n_2, 2) + 2.0 * o_0_4 * POWER((n_0 + n_4) / 2.0 + n_1 + n_2 + n_3, 2) + 2.0 * o_1_2 * POWER((n_1 + n_2) / 2.0, 2) + 2.0 * o_1_3 * POWER((n_1 + n_3) / 2.0 + n_2, 2) + 2.0 * o_1_4 * POWER((n_1 + n_4) / 2.0 + n_2 + n_3, 2) + 2.0 * o_2_3 * POWER((n_2 + n_3) / 2.0, 2) + 2.0 * o_2_4 * POWER((n_2 + n_4) / 2.0 + n_3, 2) + 2.0 * o_3_4 * POWER((n_3 + n_4) / 2.0, 2) + 0.0 AS do_sum,
+2.0 * n_0 * n_1 * POWER((n_0 + n_1) / 2.0, 2) + 2.0 * n_0 * n_2 * POWER((n_0 + n_2) / 2.0 + n_1, 2) + 2.0 * n_0 * n_3 * POWER((n_0 + n_3) / 2.0 + n_1 + n_2, 2) + 2.0 * n_0 * n_4 * POWER((n_0 + n_4) / 2.0 + n_1 + n_2 + n_3, 2) + 2.0 * n_1 * n_2 * POWER((n_1 + n_2) / 2.0, 2) + 2.0 * n_1 * n_3 * POWER((n_1 + n_3) / 2.0 + n_2, 2) + 2.0 * n_1 * n_4 * POWER((n_1 + n_4) / 2.0 + n_2 + n_3, 2) + 2.0 * n_2 * n_3 * POWER((n_2 + n_3) / 2.0, 2) + 2.0 * n_2 * n_4 * POWER((n_2 + n_4) / 2.0 + n_3, 2) + 2.0 * n_3 * n_4 * POWER((n_3 + n_4) / 2.0, 2) + 0.0 AS de_sum,
+n_0 + n_1 + n_2 + n_3 + n_4 + 0 AS n_values,
+CASE WHEN n_0 > 0 THEN 1 ELSE 0 END + CASE WHEN n_1 > 0 THEN 1 ELSE 0 END + CASE WHEN n_2 > 0 THEN 1 ELSE 0 END + CASE WHEN n_3 > 0 THEN 1 ELSE 0 END + CASE WHEN n_4 > 0 THEN 1 ELSE 0 END + 0 AS n_categories
+  FROM alpha_sums_pattern_sums
+)
+,
+krippendorff_alpha AS (
+  SELECT k.metric,
+         'krippendorff_alpha' AS coefficient,
+         CASE WHEN s.n_categories = 1 THEN 1.0
+              ELSE 1.0 - (s.n_values - 1.0) * s.do_sum / NULLIF(s.de_sum, 0.0) END AS value,
+         s.do_sum / NULLIF(s.n_values, 0) AS observed_disagreement,
+         s.de_sum / NULLIF(s.n_values * (s.n_values - 1.0), 0.0) AS expected_disagreement,
+         COALESCE(s.n_units, 0) AS n_items,
+         COALESCE(s.n_values, 0) AS n_values,
+         COALESCE(s.n_categories, 0) AS n_categories
+  FROM unit_counts AS k
+  LEFT JOIN alpha_sums AS s ON k.metric = s.metric
+)
+,
+coefficient_rows AS (
+  SELECT c.metric, 0 AS position, 'krippendorff_alpha' AS name,
+         c.coefficient, c.value,
+         CAST(NULL AS DOUBLE) AS observed_agreement, CAST(NULL AS DOUBLE) AS chance_agreement,
+         c.observed_disagreement, c.expected_disagreement, c.n_items, c.n_values, c.n_categories,
+         CAST(NULL AS DOUBLE) AS variance,
+         CAST(NULL AS BIGINT) AS n_raters, CAST(NULL AS BIGINT) AS n_paired_ratings,
+         CAST(NULL AS VARCHAR) AS rater_a, CAST(NULL AS VARCHAR) AS rater_b,
+         CAST(NULL AS BIGINT) AS n_pairs, CAST(NULL AS DOUBLE) AS se0,
+         CAST(NULL AS DOUBLE) AS z, CAST(NULL AS DOUBLE) AS p_one_sided,
+         CAST(NULL AS DOUBLE) AS p_value,
+         CAST(NULL AS DOUBLE) AS se, CAST(NULL AS DOUBLE) AS ci_low,
+         CAST(NULL AS DOUBLE) AS ci_high, CAST(NULL AS BIGINT) AS n_boot_valid
+  FROM krippendorff_alpha AS c
+)
+SELECT r.*, u.n_units, u.n_ratings, u.n_single, u.n_merged, u.n_duplicate_units,
+       u.n_raters AS key_raters
+FROM unit_counts AS u
+LEFT JOIN coefficient_rows AS r ON r.metric = u.metric
+ORDER BY u.metric, r.position

@@ -1,0 +1,93 @@
+-- agreement-sql: ratings_profile (duckdb)
+-- reads relation: "ratings"
+-- reads relation: "scales"
+CREATE OR REPLACE TEMP MACRO agreement_isnan(x) AS (NOT ISFINITE(x) AND NOT ISINF(x));
+-- ratings_profile: what a call must know of its ratings before the statistic's statement is
+--   rendered, and every row-level input problem, counted (docs/decisions/0002, 0005).
+-- Reads: the ratings relation (sql/_ratings.sql.j2) in one aggregation per metric (and slice)
+--   and one DISTINCT over the raters; optionally a declared domain and declared scales.
+-- Returns rows tagged by `part`:
+--   key     one per metric (and slice): n_rows input rows, n_numbers and n_labels (usable
+--           ratings that are numbers or labels), n_placeholder, all_zero_one (1 when every
+--           rating is 0 or 1: a question of them only is binary), n_null_item, n_null_rater,
+--           x_min, x_max, frac_max (the largest fractional part of a number: 0 when every
+--           number is whole),
+--           n_outside_domain (with a declared domain), n_out_of_scale (with declared scales);
+--           n_ratings = n_numbers + n_labels, n_missing = the rest less the placeholders (NULL,
+--           NaN, blank), n_nonfinite = 1 when some number is +-inf or 2^53 or more in magnitude
+--   raters  one: n_raters, the distinct raters of every metric together
+-- The categories are listed by sql/ratings_categories.sql.j2 when they cannot be read off
+-- here (labels, or numbers that are not a short run of whole numbers).
+-- A metric whose key is NULL is a row with a NULL metric (n_rows counts its rows).
+WITH
+ratings_read AS NOT MATERIALIZED (
+  SELECT CAST(src."question" AS VARCHAR) AS metric,
+             CAST(src."Module" AS VARCHAR) AS slice_0,
+    src."item" AS item,
+    CAST(src."rater" AS VARCHAR) AS rater,
+
+             TRIM(CAST(src."value" AS VARCHAR)) AS t,
+    -- numeric text is the number, unless it is finite and 2^53 or more in magnitude: such a
+    -- code (an id written as digits) stays exact text, a label
+    CASE WHEN POSITION('_' IN CAST(src."value" AS VARCHAR)) = 0
+          AND NOT (ABS(TRY_CAST(TRIM(CAST(src."value" AS VARCHAR)) AS DOUBLE)) >= 9007199254740992.0
+                   AND ABS(TRY_CAST(TRIM(CAST(src."value" AS VARCHAR)) AS DOUBLE)) <= 1.7976931348623157e+308)
+         THEN TRY_CAST(TRIM(CAST(src."value" AS VARCHAR)) AS DOUBLE) END AS x_raw,
+    CASE WHEN src."value" IS NULL THEN 1 ELSE 0 END AS is_null
+  FROM "ratings" AS src
+),
+ratings_states AS NOT MATERIALIZED (
+  SELECT metric, slice_0, item, rater,
+         CASE WHEN is_null = 1 OR t = '' OR agreement_isnan(x_raw) THEN 1
+              ELSE 0 END AS state,
+         x_raw, t
+  FROM ratings_read
+),
+ratings_in AS NOT MATERIALIZED (
+  -- x and label only for a rating (state 0): a missing value or a placeholder is neither
+  SELECT metric, slice_0, item, rater, state,
+         CASE WHEN state = 0 THEN x_raw + 0.0 END AS x,
+         CASE WHEN state = 0 AND x_raw IS NULL THEN t END AS label
+  FROM ratings_states
+),
+ratings AS NOT MATERIALIZED (
+  SELECT metric, slice_0, item, rater, x, label, 1 AS n_rows
+  FROM ratings_in
+  WHERE state = 0
+)
+,
+profile_keys AS (
+  -- one aggregation per metric (and slice); the raters of each are counted by the statement
+  -- that follows (its rater bits), the raters of the whole input below
+  SELECT r.metric, r.slice_0,
+         COUNT(*) AS n_rows,
+         COUNT(r.x) AS n_numbers,
+         COUNT(r.label) AS n_labels,
+0 AS n_placeholder,
+         COUNT(*) - COUNT(r.item) AS n_null_item,
+         COUNT(*) - COUNT(r.rater) AS n_null_rater,
+         MIN(r.x) AS x_min,
+         MAX(r.x) AS x_max,
+         MAX(r.x - FLOOR(r.x)) AS frac_max,
+         SUM(CASE WHEN r.x < d.lo OR r.x > d.hi THEN 1 ELSE 0 END) AS n_out_of_scale
+  FROM ratings_in AS r
+  LEFT JOIN "scales" AS d ON d.metric = r.metric
+  GROUP BY r.metric, r.slice_0
+)
+SELECT 'key' AS part, k.metric, k.slice_0, k.n_rows, k.n_numbers, k.n_labels,
+       k.n_numbers + k.n_labels AS n_ratings,
+       k.n_rows - k.n_numbers - k.n_labels - k.n_placeholder AS n_missing,
+       k.n_placeholder,
+       CASE WHEN k.n_labels = 0 AND k.x_min >= 0.0 AND k.x_max <= 1.0 AND k.frac_max = 0.0
+            THEN 1 ELSE 0 END AS all_zero_one,
+       k.n_null_item, k.n_null_rater, CAST(NULL AS BIGINT) AS n_raters, k.x_min, k.x_max, k.frac_max,
+       CASE WHEN k.x_min <= -9007199254740992.0 OR k.x_max >= 9007199254740992.0 THEN 1 ELSE 0 END AS n_nonfinite,
+0 AS n_outside_domain,
+       k.n_out_of_scale
+FROM profile_keys AS k
+UNION ALL
+SELECT 'raters', CAST(NULL AS VARCHAR), CAST(NULL AS VARCHAR), NULL, NULL, NULL,
+       NULL, NULL, NULL, NULL, NULL, NULL,
+       (SELECT COUNT(DISTINCT rater) FROM ratings WHERE rater IS NOT NULL),
+       NULL, NULL, NULL, NULL, NULL, NULL
+ORDER BY 1, metric, slice_0
