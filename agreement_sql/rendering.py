@@ -9,6 +9,38 @@ relation of your own (default: a table ``ratings`` with columns item, rater, val
 coefficient options of :func:`agreement_sql.parameters.validate`. The header names the
 relations and every bound parameter with the value the Python API would bind, and shows the
 DuckDB ``PREPARE``/``EXECUTE`` lines that run it.
+
+Options a template takes beyond those come from the call that runs it (:data:`TEMPLATE_OPTIONS`,
+and ``choices`` override any of them, e.g. ``named_raters=3`` or ``label_columns=A,B``):
+
+==================== ===========================================================================
+template             options (the call they mirror)
+==================== ===========================================================================
+icc                  ``rater_digits=0``: the joined form (metrics/icc.py; the packed form,
+                     ``rater_digits=k``, needs ``categories=``)
+concordance          ``named_raters=0``: no ``raters=``, the metric's two raters (metrics/concordance.py)
+named_raters         ``named_raters=2``: ``raters=[a, b]`` (metrics/coefficient.py check_named_raters)
+cohen_pairs          every pair, unweighted, no interval, ``part="kappa"`` (workflows/sheet.py)
+judge_agreement      ``with_row_number=True``: rows numbered in input order, as
+                     ``ratings_session(ordered=True)`` does (workflows/judges.py)
+report_traces        ``n_traces=1``, ``numeric_items=False`` (reports/html/data.py)
+plan_simulation      ``n_categories=2`` (simulation.py: one per prevalence)
+consistency          ``input_form="pairs"``, ``part="summary"`` (workflows/consistency.py)
+sheet_checks,        the seed 003 sheet's columns: Sample_ID, Dataset_Split, the labelling
+sheet_examples,      columns Annotator_1_Label, Annotator_2_Label, LLM_Judge_Verdict,
+sheet_long,          Final_Consensus_Label, the breakdowns Dataset_Split, Module, Scenario;
+calibration_sample   Train rows left out; ``problem="invalid"``; stratum Scenario, verdict
+                     LLM_Judge_Verdict, ``part="rows"`` (workflows/sheet.py, workflows/sample.py)
+sheet_disagreements  the annotators (``rater_filter=2``) and the breakdowns, reading the
+                     canonical table sheet_long writes (workflows/sheet.py)
+==================== ===========================================================================
+
+The caller's own input is ``relation`` (a sheet for the sheet templates and
+calibration_sample); relations a call registers itself appear under the readable names of
+:data:`SAMPLE_RELATIONS` and :data:`CALL_RELATIONS` (``scales``, ``pairs``, ``citations``,
+``retrieved``, ``scholar``, ``auditor``, ``sheet_long``). Parameters a call computes from its
+data are shown with the values of :data:`SAMPLE_PARAMS`, and with :func:`_template_params` for
+a template's own (``$rater_i``, ``$trace_item_i``, ``$cum_i``, ``$column_i``, ...).
 """
 from __future__ import annotations
 
@@ -17,6 +49,7 @@ from typing import Any, Sequence
 from .constants import MAX_WIDE_CATEGORIES
 from .engine import TEXT, Column, Relation
 from .errors import OptionError
+from .options import OPTIONS
 from .parameters import validate
 from .plan import Plan
 from .ratings import RatingsSpec
@@ -29,9 +62,46 @@ SAMPLE_PARAMS: dict[str, Any] = {
     "priority_sd": 1.5, "max_traces": 100, "max_items": 10, "sigma_threshold": 0.3,
     "n_boot": 1000, "seed": 1, "ci_low_p": 0.025, "ci_high_p": 0.975, "z": 1.959963984540054,
     "pair_max_raters": 10, "rating_min": 0.0, "rating_max": 5.0,
+    # the HTML report's distribution cards (reports/html/data.py N_BINS, MAX_SHOWN_RATERS)
+    "n_bins": 10, "max_raters": 12,
 }
 # relations a template joins that a call registers itself (shown under these names)
 SAMPLE_RELATIONS = {"scales": "scales", "domain": None, "weight_matrix": None}
+# the relations of a workflow's own input preparation: consistency's JSONL lines (by
+# input_form) and the canonical sheet table that sheet_long writes
+CALL_RELATIONS: dict[str, dict[str, Any]] = {
+    "consistency:pairs": {"pairs_rel": "pairs", "citations_rel": "citations",
+                          "retrieved_rel": "retrieved", "scholar_rel": None, "auditor_rel": None},
+    "consistency:split": {"pairs_rel": None, "citations_rel": None, "retrieved_rel": None,
+                          "scholar_rel": "scholar", "auditor_rel": "auditor"},
+    "sheet_disagreements": {"source": "sheet_long"},
+}
+
+# the seed 003 evaluation sheet (workflows/sheet.py): its columns, as evaluation_sheet() finds them
+SHEET_LABELS = ["Annotator_1_Label", "Annotator_2_Label", "LLM_Judge_Verdict", "Final_Consensus_Label"]
+SHEET = {"id_column": "Sample_ID", "split_column": "Dataset_Split", "label_columns": SHEET_LABELS,
+         "breakdowns": ["Dataset_Split", "Module", "Scenario"], "include_train": False}
+SAMPLE_RATERS = ("ann", "bob", "cy", "dee", "eve", "fay", "gus", "hal")
+
+# options a template takes beyond the ratings spec, the plan and the coefficients, as the
+# call that runs it passes them (the module docstring's table); choices override them
+TEMPLATE_OPTIONS: dict[str, dict[str, Any]] = {
+    "icc": {"rater_digits": 0},
+    "concordance": {"named_raters": 0},
+    "named_raters": {"named_raters": 2},
+    "cohen_pairs": {"named_raters": 0, "pair_max_raters": False, "weights": None,
+                    "weight_basis": "value", "weight_matrix": None, "ci": False, "part": "kappa"},
+    "judge_agreement": {"with_row_number": True},
+    "report_traces": {"n_traces": 1, "numeric_items": False},
+    "plan_simulation": {"n_categories": 2},
+    "consistency": {"input_form": "pairs", "part": "summary"},
+    "sheet_checks": SHEET,
+    "sheet_examples": {**SHEET, "problem": "invalid"},
+    "sheet_long": SHEET,
+    "sheet_disagreements": {**SHEET, "rater_filter": 2},
+    "calibration_sample": {**SHEET, "stratum_column": "Scenario",
+                           "verdict_column": "LLM_Judge_Verdict", "part": "rows"},
+}
 
 
 def _coerce(text: Any) -> Any:
@@ -47,6 +117,15 @@ def _coerce(text: Any) -> Any:
     return text
 
 
+def _listed(name: str, value: Any) -> Any:
+    """``label_columns=A,B`` (the CLI's text) as the list a list-valued option takes."""
+    declared = OPTIONS.get(name)
+    if not isinstance(value, str) or declared is None or declared[0](value):
+        return value
+    parts = [p.strip() for p in value.split(",") if p.strip()]
+    return parts if declared[0](parts) else value
+
+
 def statement(name: str, *, dialect: str = "duckdb", relation: str = "ratings",
               item: str = "item", rater: str = "rater", value: str = "value",
               metric: str | None = None, group_by: Sequence[str] = (),
@@ -54,7 +133,7 @@ def statement(name: str, *, dialect: str = "duckdb", relation: str = "ratings",
     """The rendered statement for ``name`` and the parameter values a call would bind."""
     from .registry import REGISTRY, lookup
 
-    choices = {k: _coerce(v) for k, v in choices.items()}
+    choices = {k: _listed(k, _coerce(v)) for k, v in choices.items()}
     columns = tuple(Column(c, TEXT, "VARCHAR") for c in
                     [item, rater, value, *([metric] if metric else []), *group_by])
     spec = RatingsSpec(session=None, relation=Relation(relation, columns, relation, True),  # type: ignore[arg-type]
@@ -90,13 +169,20 @@ def statement(name: str, *, dialect: str = "duckdb", relation: str = "ratings",
                         "ci": bool(choices.pop("ci", False)), "category_kinds": "number",
                         "named_raters": 0, "pair_max_raters": False})
     wanted = template_options(template)
-    for key, sample in SAMPLE_RELATIONS.items():
-        if key in wanted and key not in options:
-            options[key] = sample
+    options.update(TEMPLATE_OPTIONS.get(template, {}))
     defaults = {"level": "interval", "category_kinds": "number", "with_usage": True,
                 "with_points": True, "problem": "duplicate", "part": None}
     for key, value_ in choices.items():
         options[key] = value_
+    if template == "icc":
+        _icc_form(options)
+    for key, sample in SAMPLE_RELATIONS.items():
+        if key in wanted and key not in options:
+            options[key] = sample
+    keyed = f"{template}:{options['input_form']}" if "input_form" in wanted else template
+    for key, sample in CALL_RELATIONS.get(keyed, {}).items():
+        if key not in choices:
+            options[key] = sample
     for key in wanted - set(options):
         if key in defaults:
             options[key] = defaults[key]
@@ -106,7 +192,72 @@ def statement(name: str, *, dialect: str = "duckdb", relation: str = "ratings",
             raise OptionError(f"{template} takes no option {key!r}; it takes: "
                               f"{', '.join(sorted(wanted))}")
         options.pop(key)
-    return render_template(template, options, dialect=dialect), params
+    rendered = render_template(template, options, dialect=dialect)
+    params.update(_template_params(template, options, spec))
+    return rendered, params
+
+
+def _icc_form(options: dict[str, Any]) -> None:
+    """metrics/icc.py: the packed form (rater_digits > 0) counts no rater blocks and binds the
+    profile's categories; the joined form (0) binds none."""
+    if options["rater_digits"]:
+        if not options["categories"] or "label" in options["categories"]:
+            raise OptionError("icc's packed form (rater_digits=k, k raters) renders for given "
+                              "number categories, e.g. categories=1,2,3,4,5")
+        options["rater_blocks"] = 0
+    else:
+        options["categories"] = []
+
+
+def _sheet_rater(column: str) -> str:
+    """The rater a labelling column stands for (workflows/sheet.py _columns): Annotator_<n>,
+    LLM_Judge, Consensus, else the column's own name."""
+    from .workflows.sheet import ANNOTATOR, CONSENSUS, JUDGE
+
+    found = ANNOTATOR.match(column)
+    if found:
+        return f"Annotator_{int(found.group(1))}"
+    return {"llm_judge_verdict": JUDGE, "final_consensus_label": CONSENSUS}.get(column.lower(), column)
+
+
+def _template_params(template: str, options: dict[str, Any], spec: RatingsSpec) -> dict[str, Any]:
+    """Sample values of the parameters a template's own call binds (beyond SAMPLE_PARAMS), for
+    the counts its options hold: the raters a call names, the listed traces, the cumulative
+    prevalences, a sheet's labelling columns and breakdowns."""
+    from .workflows.consistency import RATERS
+    from .workflows.sheet import BLANK_LEVEL, MAX_EXAMPLES
+
+    def rater(i: int) -> str:
+        return SAMPLE_RATERS[i] if i < len(SAMPLE_RATERS) else f"rater_{i}"
+
+    out: dict[str, Any] = {}
+    if template in ("named_raters", "concordance", "cohen_pairs"):
+        out.update({f"rater_{i}": rater(i) for i in range(options["named_raters"])})
+    if template == "concordance":                       # 95% (concordance(ci=0.95, level=0.95))
+        out.update(z_ci=SAMPLE_PARAMS["z"], z_limits=SAMPLE_PARAMS["z"])
+    if template == "report_traces":                     # irr()'s first listed traces
+        for i in range(options["n_traces"]):
+            out[f"trace_metric_{i}"] = spec.default_metric
+            out[f"trace_item_{i}"] = i + 1 if options["numeric_items"] else str(i + 1)
+    if template == "plan_simulation":                   # planning.py: n_sim studies, equal prevalences
+        k = options["n_categories"]
+        out.update(n_studies=200, n_items=50, n_raters=2, kappa=0.6)
+        out.update({f"cum_{c}": (c + 1) / k for c in range(k - 1)})
+    if template == "consistency":
+        out.update(default_metric="label", rater_0=RATERS[0], rater_1=RATERS[1])
+    if template == "calibration_sample":                # calibration_sample(n_per_stratum=4, seed=0)
+        out.update(seed=0, n_pass=2, n_fail=2, blank_level=BLANK_LEVEL)
+    if template == "sheet_examples":
+        out.update({f"column_{i}": c for i, c in enumerate(options["label_columns"])},
+                   max_examples=MAX_EXAMPLES)
+    if template == "sheet_long":
+        out.update({f"rater_{i}": _sheet_rater(c) for i, c in enumerate(options["label_columns"])},
+                   default_metric="label", blank_level=BLANK_LEVEL)
+    if template in ("sheet_long", "sheet_disagreements"):
+        out.update({f"dimension_{i}": b for i, b in enumerate(options["breakdowns"])})
+    if template == "sheet_disagreements":               # the annotators (rater_filter of them)
+        out.update({f"keep_rater_{i}": f"Annotator_{i + 1}" for i in range(options["rater_filter"])})
+    return out
 
 
 def _number(value: Any) -> bool:

@@ -6,7 +6,7 @@ from typing import Any, Sequence
 from ..errors import OptionError
 from ..parameters import validate
 from ..results import CoefficientsResult
-from .coefficient import compute, no_interval, shape
+from .coefficient import compute_on, no_interval, shape
 
 # Light's kappa (and Scott's pi) by default only where at most this many raters rate a metric
 # (or slice): it averages Cohen's kappa over every rater pair, r (r - 1) / 2 of them (45 at 10
@@ -15,16 +15,25 @@ from .coefficient import compute, no_interval, shape
 LIGHT_MAX_RATERS = 10
 
 
-def _which(which: Sequence[str] | str | None) -> tuple[list[Any], bool]:
+# the intraclass correlation in coefficients(): McGraw & Wong's ICC(A,1) (Shrout & Fleiss
+# ICC(2,1), pingouin ICC2), absolute agreement of single ratings, from sql/icc.sql.j2 on the same
+# call's ratings (a second statement: the ICC is listwise, over items every rater rated)
+ICC_NAMES = ("icc", "icc2", "intraclass_correlation")
+ICC_FORM = "ICC2"
+
+
+def _which(which: Sequence[str] | str | None) -> tuple[list[Any], bool, bool]:
+    """The registry entries asked for, whether by default, and whether the ICC was named."""
     from ..registry import REGISTRY, lookup
 
     if which is None:
-        return list(REGISTRY.values()), True
+        return list(REGISTRY.values()), True, False
     names = [which] if isinstance(which, str) else list(which)
-    chosen = [lookup(n) for n in names]
-    if not chosen:
+    with_icc = any(str(n).lower() in ICC_NAMES for n in names)
+    chosen = [lookup(n) for n in names if str(n).lower() not in ICC_NAMES]
+    if not chosen and not with_icc:
         raise OptionError("which= names no coefficient")
-    return [e for e in REGISTRY.values() if e in chosen], False
+    return [e for e in REGISTRY.values() if e in chosen], False, with_icc
 
 
 def coefficients(source: Any, *, item: str = "item", rater: str = "rater", value: str = "value",
@@ -60,16 +69,30 @@ def coefficients(source: Any, *, item: str = "item", rater: str = "rater", value
     Without ``metric``/``group_by``: ``{name: result}``. Otherwise a list with, per metric (and
     slice), ``{"metric": ..., "group": ..., "coefficients": {name: result}}``.
     """
-    entries, default = _which(which)
+    from ..session import ratings_session
+    from .icc import icc_on
+
+    entries, default, with_icc = _which(which)
     opts = validate(weights=weights, categories=categories, weight_basis=weight_basis,
                     level=level, raters=raters, ci=ci, ci_method=ci_method, n_boot=n_boot,
                     seed=seed, analytic=any(e.analytic_se for e in entries))
-    if not opts.weighted:
-        pass
     cap = default and raters is None
-    computed = compute(entries, source, item=item, rater=rater, value=value, metric=metric,
-                       group_by=group_by, on_duplicate=on_duplicate, missing=missing, con=con,
-                       opts=opts, cap_pairs=cap, default_method=ci_method is None)
+    with ratings_session(source, con=con, item=item, rater=rater, value=value, metric=metric,
+                         group_by=group_by, on_duplicate=on_duplicate, missing=missing) as spec:
+        computed = compute_on(spec, entries, opts=opts, cap_pairs=cap,
+                              default_method=ci_method is None) if entries else None
+        iccs: dict[tuple[Any, ...], Any] = {}
+        profile = computed.profile if computed is not None and computed.domain is None else None
+        if with_icc or default:
+            if profile is None:
+                from ..profile import read_profile
+                profile = read_profile(spec)
+            if with_icc:
+                profile.check(numbers=True, what="the intraclass correlation")
+            if profile.totals["n_labels"] == 0:      # by default: for numeric ratings only
+                iccs = icc_on(spec, profile, [ICC_FORM], opts.interval.ci or 0.95)
+    if computed is None:
+        return _icc_only(iccs, spec)
     out: list[CoefficientsResult] = []
     for key_row, by_name in computed.by_key():
         found: dict[str, dict[str, Any]] = {}
@@ -83,12 +106,32 @@ def coefficients(source: Any, *, item: str = "item", rater: str = "rater", value
             if skipped:
                 result = _skipped_light(result, n_raters, computed)
             found[result["coefficient"]] = result
+        for icc_result in iccs.get(computed.key(key_row), []):
+            found["icc"] = _icc_entry(icc_result)
         entry_out = CoefficientsResult(metric=key_row["metric"], coefficients=found)
         if computed.spec.group_by:
             entry_out["group"] = computed.spec.describe_slice(key_row)
         out.append(entry_out)
     if not computed.spec.several:
         return out[0]["coefficients"]
+    return out
+
+
+def _icc_entry(result: Any) -> dict[str, Any]:
+    """An ICC result as a coefficients() entry: named "icc"; metric and group are the entry's."""
+    return {"coefficient": "icc", **{k: v for k, v in result.items() if k not in ("metric", "group")}}
+
+
+def _icc_only(iccs: dict[tuple[Any, ...], Any], spec: Any) -> Any:
+    """coefficients(which=["icc"]): the ICC alone, shaped as coefficients() shapes any entry."""
+    out: list[CoefficientsResult] = []
+    for (metric, *_), found in iccs.items():
+        entry = CoefficientsResult(metric=metric, coefficients={"icc": _icc_entry(found[0])})
+        if spec.group_by:
+            entry["group"] = found[0]["group"]
+        out.append(entry)
+    if not spec.several:
+        return out[0]["coefficients"] if out else {}
     return out
 
 

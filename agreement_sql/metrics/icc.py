@@ -157,17 +157,26 @@ def icc(source: Any, *, item: str = "item", rater: str = "rater", value: str = "
                          group_by=group_by, on_duplicate=on_duplicate, missing=missing) as spec:
         profile = read_profile(spec)
         profile.check(numbers=True, what="the intraclass correlation")
-        plan = make_plan(profile, wide=False)
-        digits = packed_digits(profile)
-        kinds = ["number"] * len(profile.categories) if digits else []
-        params = {f"category_{i}": x for i, (x, _) in enumerate(profile.categories)} if digits else {}
-        rows = query(spec.session, "icc",
-                     {**spec.options(), "rater_blocks": 0 if digits else plan.rater_blocks,
-                      "rater_digits": digits, "categories": kinds, "rater_patterns": False},
-                     {**spec.params(), **params})
-        duplicates = sum(int(r["n_duplicate_units"] or 0) for r in rows if r["position"] == 1)
-        if duplicates and spec.on_duplicate in (None, "error"):
-            checks.raise_duplicates(profile, duplicates)
+        by_key = icc_on(spec, profile, wanted, level)
+    out: list[Any] = [found[0] if form is not None else found for found in by_key.values()]
+    return out if spec.several else (out[0] if out else None)
+
+
+def icc_on(spec: Any, profile: Profile, wanted: Sequence[str],
+           level: float) -> dict[tuple[Any, ...], list[ICCResult]]:
+    """The ICC forms ``wanted`` per metric (and slice) key, on the ratings of an open call
+    (numeric ratings, checked by the caller): sql/icc.sql.j2, one statement."""
+    plan = make_plan(profile, wide=False)
+    digits = packed_digits(profile)
+    kinds = ["number"] * len(profile.categories) if digits else []
+    params = {f"category_{i}": x for i, (x, _) in enumerate(profile.categories)} if digits else {}
+    rows = query(spec.session, "icc",
+                 {**spec.options(), "rater_blocks": 0 if digits else plan.rater_blocks,
+                  "rater_digits": digits, "categories": kinds, "rater_patterns": False},
+                 {**spec.params(), **params})
+    duplicates = sum(int(r["n_duplicate_units"] or 0) for r in rows if r["position"] == 1)
+    if duplicates and spec.on_duplicate in (None, "error"):
+        checks.raise_duplicates(profile, duplicates)
     by_key: dict[tuple[Any, ...], list[ICCResult]] = {}
     for row in rows:
         if row["form"] in wanted:
@@ -175,8 +184,7 @@ def icc(source: Any, *, item: str = "item", rater: str = "rater", value: str = "
             if spec.group_by:
                 result["group"] = spec.describe_slice(row)
             by_key.setdefault(profile.key_of(row), []).append(result)
-    out: list[Any] = [found[0] if form is not None else found for found in by_key.values()]
-    return out if spec.several else (out[0] if out else None)
+    return by_key
 
 
 def _result(row: Mapping[str, Any], profile: Profile, level: float) -> ICCResult:

@@ -11,7 +11,8 @@ import pytest
 from agreement_sql import (InvalidRatingError, OptionError, brennan_prediger, coefficients,
                            cohen_kappa, conger_kappa, fleiss_kappa, gwet_ac1, percent_agreement,
                            render, scott_pi)
-from conftest import REFERENCE
+from agreement_sql.dialects import DIALECTS
+from conftest import REFERENCE, ROOT
 
 MANY = [fleiss_kappa, conger_kappa, gwet_ac1, brennan_prediger, percent_agreement]
 ALL = [cohen_kappa, scott_pi] + MANY
@@ -154,8 +155,23 @@ def test_named_raters_pick_the_pair():
     assert pair["coefficient"] == "cohen_kappa" and pair["raters"] == ["C", "A"]
     assert pair["se"] is not None
     assert scott_pi(data, raters=["A", "B"])["n_raters"] == 2
-    with pytest.raises(OptionError, match="two raters"):
+    # Scott's pi is a two-rater coefficient: three raters and no pair named is an error
+    # pointing to raters= and to Fleiss' kappa (its many-rater generalisation) ...
+    with pytest.raises(OptionError, match="two raters.*raters=\\[a, b\\].*fleiss_kappa"):
         scott_pi(data)
+    # ... but where some slices have two raters, those get a value and the others none
+    # (sql/_scott.sql.j2)
+    rows = [(i, r, v, "three") for i, row in enumerate([(1, 1, 2), (2, 2, 2), (1, 2, 1)])
+            for r, v in zip("ABC", row)]
+    rows += [(10 + i, r, v, "two") for i, row in enumerate([(1, 1), (2, 2), (1, 2)])
+             for r, v in zip("AB", row)]
+    sliced = table(rows, extra_columns=["part"])
+    by_part = {r["group"]["part"]: r for r in scott_pi(sliced, group_by="part")}
+    assert by_part["three"]["n_raters"] == 3 and by_part["three"]["value"] is None
+    assert by_part["two"]["n_raters"] == 2 and by_part["two"]["value"] is not None
+    # an unknown rater is an error naming them, not a pair without a value
+    with pytest.raises(OptionError, match="raters= names 'Z', who rated nothing"):
+        scott_pi(data, raters=["A", "Z"])
     assert light["value"] is not None
     # Light's kappa has no analytic SE: the default interval is the bootstrap's; asked for
     # the analytic one, it has none
@@ -210,11 +226,25 @@ def test_percent_agreement_is_a_proportion_without_chance():
 
 def test_coefficients_default_is_all_that_apply():
     two = coefficients(REFERENCE / "sas_kappa_3x3.csv")
+    # numeric ratings: the ICC too (McGraw & Wong's ICC(A,1), listwise)
     assert list(two) == ["cohen_kappa", "scott_pi", "fleiss_kappa", "conger_kappa", "gwet_ac1",
-                         "brennan_prediger", "percent_agreement", "krippendorff_alpha"]
+                         "brennan_prediger", "percent_agreement", "krippendorff_alpha", "icc"]
     many = coefficients(REFERENCE / "fleiss1971_diagnoses_30x6.csv")
     assert "light_kappa" in many and "cohen_kappa" not in many and "scott_pi" not in many
     assert many["krippendorff_alpha"]["interpretation"] in ("reliable", "tentative", "unreliable")
+    labels = coefficients(REFERENCE / "artstein_poesio2008_table1_2x2.csv")
+    assert "icc" not in labels and "cohen_kappa" in labels        # text labels: no ICC
+
+
+def test_coefficients_icc_is_the_icc_function_s_icc2():
+    # the same numbers as icc(form="ICC2") (tests/icc checks those against Shrout & Fleiss,
+    # pingouin and R irr), per metric and slice, with the interval at ci's level
+    from agreement_sql import icc
+    data = ROOT / "data" / "irr" / "irr_anxiety_20x3.csv"
+    got = coefficients(data, which=["icc", "fleiss_kappa"], ci=0.9)
+    want = icc(data, form="ICC2", ci=0.9)
+    assert got["icc"] == {"coefficient": "icc", **{k: v for k, v in want.items() if k != "metric"}}
+    assert list(coefficients(data, which="icc")) == ["icc"]
 
 
 def test_coefficients_which_and_aliases():
@@ -226,10 +256,15 @@ def test_coefficients_which_and_aliases():
 
 
 def test_coefficients_is_one_statement():
+    # the script render() prints: the dialect's session macros (agreement_fsum, ...: fixed
+    # package text, one line each), then one statement with one WITH and one scan of the source
     sql = render("coefficients")
-    code = "\n".join(line.split("--")[0] for line in sql.splitlines())
-    assert code.count(";") == 0 and code.count("WITH") == 1
-    assert sql.count("FROM \"ratings\"") == 1         # one scan of the source
+    code = [line.split("--")[0] for line in sql.splitlines()]
+    setup = {statement + ";" for statement in DIALECTS["duckdb"].setup}
+    assert all(line in setup for line in code if ";" in line)
+    statement = "\n".join(line for line in code if line not in setup)
+    assert statement.count(";") == 0 and statement.count("WITH") == 1
+    assert statement.count("FROM \"ratings\"") == 1         # one scan of the source
 
 
 # ---------------------------------------------------------------- typed errors

@@ -78,12 +78,105 @@ def test_caller_markup_cannot_sneak_past_the_finalize_hook():
     assert '"x; DROP TABLE t"' in sql
 
 
-def test_undefined_variable_is_loud():
-    from agreement_sql.templates import render as raw
-    with pytest.raises(ag.TemplateError):
-        raw("krippendorff_alpha", source="r")      # slices, item, ... missing
+def _ratings_options():
+    """The options of sql/materialize_ratings.sql.j2 (only the ratings options), built by the
+    constructor every call uses (agreement_sql.ratings.RatingsSpec.options)."""
+    from agreement_sql.engine import TEXT, Column, Relation
+    from agreement_sql.ratings import RatingsSpec
+
+    columns = tuple(Column(c, TEXT, "VARCHAR") for c in ("item", "rater", "value"))
+    spec = RatingsSpec(session=None, relation=Relation("r", columns, "r", True))  # type: ignore[arg-type]
+    return spec.options()
+
+
+def test_missing_or_undeclared_option_is_loud():
+    # an option is a free variable of the template (docs/decisions/0001): render() refuses a
+    # missing one, one the template does not take, and a value its declaration does not allow
+    from agreement_sql.templates import render as raw, template_options
+
+    options = _ratings_options()
+    assert set(options) == template_options("materialize_ratings")
+    assert '"item"' in raw("materialize_ratings", options).sql        # the complete set renders
+    with pytest.raises(ag.TemplateError, match=r"no value for option\(s\) slices"):
+        raw("materialize_ratings", {k: v for k, v in options.items() if k != "slices"})
+    with pytest.raises(ag.TemplateError, match=r"option\(s\) levle are not options of this template"):
+        raw("materialize_ratings", {**options, "levle": "ordinal"})
+    with pytest.raises(ag.TemplateError, match="on_duplicate='newest'"):
+        raw("materialize_ratings", {**options, "on_duplicate": "newest"})
+    # the public render() refuses an option the template does not take rather than ignoring it
+    with pytest.raises(ag.OptionError, match="takes no option 'levle'"):
+        render("materialize_ratings", levle="ordinal")
+
+
+def test_undefined_variable_is_loud(monkeypatch):
+    # the environment is strict: a variable the option analysis missed raises instead of
+    # rendering as "" or false, and render() reports it as a TemplateError
+    import jinja2
+    from agreement_sql import templates
+
+    env = templates.environment()
+    assert env.undefined is jinja2.StrictUndefined
+    with pytest.raises(jinja2.UndefinedError, match="levle"):
+        env.from_string("{% if levle == 'ordinal' %}x{% endif %}").render()
+    declared = templates.template_options
+    monkeypatch.setattr(templates, "template_options",
+                        lambda name: declared(name) - {"on_duplicate"})
+    options = {k: v for k, v in _ratings_options().items() if k != "on_duplicate"}
+    with pytest.raises(ag.TemplateError, match="materialize_ratings: .*on_duplicate"):
+        templates.render("materialize_ratings", options)
+
+
+class _Recorder:
+    """An engine (``con=``) that runs on DuckDB and records every statement and its parameters."""
+
+    def __init__(self):
+        import duckdb
+        from agreement_sql.engine.duckdb import DuckDBEngine
+
+        self._engine = DuckDBEngine(duckdb.connect())
+        self.dialect = self._engine.dialect
+        self.statements: list[tuple[str, dict]] = []
+
+    def session(self):
+        inner = self._engine.session()
+        recorder = self
+
+        class Session:
+            dialect = inner.dialect
+
+            def __getattr__(self, name):
+                return getattr(inner, name)
+
+            def query(self, sql, params, *, what):
+                recorder.statements.append((sql, dict(params)))
+                return inner.query(sql, params, what=what)
+
+            def materialize(self, sql, params, kind):
+                recorder.statements.append((sql, dict(params)))
+                return inner.materialize(sql, params, kind)
+
+        return Session()
 
 
 def test_values_are_bound_not_pasted():
-    r = render("irr_scores")
-    assert "$threshold" in r and "75" not in r.split("-- run by hand")[1].split("\n", 1)[1]
+    # a caller's values (placeholders, rater names, a cap) reach the database only as
+    # bound parameters: each is among the parameters of some statement, never in any SQL text
+    placeholder, rater_a = "NA'); DROP TABLE x; --", "ann'; DELETE FROM y; --"
+    table = pa.table({"item": [1, 1, 2, 2, 3, 3], "rater": [rater_a, "bob"] * 3,
+                      "value": ["1", "2", placeholder, "2", "2", "2"]})
+    engine = _Recorder()
+    result = ag.cohen_kappa(table, raters=[rater_a, "bob"], missing=[placeholder, -7.25], con=engine)
+    assert result["n_excluded"]["placeholder"] == 1        # the placeholder did its job
+    report = ag.irr(table, missing=[placeholder], max_traces=7919, con=engine)
+    assert report["n_excluded"]["placeholder"] == 1
+    texts = [sql for sql, _ in engine.statements]
+    bound = [v for _, params in engine.statements for v in params.values()]
+    assert texts
+    for value in (placeholder, rater_a, -7.25, 7919):
+        assert value in bound, value
+        assert not any(str(value) in sql for sql in texts), value
+    # and the rendered text a user runs by hand shows values in the header only
+    script = render("irr_report")
+    header, statement = script.split("\nWITH\n", 1)
+    assert "-- parameter: $priority_sd = 1.5" in header     # rendering.SAMPLE_PARAMS
+    assert "$priority_sd" in statement and "1.5" not in statement

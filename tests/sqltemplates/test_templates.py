@@ -1,9 +1,11 @@
 """Every template under sql/ renders, declares what it reads, and takes no silent default.
 
-* Every public template renders with the options and sample parameters of
-  :mod:`agreement_sql.rendering` (what ``agreement-sql render NAME`` prints) in both dialects,
-  with a value for every parameter it binds, and every partial is part of some public
-  template; the DuckDB renderings run as their header says.
+* Every name ``agreement-sql metrics`` lists (each coefficient and alias, each public
+  template) renders with the options and sample parameters of :mod:`agreement_sql.rendering`
+  (what ``agreement-sql render NAME`` prints) in both dialects, with a value for every
+  parameter it binds, and every partial is part of some public template; the DuckDB
+  renderings run as their header says on sample relations under the header's names, and
+  where those are a call's own input they return the call's numbers.
 * No template uses Jinja's ``default`` filter (nor ``{% with %}``): a missing option is an
   error, never a fallback (docs/decisions/0001).
 * Every variable a template reads (partials included) is an option declared in
@@ -14,48 +16,30 @@ from __future__ import annotations
 
 import duckdb
 import jinja2
+import pyarrow as pa
 import pytest
 from jinja2 import meta, nodes
 
 import agreement_sql as ag
 from agreement_sql import templates
 from agreement_sql.options import OPTIONS
-from agreement_sql.registry import partials
+from agreement_sql.registry import REGISTRY, partials
 from agreement_sql.rendering import render, statement
-from conftest import REFERENCE
+from conftest import DATA, REFERENCE
 
 from .by_hand import run_by_hand
 
 PUBLIC = templates.available_templates()
 FILES = sorted(p.name for p in templates.template_dir().glob("*.sql.j2"))
-
-# package bugs these tests found (reported to the lead engineer); each xfail is strict, so a fix
-# makes its test fail until the entry is removed here
-NO_SAMPLE_OPTIONS = {       # rendering.statement() gives them no value for some option
-    "calibration_sample", "cohen_pairs", "concordance", "consistency", "icc", "named_raters",
-    "plan_simulation", "report_traces", "sheet_checks", "sheet_disagreements", "sheet_examples",
-    "sheet_long",
-}
-NO_SAMPLE_PARAMS = {"report_distribution"}     # binds $n_bins and $max_raters, not in SAMPLE_PARAMS
-DOES_NOT_RUN = {"judge_agreement"}             # rendered options make SQL DuckDB refuses
-
-RENDER_BUG = ("package bug: agreement_sql.rendering cannot render this template with its own "
-              "options and sample parameters (`agreement-sql render NAME` fails or leaves "
-              "parameters without a value)")
-
-
-def _marks(template: str, *, running: bool = False) -> list:
-    if template in NO_SAMPLE_OPTIONS:
-        return [pytest.mark.xfail(strict=True, raises=ag.TemplateError, reason=RENDER_BUG)]
-    if template in NO_SAMPLE_PARAMS:
-        return [pytest.mark.xfail(strict=True, raises=(AssertionError, duckdb.Error),
-                                  reason=RENDER_BUG)]
-    if running and template in DOES_NOT_RUN:
-        return [pytest.mark.xfail(strict=True, raises=duckdb.Error, reason=(
-            "package bug: `agreement-sql render judge_agreement` prints SQL that DuckDB refuses "
-            "(Referenced column \"first_row\" not found): its rendering options do not match "
-            "what the statement reads"))]
-    return []
+# what `agreement-sql metrics` lists: every coefficient of the registry (rendered through
+# sql/coefficients.sql.j2), its aliases, and every public template
+COEFFICIENTS = list(REGISTRY) + [a for e in REGISTRY.values() for a in e.aliases]
+NAMES = COEFFICIENTS + PUBLIC
+# templates whose input is the caller's evaluation sheet (rendering.TEMPLATE_OPTIONS: the seed
+# 003 columns), not a ratings relation
+SHEET_INPUT = {"calibration_sample", "sheet_checks", "sheet_examples", "sheet_long"}
+# statements that list examples of input problems: these inputs have none
+FIND_NOTHING = {"input_examples", "sheet_examples"}
 
 
 def _source(env: jinja2.Environment, name: str) -> str:
@@ -81,7 +65,7 @@ def _free_variables(env: jinja2.Environment, name: str) -> set[str]:
 # -- (a) every template renders ----------------------------------------------------------
 
 @pytest.mark.parametrize("dialect", ["duckdb", "spark"])
-@pytest.mark.parametrize("template", [pytest.param(t, marks=_marks(t)) for t in PUBLIC])
+@pytest.mark.parametrize("template", NAMES)
 def test_every_template_renders_with_sample_parameters(template, dialect):
     rendered, params = statement(template, dialect=dialect)
     assert rendered.dialect == dialect and rendered.sql.strip()
@@ -95,6 +79,14 @@ def test_every_template_renders_with_sample_parameters(template, dialect):
     assert rendered.sql.strip() in text
 
 
+def test_the_names_rendered_are_every_name_metrics_lists(capsys):
+    from agreement_sql.cli import main
+
+    assert main(["metrics"]) == 0
+    listed = [line.split()[0] for line in capsys.readouterr().out.splitlines() if line.startswith("  ")]
+    assert set(listed) <= set(NAMES) and set(PUBLIC) <= set(listed)
+
+
 def test_every_partial_is_part_of_a_public_template():
     env = templates.environment()
     reached = set().union(*(_reached(env, f"{t}.sql.j2") for t in PUBLIC))
@@ -103,19 +95,55 @@ def test_every_partial_is_part_of_a_public_template():
 
 @pytest.fixture(scope="module")
 def con():
-    """Krippendorff's (2011) 4 x 12 ratings as ``ratings`` (text columns, as a CSV is read) and a
-    ``scales`` table: the relations the renderings' headers name."""
+    """The relations the renderings' headers name: Krippendorff's (2011) 4 x 12 ratings as
+    ``ratings`` (text columns, as a CSV is read) and a ``scales`` table; seed 003's evaluation
+    sheet as ``sheet`` (the caller's input of SHEET_INPUT) and the canonical ``sheet_long``
+    table its statement writes; seed 002's merged pairs as ``pairs``, ``citations`` and
+    ``retrieved`` (what consistency() registers from the JSONL lines)."""
     con = duckdb.connect()
     con.execute(f"CREATE TABLE ratings AS SELECT * FROM "
                 f"read_csv('{REFERENCE / 'krippendorff2011_4x12.csv'}', all_varchar = true)")
     con.execute("CREATE TABLE scales AS SELECT 'value' AS metric, 'likert' AS kind, "
                 "1.0 AS lo, 5.0 AS hi")
+    con.execute(f"CREATE TABLE sheet AS SELECT * FROM "
+                f"read_csv('{DATA / 'evaluation_sheet.csv'}', all_varchar = true)")
+    sheet_long = pa.Table.from_pylist(run_by_hand(con, render("sheet_long", relation="sheet")))
+    con.execute("CREATE TABLE sheet_long AS SELECT * FROM sheet_long")
+    con.execute("CREATE TABLE pairs AS SELECT * FROM (VALUES "
+                "(1, 'q1', 'VALID', 'VALID', false, false), (2, 'q2', 'VALID', 'REJECT', false, false), "
+                "(3, 'q3', 'ABSTAIN', 'ABSTAIN', false, true), (4, 'q4', 'NOT_IN_CONTEXT', 'VALID', false, false)"
+                ") AS t(line_no, qid, scholar_label, auditor_label, provenance_violation, constraints_mismatch)")
+    con.execute("CREATE TABLE citations AS SELECT * FROM (VALUES (1, 'p1'), (4, 'p9')) AS t(line_no, citation)")
+    con.execute("CREATE TABLE retrieved AS SELECT * FROM (VALUES (1, 'p1'), (4, 'p2')) AS t(line_no, retrieved_id)")
     return con
 
 
-@pytest.mark.parametrize("template", [pytest.param(t, marks=_marks(t, running=True)) for t in PUBLIC])
+@pytest.mark.parametrize("template", NAMES)
 def test_every_duckdb_rendering_runs_by_hand(con, template):
-    run_by_hand(con, render(template))
+    relation = "sheet" if template in SHEET_INPUT else "ratings"
+    rows = run_by_hand(con, render(template, relation=relation))
+    if template not in FIND_NOTHING:
+        assert rows, "no rows"
+
+
+def test_by_hand_renderings_are_what_the_calls_compute(con):
+    """Where a call's input is the sample relations themselves, the rendering's options and
+    sample parameters are the call's: its SQL run by hand returns the call's numbers."""
+    sheet = str(DATA / "evaluation_sheet.csv")
+    drawn = run_by_hand(con, render("calibration_sample", relation="sheet"))
+    assert [r["draw_id"] for r in drawn] == ag.calibration_sample(sheet)["sample_ids"]
+    checks = run_by_hand(con, render("sheet_checks", relation="sheet"))[0]
+    report = ag.evaluation_sheet(sheet, diagnostics=False)
+    assert checks["n_rows"] == report["rows"] and checks["n_train"] == report["train_rows"]
+    assert [checks[f"n_labels_{i}"] for i in range(4)] == list(report["labels"].values())
+    disagreeing = {r["item"] for r in run_by_hand(con, render("sheet_disagreements"))}
+    assert disagreeing == {d["Sample_ID"] for d in report["disagreements"]}
+    ratings = str(REFERENCE / "krippendorff2011_4x12.csv")
+    icc = run_by_hand(con, render("icc"))
+    assert [r["value"] for r in icc] == [r["value"] for r in ag.icc(ratings)]
+    judged = [r for r in run_by_hand(con, render("judge_agreement")) if r["part"] == "groups"]
+    group = ag.judge_agreement(ratings, diagnostics=False)["groups"][0]["judgeAgreement"]
+    assert round(judged[0]["alpha"], 3) == group["krippendorffsAlpha"] == 0.849
 
 
 # -- (b) no silent defaults ----------------------------------------------------------------

@@ -18,36 +18,36 @@
 --   every coefficient's percentile interval over the same replicates (sql/_bootstrap.sql.j2).
 -- Undefined: each coefficient's own rule (NULL when no unit is rated twice).
 WITH
-ratings_read AS  (
+ratings_read AS /* inline */ (
   SELECT :default_metric AS metric,
              src.`item` AS item,
     CAST(src.`rater` AS STRING) AS rater,
 
-             TRIM(CAST(src.`value` AS STRING)) AS t,
+             TRIM(BOTH ' ' FROM CAST(src.`value` AS STRING)) AS t,
     -- numeric text is the number, unless it is finite and 2^53 or more in magnitude: such a
     -- code (an id written as digits) stays exact text, a label
     CASE WHEN POSITION('_' IN CAST(src.`value` AS STRING)) = 0
-          AND NOT (ABS(TRY_CAST(TRIM(CAST(src.`value` AS STRING)) AS DOUBLE)) >= 9007199254740992.0
-                   AND ABS(TRY_CAST(TRIM(CAST(src.`value` AS STRING)) AS DOUBLE)) <= 1.7976931348623157e+308)
-         THEN TRY_CAST(TRIM(CAST(src.`value` AS STRING)) AS DOUBLE) END AS x_raw,
+          AND NOT (ABS(TRY_CAST(TRIM(BOTH ' ' FROM CAST(src.`value` AS STRING)) AS DOUBLE)) >= 9007199254740992.0
+                   AND ABS(TRY_CAST(TRIM(BOTH ' ' FROM CAST(src.`value` AS STRING)) AS DOUBLE)) <= 1.7976931348623157e+308)
+         THEN TRY_CAST(TRIM(BOTH ' ' FROM CAST(src.`value` AS STRING)) AS DOUBLE) END AS x_raw,
     CASE WHEN src.`value` IS NULL THEN 1 ELSE 0 END AS is_null
   FROM `ratings` AS src
 ),
-ratings_states AS  (
+ratings_states AS /* inline */ (
   SELECT metric, item, rater,
          CASE WHEN is_null = 1 OR t = '' OR isnan(x_raw) THEN 1
               ELSE 0 END AS state,
          x_raw, t
   FROM ratings_read
 ),
-ratings_in AS  (
+ratings_in AS /* inline */ (
   -- x and label only for a rating (state 0): a missing value or a placeholder is neither
   SELECT metric, item, rater, state,
          CASE WHEN state = 0 THEN x_raw + 0.0 END AS x,
          CASE WHEN state = 0 AND x_raw IS NULL THEN t END AS label
   FROM ratings_states
 ),
-ratings AS  (
+ratings AS /* inline */ (
   SELECT metric, item, rater, x, label, 1 AS n_rows
   FROM ratings_in
   WHERE state = 0

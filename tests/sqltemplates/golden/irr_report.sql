@@ -35,13 +35,13 @@ ratings_read AS NOT MATERIALIZED (
              src."item" AS item,
     CAST(src."rater" AS VARCHAR) AS rater,
 
-             TRIM(CAST(src."value" AS VARCHAR)) AS t,
+             TRIM(BOTH ' ' FROM CAST(src."value" AS VARCHAR)) AS t,
     -- numeric text is the number, unless it is finite and 2^53 or more in magnitude: such a
     -- code (an id written as digits) stays exact text, a label
     CASE WHEN POSITION('_' IN CAST(src."value" AS VARCHAR)) = 0
-          AND NOT (ABS(TRY_CAST(TRIM(CAST(src."value" AS VARCHAR)) AS DOUBLE)) >= 9007199254740992.0
-                   AND ABS(TRY_CAST(TRIM(CAST(src."value" AS VARCHAR)) AS DOUBLE)) <= 1.7976931348623157e+308)
-         THEN TRY_CAST(TRIM(CAST(src."value" AS VARCHAR)) AS DOUBLE) END AS x_raw,
+          AND NOT (ABS(TRY_CAST(TRIM(BOTH ' ' FROM CAST(src."value" AS VARCHAR)) AS DOUBLE)) >= 9007199254740992.0
+                   AND ABS(TRY_CAST(TRIM(BOTH ' ' FROM CAST(src."value" AS VARCHAR)) AS DOUBLE)) <= 1.7976931348623157e+308)
+         THEN TRY_CAST(TRIM(BOTH ' ' FROM CAST(src."value" AS VARCHAR)) AS DOUBLE) END AS x_raw,
     CASE WHEN src."value" IS NULL THEN 1 ELSE 0 END AS is_null
   FROM "ratings" AS src
 ),
