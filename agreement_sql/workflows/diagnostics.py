@@ -142,8 +142,10 @@ def _expanded(spec: RatingsSpec, level: str, by_key: dict[tuple, RaterDiagnostic
             d["notes"].append(f"more than {max_pair_raters} raters: leave-one-out alphas and the "
                               "pairwise matrix are not computed (raise max_pair_raters to get them)")
         return [], []
-    if spec.rekey != "none" or spec.slice_filter or spec.keep_raters:
-        spec = materialize(spec)        # a re-keyed view, settled before it is expanded
+    if not spec.canonical or spec.rekey != "none" or spec.slice_filter or spec.keep_raters:
+        # the expansions re-key a canonical copy (a caller's source, or a re-keyed view,
+        # settled first)
+        spec = materialize(spec)
     n = len(spec.slices)
     loo_rows, _ = _run(regrouped(spec, expand="leave_one_out"), level, 0, patterns=False)
     loo = [{**r, "left_out": r[f"slice_{n}"]} for r in loo_rows if r["part"] == "alpha"]

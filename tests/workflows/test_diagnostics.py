@@ -133,3 +133,22 @@ def test_cli(capsys):
     assert main(["diagnostics", str(path), "--item", "trace_id", "--rater", "user_id",
                  "--value", "score"]) == 1
     assert "'score' not found" in capsys.readouterr().err
+
+
+def test_diagnose_on_a_callers_source_without_rater_patterns():
+    # continuous scores take no rater patterns: the expansions (leave-one-out, pairs) re-key a
+    # canonical copy, which diagnose() makes itself when handed the caller's source directly
+    # (the HTML report does this); the numbers equal the public function's
+    import random
+
+    from agreement_sql.session import ratings_session
+    from agreement_sql.workflows.diagnostics import diagnose
+
+    rng = random.Random(1)
+    table = pa.Table.from_pylist([{"item": i, "rater": f"r{r}", "value": rng.random() * 5}
+                                  for i in range(30) for r in range(4)])
+    with ratings_session(table) as spec:
+        direct = diagnose(spec, level="interval")
+    assert direct[0] == rater_diagnostics(table, level="interval")
+    assert len(direct[0]["pairs"]) == 6 and all(r["alpha_without"] is not None
+                                               for r in direct[0]["raters"])
