@@ -2,7 +2,9 @@
 declared value domain, and the degenerate cases with their documented values.
 
 Property tests draw random long tables (missing ratings, raters who rate different numbers of
-units, 2-10 categories with gaps between values) and compare at all four levels to 1e-9.
+units, 2-10 categories with gaps between values) and compare at all four levels to 1e-9
+(marked slow, 60 examples a level: ``pytest -m slow``; test_forms.py checks the library on
+fixed random tables in every form in the default run).
 Conventions where the library has none (docs/alpha_and_bootstrap.md): no pairable unit ->
 None; a single category among the pairable values -> 1.0 (the library returns NaN or raises).
 """
@@ -51,6 +53,7 @@ def _pairable_values(wide):
     return sorted(set(wide[:, counts >= 2][~np.isnan(wide[:, counts >= 2])]))
 
 
+@pytest.mark.slow                      # 60 examples a level; test_forms.py checks fixed tables
 @pytest.mark.parametrize("level", LEVELS)
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=long_tables())
@@ -109,14 +112,17 @@ def test_text_labels_with_a_declared_order_are_their_ranks(level):
 
 
 def test_numbers_match_the_domain_by_value():
-    # "2" and "2.0" are the same declared value 2; without a domain nominal compares the text
+    # "2" and "2.0" are the same number 2 (docs/decisions/0002), with a declared domain or
+    # without one, at every level
     table = pa.table({"item": ["a", "a", "b", "b", "c", "c"], "rater": ["x", "y"] * 3,
                       "value": ["2", "2.0", "1", "1", "2", "1"]})
     declared = krippendorff_alpha(table, level="nominal", domain=[1, 2])
     wide = np.array([[2, 1, 2], [2, 1, 1]], dtype=float)
-    assert declared["value"] == pytest.approx(
-        krippendorff.alpha(reliability_data=wide, level_of_measurement="nominal"), abs=1e-12)
-    assert krippendorff_alpha(table, level="nominal")["n_categories"] == 3   # "2" != "2.0" as text
+    expected = krippendorff.alpha(reliability_data=wide, level_of_measurement="nominal")
+    assert declared["value"] == pytest.approx(expected, abs=1e-12)
+    undeclared = krippendorff_alpha(table, level="nominal")
+    assert undeclared["n_categories"] == 2                    # 1 and 2, not the text "2.0"
+    assert undeclared["value"] == pytest.approx(expected, abs=1e-12)
     assert krippendorff_alpha(table, level="interval")["value"] == pytest.approx(
         krippendorff.alpha(reliability_data=wide, level_of_measurement="interval"), abs=1e-12)
 
@@ -129,7 +135,8 @@ def test_a_rating_outside_the_domain_names_value_and_row():
     message = str(err.value)
     assert "1 rating(s) in column 'value' lie outside the declared domain ['low', 'mid', 'high']" in message
     assert "'medium' at (item='b', rater='y')" in message
-    with pytest.raises(InvalidRatingError, match=r"'7' at \(item='b', rater='y'\)"):
+    # a number is shown as a number, a label quoted
+    with pytest.raises(InvalidRatingError, match=r", e\.g\. 7 at \(item='b', rater='y'\)"):
         krippendorff_alpha(pa.table({"item": ["a", "a", "b", "b"], "rater": ["x", "y"] * 2,
                                      "value": [1, 2, 3, 7]}), level="interval", domain=[1, 2, 3, 4, 5])
 
@@ -212,7 +219,9 @@ def test_domain_is_checked_after_the_duplicate_policy():
     # rater y rated item a twice (2 and 3): "mean" makes 2.5, which is not a declared value
     table = pa.table({"item": ["a", "a", "a", "b", "b"], "rater": ["x", "y", "y", "x", "y"],
                       "value": [1.0, 2.0, 3.0, 2.0, 2.0]})
-    with pytest.raises(InvalidRatingError, match=r"'2.5' at \(item='a', rater='y'\)"):
+    with pytest.raises(InvalidRatingError,
+                       match=r"lie outside the declared domain \[1, 2, 3, 4\], e\.g\. 2\.5 at "
+                             r"\(item='a', rater='y'\)"):
         krippendorff_alpha(table, level="interval", domain=[1, 2, 3, 4], on_duplicate="mean")
     kept = krippendorff_alpha(table, level="interval", domain=[1, 2, 3, 4], on_duplicate="last")
     assert kept["n_items"] == 2 and kept["n_values"] == 4

@@ -4,7 +4,7 @@ analytic standard errors on large samples, and the degenerate cases.
 """
 from __future__ import annotations
 
-import inspect
+import json
 import math
 
 import duckdb
@@ -14,10 +14,8 @@ import pandas as pd
 import pyarrow as pa
 import pytest
 
-from agreement_sql import OptionError, krippendorff_alpha
+from agreement_sql import OptionError, cohen_kappa, krippendorff_alpha, render
 from agreement_sql.bootstrap import interval_spec
-from agreement_sql.rendering import render_options
-from agreement_sql.templates import render
 from conftest import REFERENCE
 
 K2011 = str(REFERENCE / "krippendorff2011_4x12.csv")
@@ -78,13 +76,24 @@ def test_bootstrap_is_the_documented_algorithm_exactly(level):
     assert (ours["ci_method"], ours["ci_level"], ours["n_boot"], ours["seed"]) == ("bootstrap", ci, n_boot, seed)
 
 
+def _by_hand(script: str) -> tuple[list[str], str]:
+    """A rendered script as an analyst runs it: its setup statements (the dialect's macros),
+    and the statement itself (from WITH), comments left out."""
+    code = [line for line in script.splitlines() if not line.lstrip().startswith("--")]
+    setup = [line for line in code if line.startswith("CREATE ")]
+    start = next(i for i, line in enumerate(code) if line.strip() == "WITH")
+    return setup, "\n".join(code[start:])
+
+
 def test_the_draws_in_sql_are_the_minstd_stream():
-    # run the replicate partial alone and read back which unit each draw picked
-    opts = render_options("krippendorff_alpha", bootstrap=True, level="nominal")
-    sql = render("krippendorff_alpha", **opts).sql
-    query = sql.split("counts AS (")[0].rstrip().rstrip(",") + (
+    # run the replicate partial of the rendered statement alone and read back which unit each
+    # draw picked: the documented MINSTD stream (reference_draws) for any seed
+    setup, statement = _by_hand(render("krippendorff_alpha", bootstrap=True, level="nominal"))
+    query = statement.split("ratings_observed AS (")[0].rstrip().rstrip(",") + (
         "\nSELECT replicate, draw_no, unit_no FROM boot_draws ORDER BY replicate, draw_no")
     con = duckdb.connect()
+    for line in setup:
+        con.execute(line)
     n = 37
     con.register("ratings", pa.table({"item": [f"i{k:03d}" for k in range(n) for _ in (0, 1)],
                                       "rater": ["a", "b"] * n, "value": [1.0, 2.0] * n}))
@@ -95,14 +104,33 @@ def test_the_draws_in_sql_are_the_minstd_stream():
         assert got == expected, seed
 
 
+def test_the_rendered_script_run_by_hand_gives_the_interval():
+    # the script render() prints, run by hand with the values its header names, gives the
+    # same alpha and interval as the call (Krippendorff 2011: interval alpha 0.849)
+    script = render("krippendorff_alpha", bootstrap=True, level="interval")
+    setup, statement = _by_hand(script)
+    assert "-- parameter: $n_boot = 1000" in script and "-- parameter: $seed = 1" in script
+    con = duckdb.connect()
+    for line in setup:
+        con.execute(line)
+    con.execute("CREATE TEMP TABLE ratings AS SELECT * FROM read_csv(?, "
+                "types={'item': 'VARCHAR', 'rater': 'VARCHAR'})", [K2011])
+    cursor = con.execute(statement, {"default_metric": "value", "n_boot": 200, "seed": 9,
+                                     "ci_low_p": 0.025, "ci_high_p": 0.975})
+    columns = [d[0] for d in cursor.description]
+    row = dict(zip(columns, cursor.fetchall()[0]))
+    ours = krippendorff_alpha(K2011, level="interval", ci=0.95, n_boot=200, seed=9)
+    assert round(row["value"], 3) == 0.849
+    for key in ("value", "se", "ci_low", "ci_high", "n_boot_valid"):
+        assert row[key] == pytest.approx(ours[key], abs=1e-12), key
+
+
 def test_same_seed_same_interval_other_seed_other_interval():
     first = krippendorff_alpha(K2011, level="interval", ci=0.95, n_boot=300, seed=42)
     again = krippendorff_alpha(K2011, level="interval", ci=0.95, n_boot=300, seed=42)
     other = krippendorff_alpha(K2011, level="interval", ci=0.95, n_boot=300, seed=43)
-    # the same up to floating-point rounding (engines may sum in parallel in any order)
-    assert first.keys() == again.keys()
-    for key, value in first.items():
-        assert again[key] == (pytest.approx(value, abs=1e-12) if isinstance(value, float) else value), key
+    # the same seed gives the same bytes (docs/decisions/0008: order-free sums, ranked ties)
+    assert json.dumps(again) == json.dumps(first)
     assert (first["se"], first["ci_low"], first["ci_high"]) != (other["se"], other["ci_low"], other["ci_high"])
     assert first["value"] == other["value"] == krippendorff_alpha(K2011, level="interval")["value"]
 
@@ -127,6 +155,7 @@ def _two_raters(n_units: int, seed: int, flip: float = 0.3, n_categories: int = 
                      "value": np.column_stack([a, b]).ravel().astype(float)})
 
 
+@pytest.mark.slow
 def test_large_sample_alpha_bootstrap_se_matches_the_sampling_sd():
     # 2000 units, 2 raters, 3 categories. The bootstrap SD of one sample should estimate the
     # SD of alpha over fresh samples. Monte Carlo: 200 samples -> the SD is known to about
@@ -144,32 +173,16 @@ def test_large_sample_alpha_bootstrap_se_matches_the_sampling_sd():
     assert sample["ci_high"] == pytest.approx(sample["value"] + 1.959964 * sd, abs=0.25 * sd)
 
 
-def _cohen_bootstrap(table: pa.Table, ci: float, n_boot: int, seed: int) -> dict:
-    """Cohen's kappa with the bootstrap: through the public API once it takes n_boot, else by
-    running sql/cohen_kappa.sql.j2 with the bootstrap options bound here."""
-    from agreement_sql.metrics import cohen
-    if "n_boot" in inspect.signature(cohen.cohen_kappa).parameters:
-        return cohen.cohen_kappa(table, ci=ci, ci_method="bootstrap", n_boot=n_boot, seed=seed)
-    from agreement_sql.metrics import _kappa
-    from agreement_sql.runner import execute
-    from agreement_sql.session import ratings_session
-    interval = interval_spec(ci, "bootstrap", n_boot, seed, analytic=True)
-    with ratings_session(table) as spec:
-        s = _kappa.setup(spec)
-        row = execute(spec.source.con, "cohen_kappa", {**s.options, **interval.options()},
-                      {**s.params, **interval.params()})[0]
-    return {"value": row["value"], **interval.fields(row)}
-
-
+@pytest.mark.slow
 def test_large_sample_cohen_bootstrap_matches_the_analytic_interval():
     # Cohen's kappa has the Fleiss-Cohen-Everitt (1969) asymptotic SE (sql/_cohen.sql.j2). On
     # 2000 units the bootstrap SD should agree with it to within 10% (B = 1000: ~2% Monte Carlo
     # error, plus the asymptotic SE's own O(1/n) approximation), and each percentile end with
     # kappa -/+ 1.96 se to within 0.3 se.
-    from agreement_sql.metrics.cohen import cohen_kappa
     table = _two_raters(2000, 5)
     analytic = cohen_kappa(table, ci=0.95)
-    boot = _cohen_bootstrap(table, 0.95, 1000, 11)
+    boot = cohen_kappa(table, ci=0.95, ci_method="bootstrap", n_boot=1000, seed=11)
+    assert (analytic["ci_method"], boot["ci_method"]) == ("analytic", "bootstrap")
     assert boot["value"] == pytest.approx(analytic["value"], abs=1e-12)
     assert boot["se"] == pytest.approx(analytic["se"], rel=0.10)
     assert boot["ci_low"] == pytest.approx(analytic["ci_low"], abs=0.3 * analytic["se"])
@@ -219,10 +232,11 @@ def test_interval_spec_binds_quantile_probabilities():
 
 
 def test_bootstrap_sql_is_portable():
-    sql = render("krippendorff_alpha", dialect="spark",
-                 **render_options("krippendorff_alpha", level="ordinal", bootstrap=True)).sql
-    upper = sql.upper()
+    sql = render("krippendorff_alpha", dialect="spark", level="ordinal", bootstrap=True)
+    code = "\n".join(line.split("--")[0] for line in sql.splitlines())     # no comments
+    upper = code.upper()
     for construct in ("RANGE(", "GENERATE_SERIES", "RANDOM(", "HASH(", "QUALIFY", "FILTER (",
                       "::", "//", "QUANTILE", "MEDIAN", "PERCENTILE", "GROUP BY ALL", "LIST_"):
         assert construct not in upper, construct
-    assert ":n_boot" in sql and ":seed" in sql
+    assert ":n_boot" in code and ":seed" in code
+    assert "boot_draws AS (" in code and "boot_replicates AS (" in code

@@ -15,10 +15,10 @@ import pyarrow as pa
 import pytest
 
 from agreement_sql import (OptionError, brennan_prediger, coefficients, cohen_kappa, conger_kappa,
-                           fleiss_kappa, gwet_ac1, krippendorff_alpha, percent_agreement, scott_pi)
+                           fleiss_kappa, gwet_ac1, krippendorff_alpha, percent_agreement, render,
+                           scott_pi)
 from agreement_sql.cli import main
-from agreement_sql.rendering import render_options
-from agreement_sql.templates import render
+from agreement_sql.registry import REGISTRY
 from conftest import REFERENCE
 
 SAS = str(REFERENCE / "sas_kappa_3x3.csv")                    # 2 raters, 3 categories
@@ -70,11 +70,11 @@ def raters_table(n_units: int, n_raters: int, seed: int, flip: float = 0.35,
 @pytest.mark.parametrize("name", list(SINGLES))
 def test_same_seed_same_interval_other_seed_other_interval(name):
     function, data = SINGLES[name]
-    first = function(data, ci=0.95, ci_method="bootstrap", n_boot=200, seed=42)
-    again = function(data, ci=0.95, ci_method="bootstrap", n_boot=200, seed=42)
-    other = function(data, ci=0.95, ci_method="bootstrap", n_boot=200, seed=43)
+    first = function(data, ci=0.95, ci_method="bootstrap", n_boot=100, seed=42)
+    again = function(data, ci=0.95, ci_method="bootstrap", n_boot=100, seed=42)
+    other = function(data, ci=0.95, ci_method="bootstrap", n_boot=100, seed=43)
     assert first["coefficient"].startswith(name.split("_")[0])
-    same(first, again)
+    assert json.dumps(again) == json.dumps(first)      # the same bytes (docs/decisions/0008)
     interval = ("se", "ci_low", "ci_high")
     assert [first[k] for k in interval] != [other[k] for k in interval]
     # the point estimate is replicate 0: the observed data, whatever the seed
@@ -82,8 +82,8 @@ def test_same_seed_same_interval_other_seed_other_interval(name):
     assert first["value"] == pytest.approx(other["value"], abs=1e-12)
     assert tuple(k for k in first if k in BOOT_KEYS) == BOOT_KEYS
     assert (first["ci_method"], first["ci_level"]) == ("bootstrap", 0.95)
-    assert (first["n_boot"], first["seed"]) == (200, 42)
-    assert 0 < first["n_boot_valid"] <= 200
+    assert (first["n_boot"], first["seed"]) == (100, 42)
+    assert 0 < first["n_boot_valid"] <= 100
     assert first["ci_low"] <= first["ci_high"]
 
 
@@ -112,6 +112,7 @@ def large_sample():
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["cohen_kappa", "scott_pi", "fleiss_kappa", "conger_kappa",
                                   "gwet_ac1", "brennan_prediger", "percent_agreement"])
 def test_large_sample_bootstrap_agrees_with_the_analytic_interval(large_sample, name):
@@ -152,14 +153,19 @@ SINGLE_OF = {"cohen_kappa": cohen_kappa, "light_kappa": cohen_kappa, "scott_pi":
              "percent_agreement": percent_agreement}
 
 
-@pytest.mark.parametrize("data,weights", [(SAS, None), (K2011, "quadratic"), (FLEISS, None)],
-                         ids=["two-raters", "four-raters-missing-quadratic", "six-raters"])
+@pytest.mark.parametrize("data,weights", [
+    (SAS, None), (K2011, "quadratic"),
+    pytest.param(FLEISS, None, marks=pytest.mark.slow),   # Light's over 15 pairs, as K2011's 6
+], ids=["two-raters", "four-raters-missing-quadratic", "six-raters"])
 def test_coefficients_bootstrap_equals_the_single_functions(data, weights):
     # one statement, one set of replicates: every coefficient's interval is the one its own
     # function gives with the same seed (the resampling units are the same items)
     interval = {"ci": 0.9, "ci_method": "bootstrap", "n_boot": 150, "seed": 2024}
     together = coefficients(data, weights=weights, level="interval", **interval)
     assert set(together) >= {"fleiss_kappa", "krippendorff_alpha"}
+    # the ICC (numeric data) is a second statement with its own interval, icc()'s F interval
+    # (test_coefficients.py, test_every_coefficient_has_a_bootstrap_interval_when_asked)
+    together.pop("icc", None)
     for name, joint in together.items():
         if name == "krippendorff_alpha":
             alone = krippendorff_alpha(data, level="interval", **interval)
@@ -248,12 +254,19 @@ def test_degenerate_bootstrap_results():
     apart = pa.table({"item": ["a", "b"], "rater": ["x", "y"], "value": [1.0, 2.0]})
     r = cohen_kappa(apart, ci=0.95, ci_method="bootstrap", n_boot=50)
     assert r["value"] is None and r["se"] is None and r["ci_low"] is None and r["n_boot_valid"] == 0
-    # a slice where the named pair never rated: no value, no replicate, no interval
-    sliced = coefficients(_sliced(), group_by="Module", raters=["R2", "R9"],
+    # a slice where the named pair never rated together (R2 rates only in m2): no value, no
+    # replicate, no interval there; its one rater of the pair is counted, its ratings excluded
+    sliced = coefficients(_sliced(), group_by="Module", raters=["R1", "R2"],
                           which=["cohen", "fleiss"], ci=0.95, ci_method="bootstrap", n_boot=30)
     m1 = sliced[0]["coefficients"]["cohen_kappa"]
-    assert (m1["value"], m1["se"], m1["n_boot_valid"], m1["n_raters"]) == (None, None, 0, 0)
+    assert (m1["value"], m1["se"], m1["n_boot_valid"], m1["n_raters"]) == (None, None, 0, 1)
+    assert m1["n_ratings"] == 0 and m1["n_excluded"]["outside_pair"] == m1["n_rows"]
     assert sliced[0]["coefficients"]["fleiss_kappa"]["n_boot_valid"] == 30
+    assert sliced[1]["coefficients"]["cohen_kappa"]["n_boot_valid"] == 30
+    # a rater who rated nothing at all is an error naming them, not a slice without a value
+    with pytest.raises(OptionError, match="raters= names 'R9', who rated nothing"):
+        coefficients(_sliced(), group_by="Module", raters=["R2", "R9"], which=["cohen"],
+                     ci=0.95, ci_method="bootstrap", n_boot=30)
 
 
 @pytest.mark.parametrize("kwargs,message", [
@@ -273,17 +286,34 @@ def test_bad_interval_options(kwargs, message):
 
 # ---------------------------------------------------------------- SQL and CLI
 
+def test_every_coefficient_has_a_bootstrap_interval_when_asked():
+    # coefficients() docstring: with ci_method="bootstrap" every registry coefficient gets its
+    # unit-resampling interval over the same replicates, and says so (ci_method, n_boot, seed);
+    # the ICC keeps icc()'s exact F interval at the same level and says so (ci_method "f")
+    together = coefficients(SAS, ci=0.9, ci_method="bootstrap", n_boot=50, seed=3)
+    icc_entry = together.pop("icc")                      # numeric ratings: the ICC by default
+    assert (icc_entry["ci_method"], icc_entry["ci_level"]) == ("f", 0.9)
+    assert icc_entry["ci_low"] < icc_entry["value"] < icc_entry["ci_high"]
+    for name, result in together.items():
+        assert (result.get("ci_method"), result.get("n_boot"), result.get("seed")) == (
+            "bootstrap", 50, 3), name
+    # without ci=, no coefficient has an interval, the ICC neither
+    plain = coefficients(SAS)
+    assert not any("ci_low" in r or "ci_method" in r for r in plain.values())
+
+
 def test_coefficients_bootstrap_sql_is_portable_and_names_each_interval():
-    options = render_options("coefficients", bootstrap=True, level="ordinal", weights="linear",
-                             metric="question", group_by=["Module"])
-    sql = render("coefficients", dialect="spark", **options).sql
-    upper = "\n".join(line.split("--")[0] for line in sql.upper().splitlines())   # no comments
+    sql = render("coefficients", dialect="spark", bootstrap=True, level="ordinal",
+                 weights="linear", metric="question", group_by=["Module"])
+    code = "\n".join(line.split("--")[0] for line in sql.splitlines())     # no comments
+    upper = code.upper()
     for construct in ("RANGE(", "GENERATE_SERIES", "RANDOM(", "HASH(", "QUALIFY", "FILTER (",
                       "::", "QUANTILE", "MEDIAN", "PERCENTILE", "GROUP BY ALL"):
         assert construct not in upper, construct
-    for name in options["which"]:
-        assert f"{name}_boot AS (" in sql and f"{name}__n_boot_valid" in sql
-    assert sql.count("boot_replicates AS (") == 1          # one set of replicates for all
+    for name in REGISTRY:                  # every coefficient's percentile interval, by name
+        assert f"{name}_interval AS (" in code and f"{name}_boot_interval AS (" in code, name
+    assert code.count("boot_replicates AS (") == 1          # one set of replicates for all
+    assert "`question`" in code and "`Module`" in code
 
 
 def test_cli_bootstrap_options(capsys):
@@ -297,5 +327,8 @@ def test_cli_bootstrap_options(capsys):
     assert main(["coefficients", K2011, "--ci", "0.95", "--ci-method", "bootstrap", "--n-boot",
                  "100", "--seed", "4", "--format", "csv"]) == 0
     rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    # the ICC keeps its F interval: test_every_coefficient_has_a_bootstrap_interval_when_asked
+    assert {r["ci_method"] for r in rows if r["coefficient"] == "icc"} == {"f"}
+    rows = [r for r in rows if r["coefficient"] != "icc"]
     assert {r["ci_method"] for r in rows} == {"bootstrap"}
     assert {r["coefficient"] for r in rows} >= {"light_kappa", "fleiss_kappa", "krippendorff_alpha"}

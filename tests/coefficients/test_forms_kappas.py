@@ -1,99 +1,53 @@
-"""The kappa family's one-pass form (sql/_kappa_wide.sql.j2, agreement_sql/metrics/_kappa.py)
-against the counts form it replaces and against independent oracles.
+"""The kappa family in every form the plan can choose, against each other and independent
+oracles.
 
-Fleiss, Gwet's AC1, Brennan-Prediger and percent agreement (and, in coefficients(), alpha and
-Conger's shared terms) are computed from one per-unit aggregation with one count column per
-category; the input checks are counted in the same aggregation. Whatever that changes in cost,
-it must not change a number or an error: every test runs the one-pass form and the counts form
-(forced by lowering the profile's category cap to zero) and compares them, and the values are
-also checked against statsmodels, published figures and a plain numpy implementation of Gwet's
-(2014) formulas (irrCAC fleiss.kappa.raw, gwet.ac1.raw, bp.coeff.raw, pa.coeff.raw).
+Fleiss, Gwet's AC1/AC2, Brennan-Prediger, percent agreement and Conger read their shares and
+per-unit terms from sql/_kappa_inputs.sql.j2, Cohen, Light and Scott their pair tables from
+sql/_pairs.sql.j2, in the wide form (at most 16 categories: a count column per category, sums
+over unit patterns) or the counts form (a counts-per-(unit, value) table); duplicates are found
+by rater bits (at most plan.MAX_BIT_RATERS raters) or the separate duplicate check
+(docs/decisions/0003, 0009). Every test runs the same input through each route
+(tests/coefficients/_forms.py) and requires the same result or the same typed error, and checks
+the values against an oracle: a numpy implementation of Gwet's (2014) ch. 5 formulas (irrCAC
+fleiss.kappa.raw, gwet.ac1.raw, bp.coeff.raw, pa.coeff.raw), the irrCAC port of
+test_kappa_oracles.py (weights, Conger), statsmodels, scikit-learn, or a published value.
 """
 from __future__ import annotations
 
 import math
-import random
 
 import numpy as np
 import pyarrow as pa
 import pytest
+from sklearn.metrics import cohen_kappa_score
 from statsmodels.stats.inter_rater import aggregate_raters
 from statsmodels.stats.inter_rater import fleiss_kappa as sm_fleiss_kappa
 
 import agreement_sql as ag
-from agreement_sql import profile
+from agreement_sql import plan
 from agreement_sql.cli import main as cli_main
-from agreement_sql.errors import DuplicateRatingError, InvalidRatingError, MissingKeyError
-from agreement_sql.metrics import _kappa, coefficients as coefficients_module
+from agreement_sql.metrics import coefficients as coefficients_module
+from conftest import REFERENCE
 
+from ._forms import ALL_ROUTES, close, forms, outcome, random_table, routes, same
+from .test_kappa_oracles import irrcac
+
+# A standard error (and a bootstrap interval) sums per-unit variance terms: in the wide form a unit
+# pattern's term times its count, in the counts form one term per unit, so the two agree to the
+# last bit or two; values, shares and counts are identical (JSON-identical results otherwise).
+CI_TOL = 1e-12
 MANY = {"fleiss_kappa": ag.fleiss_kappa, "gwet_ac1": ag.gwet_ac1,
         "brennan_prediger": ag.brennan_prediger, "percent_agreement": ag.percent_agreement}
 
 
-def random_table(seed: int, *, items: int = 60, raters: int = 6, values=(1, 2, 3, 4, 5),
-                 missing: float = 0.35, metrics: int = 2, labels: bool = False,
-                 batches: int = 0) -> pa.Table:
-    """Long ratings; with missing=0.35 many items have one rating (or none)."""
-    rng = random.Random(seed)
-    out: dict[str, list] = {"item": [], "rater": [], "metric": [], "value": []}
-    if batches:
-        out["batch"] = []
-    for m in range(metrics):
-        for i in range(items):
-            truth = rng.choice(values)
-            for r in range(raters):
-                if rng.random() < missing:
-                    continue
-                v = truth if rng.random() < 0.6 else rng.choice(values)
-                out["item"].append(i)
-                out["rater"].append(f"r{r:03d}")
-                out["metric"].append(f"m{m}")
-                out["value"].append(str(v) if labels else v)
-                if batches:
-                    out["batch"].append(i % batches)
-    return pa.table(out)
+def usable(rows: list[dict]) -> list[dict]:
+    """The ratings a call with missing=[-1] uses."""
+    return [r for r in rows if r["value"] is not None and r["value"] != -1]
 
 
-def _forms(monkeypatch, call):
-    """The call's result in the one-pass form and in the counts form (category cap 0)."""
-    seen: list[bool] = []
-    real = _kappa.execute
-
-    def spy(con, template, options, params):
-        if template not in ("value_kinds", "ratings_profile", "rater_bits", "input_checks",
-                            "input_examples", "domain_checks", "drop_relation"):
-            seen.append(bool(options.get("wide_categories")))
-        return real(con, template, options, params)
-
-    monkeypatch.setattr(_kappa, "execute", spy)
-    one_pass = call()
-    assert seen and seen[0], "the one-pass form was not used"
-    monkeypatch.setattr(profile, "MAX_WIDE_CATEGORIES", 0)
-    seen.clear()
-    counts = call()
-    assert seen and not any(seen), "the counts form was not used"
-    return one_pass, counts
-
-
-def assert_same(a, b, path="result"):
-    """Equal keys and values; floats to 1e-12 (the sums run in another order)."""
-    if isinstance(a, dict):
-        assert set(a) == set(b), (path, set(a) ^ set(b))
-        for key in a:
-            assert_same(a[key], b[key], f"{path}.{key}")
-    elif isinstance(a, list):
-        assert len(a) == len(b), path
-        for i, (x, y) in enumerate(zip(a, b)):
-            assert_same(x, y, f"{path}[{i}]")
-    elif isinstance(a, float) and isinstance(b, float):
-        assert a == pytest.approx(b, rel=1e-12, abs=1e-12), path
-    else:
-        assert a == b, (path, a, b)
-
-
-def gwet_oracle(table: pa.Table, name: str, q: int | None = None) -> tuple[float, float, float]:
+def gwet_oracle(rows: list[dict], name: str, q: int | None = None) -> tuple[float, float, float]:
     """(value, p_e, se) by Gwet (2014) ch. 5 / irrCAC *.raw, in numpy, for one metric."""
-    rows = table.to_pylist()
+    rows = usable(rows)
     cats = sorted({r["value"] for r in rows})
     items = sorted({r["item"] for r in rows})
     counts = np.zeros((len(items), len(cats)))
@@ -123,110 +77,223 @@ def gwet_oracle(table: pa.Table, name: str, q: int | None = None) -> tuple[float
     return value, p_e, se
 
 
-# --- the single functions ----------------------------------------------------------------
+def wide_rows(rows: list[dict]) -> list[list]:
+    """Long rows as irrCAC's items x raters matrix (None = no rating)."""
+    rows = usable(rows)
+    items = sorted({r["item"] for r in rows})
+    raters = sorted({r["rater"] for r in rows})
+    matrix = [[None] * len(raters) for _ in items]
+    for r in rows:
+        matrix[items.index(r["item"])][raters.index(r["rater"])] = r["value"]
+    return matrix
 
 
-@pytest.mark.parametrize("name", list(MANY))
-@pytest.mark.parametrize("seed", [1, 2])
-@pytest.mark.parametrize("options", [{}, {"ci": 0.95}, {"categories": [0, 1, 2, 3, 4, 5, 6], "ci": 0.9}])
-def test_one_pass_equals_counts_form(monkeypatch, name, seed, options):
-    table = random_table(seed, batches=3)
-    one_pass, counts = _forms(monkeypatch, lambda: MANY[name](
-        table, metric="metric", group_by="batch", **options))
-    assert len(one_pass) == 6
-    assert_same(one_pass, counts)
+def part(table: pa.Table, result: dict) -> list[dict]:
+    """The rows of ``table`` in ``result``'s metric (and slice)."""
+    group = result.get("group", {})
+    return [r for r in table.to_pylist() if r["metric"] == result["metric"]
+            and all(r[k] == v for k, v in group.items())]
 
 
-@pytest.mark.parametrize("name", list(MANY))
-def test_one_pass_against_gwet_formulas_with_single_rated_items(name):
+# --- values in every form ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("options", [{}, {"ci": 0.95},
+                                     {"categories": [0, 1, 2, 3, 4, 5, 6], "ci": 0.9}],
+                         ids=["plain", "ci", "declared-ci"])
+def test_every_form_equals_gwets_formulas(monkeypatch, options):
+    # Fleiss, Gwet's AC1, Brennan-Prediger and percent agreement from one statement (the
+    # single functions give the same: test_coefficients_match_the_single_functions); missing
+    # ratings, NULL values and the placeholder -1 (counted, never used, never checked against
+    # the declared domain), two metrics, three slices
+    table = random_table(1, batches=3, gaps=True)
+    got = routes(monkeypatch, lambda: ag.coefficients(
+        table, which=list(MANY), metric="metric", group_by="batch", missing=[-1], **options))
+    assert forms(got) == ["wide"]
+    same(got, tol=CI_TOL if "ci" in options else 0.0)
+    entries = outcome(got)
+    assert len(entries) == 6
+    for entry in entries:
+        rows = part(table, entry)
+        for name, result in entry["coefficients"].items():
+            value, p_e, se = gwet_oracle(rows, name, q=len(options.get("categories", [])))
+            assert result["value"] == pytest.approx(value, abs=1e-12), name
+            assert result["chance_agreement"] == pytest.approx(p_e, abs=1e-12), name
+            if "ci" in options:
+                assert result["se"] == pytest.approx(se, abs=1e-12), name
+            # accounting (docs/decisions/0005): these coefficients exclude no usable rating
+            assert (result["n_rows"], result["n_ratings"]) == (len(rows), len(usable(rows)))
+            assert result["n_excluded"]["placeholder"] == sum(r["value"] == -1 for r in rows)
+        assert set(entry["coefficients"]) == set(MANY)
+
+
+def test_single_rated_items_count_in_the_shares_in_every_form(monkeypatch):
     # missing=0.55 of 5 raters: many items rated once (they count in pi_k, not in p_a)
     table = random_table(5, raters=5, missing=0.55, metrics=1, items=80)
     items = table.group_by("item").aggregate([("rater", "count")])
     assert min(items["rater_count"].to_pylist()) == 1
-    got = MANY[name](table, ci=0.95)
-    value, p_e, se = gwet_oracle(table, name)
-    assert got["value"] == pytest.approx(value, abs=1e-12)
-    assert got["chance_agreement"] == pytest.approx(p_e, abs=1e-12)
-    assert got["se"] == pytest.approx(se, abs=1e-12)
+    got = routes(monkeypatch, lambda: ag.coefficients(table, which=list(MANY), ci=0.95))
+    same(got, tol=CI_TOL)
+    for name, result in outcome(got).items():
+        value, p_e, se = gwet_oracle(table.to_pylist(), name)
+        assert result["value"] == pytest.approx(value, abs=1e-12), name
+        assert result["chance_agreement"] == pytest.approx(p_e, abs=1e-12), name
+        assert result["se"] == pytest.approx(se, abs=1e-12), name
+        assert result["n_items"] == sum(c >= 2 for c in items["rater_count"].to_pylist())
 
 
-def test_fleiss_against_statsmodels_on_complete_data():
+@pytest.mark.parametrize("which", [list(MANY), ["conger_kappa"]], ids=["kappa-family", "conger"])
+@pytest.mark.parametrize("weights", ["linear", "quadratic"])
+def test_weighted_coefficients_in_every_form_equal_irrcac(monkeypatch, which, weights):
+    # AC2 and the weighted kappas: values and standard errors of the irrCAC port
+    table = random_table(6, raters=5, metrics=1, items=40, missing=0.3)
+    got = routes(monkeypatch, lambda: ag.coefficients(table, which=which, weights=weights,
+                                                      ci=0.95))
+    # Conger's analytic variance reads each unit's raters: the counts form on every route
+    assert forms(got) == ["counts" if which == ["conger_kappa"] else "wide"]
+    same(got, tol=CI_TOL)
+    matrix = wide_rows(table.to_pylist())
+    for name in which:
+        result = outcome(got)["gwet_ac2" if name == "gwet_ac1" else name]
+        expected, expected_se = irrcac(matrix, name, weights)
+        assert result["value"] == pytest.approx(expected, abs=1e-12), name
+        assert result["se"] == pytest.approx(expected_se, abs=1e-12), name
+
+
+def test_conger_without_an_interval_reads_the_wide_form(monkeypatch):
+    table = random_table(7, raters=4, metrics=1, items=50, missing=0.2)
+    got = routes(monkeypatch, lambda: ag.conger_kappa(table))
+    assert forms(got) == ["wide"]
+    same(got)
+    expected, _ = irrcac(wide_rows(table.to_pylist()), "conger_kappa")
+    assert outcome(got)["value"] == pytest.approx(expected, abs=1e-12)
+
+
+def test_pair_coefficients_in_every_form_equal_scikit_learn(monkeypatch):
+    # Light's kappa (the mean of Cohen's over the rater pairs), a named pair with quadratic
+    # weights on positions (scikit-learn's cohen_kappa_score), Scott's pi on a named pair
+    table = random_table(8, raters=3, metrics=1, items=50, missing=0.2)
+    rows = table.to_pylist()
+    got = routes(monkeypatch, lambda: (
+        ag.cohen_kappa(table),
+        ag.cohen_kappa(table, raters=["r002", "r000"], weights="quadratic",
+                       weight_basis="position", ci=0.95),
+        ag.scott_pi(table, raters=["r000", "r001"], ci=0.95)))
+    assert forms(got) == ["wide"] * 3
+    same(got, tol=CI_TOL)
+    light, pair, scott = outcome(got)
+    by = {(r["item"], r["rater"]): r["value"] for r in rows}
+
+    def shared(a: str, b: str) -> list:
+        return sorted({i for i, r in by if r == a} & {i for i, r in by if r == b})
+
+    def sklearn(a: str, b: str, weights=None) -> float:
+        return cohen_kappa_score([by[(i, a)] for i in shared(a, b)],
+                                 [by[(i, b)] for i in shared(a, b)], weights=weights)
+
+    pairs = [("r000", "r001"), ("r000", "r002"), ("r001", "r002")]
+    assert light["coefficient"] == "light_kappa" and light["n_pairs"] == 3
+    assert light["value"] == pytest.approx(np.mean([sklearn(a, b) for a, b in pairs]), abs=1e-12)
+    assert pair["raters"] == ["r002", "r000"]
+    assert pair["value"] == pytest.approx(sklearn("r002", "r000", "quadratic"), abs=1e-12)
+    # Scott's pi on two raters is Fleiss' kappa on their shared items (statsmodels)
+    matrix = np.array([[by[(i, "r000")], by[(i, "r001")]] for i in shared("r000", "r001")])
+    expected = sm_fleiss_kappa(aggregate_raters(matrix)[0], method="fleiss")
+    assert scott["value"] == pytest.approx(expected, abs=1e-12)
+
+
+def test_fleiss_against_statsmodels_on_complete_data(monkeypatch):
     table = random_table(8, raters=7, missing=0.0, metrics=1, items=120)
     rows = table.to_pylist()
     matrix = np.array([[r["value"] for r in rows if r["item"] == i] for i in range(120)])
     counts, _ = aggregate_raters(matrix)
+    got = routes(monkeypatch, lambda: ag.fleiss_kappa(table))
+    same(got)
     expected = sm_fleiss_kappa(counts, method="fleiss")
-    assert ag.fleiss_kappa(table)["value"] == pytest.approx(expected, abs=1e-12)
+    assert outcome(got)["value"] == pytest.approx(expected, abs=1e-12)
 
 
-def test_fleiss_1971_published_value_in_one_pass(monkeypatch):
+def test_fleiss_1971_published_value_in_every_form(monkeypatch):
     # Fleiss (1971), Table 1: 30 patients x 6 psychiatrists, 5 diagnoses; kappa = 0.430
     # (R irr::kappam.fleiss and statsmodels give 0.4302445)
-    data = "tests/reference/fleiss1971_diagnoses_30x6.csv"
-    one_pass, counts = _forms(monkeypatch, lambda: ag.fleiss_kappa(data, ci=0.95))
-    assert one_pass["value"] == pytest.approx(0.4302445, abs=5e-8)
-    assert_same(one_pass, counts)
+    data = REFERENCE / "fleiss1971_diagnoses_30x6.csv"
+    got = routes(monkeypatch, lambda: ag.fleiss_kappa(data, ci=0.95))
+    assert forms(got) == ["wide"]
+    same(got, tol=CI_TOL)
+    assert outcome(got)["value"] == pytest.approx(0.4302445, abs=5e-8)
 
 
-def test_text_labels_use_label_categories(monkeypatch):
-    # "1" and "1.0" are one category as numbers, two as labels; one text rating ("n/a") makes
-    # every rating a label (docs/coefficients.md, Categories), in both forms
+def test_numbers_that_compare_equal_are_one_category_in_every_form(monkeypatch):
+    # "1" and "1.0" are the number 1 (docs/decisions/0002), with or without a text rating
+    # beside them; "n/a" is one more category, a label
     rows = random_table(4, metrics=1, values=("1", "1.0", "2", "3"), labels=True).to_pylist()
     rows.append({"item": 0, "rater": "r999", "metric": "m0", "value": "n/a"})
     table = pa.Table.from_pylist(rows)
-    one_pass, counts = _forms(monkeypatch, lambda: ag.fleiss_kappa(table, ci=0.95))
-    assert one_pass["n_categories"] == 5
-    assert_same(one_pass, counts)
-    # without the text rating the same labels are numbers: "1" and "1.0" are one category
+    got = routes(monkeypatch, lambda: ag.fleiss_kappa(table, ci=0.95))
+    same(got, tol=CI_TOL)
+    assert outcome(got)["n_categories"] == 4                  # 1, 2, 3 and "n/a"
+    as_numbers = [{**r, "value": float(r["value"]) if r["value"] != "n/a" else 99.0} for r in rows]
+    value, _, se = gwet_oracle(as_numbers, "fleiss_kappa")
+    assert outcome(got)["value"] == pytest.approx(value, abs=1e-12)
+    assert outcome(got)["se"] == pytest.approx(se, abs=1e-12)
     numbers = pa.Table.from_pylist(rows[:-1])
     assert ag.fleiss_kappa(numbers)["n_categories"] == 3
 
 
-def test_declared_text_domain(monkeypatch):
+def test_declared_text_domain_in_every_form(monkeypatch):
     # an unused declared label changes q for Gwet and Brennan-Prediger, not Fleiss
     table = random_table(11, labels=True, values=("low", "mid", "high"), metrics=1)
     domain = ["none", "low", "mid", "high"]
-    for name in MANY:
-        one_pass, counts = _forms(monkeypatch, lambda: MANY[name](table, categories=domain, ci=0.95))
-        monkeypatch.undo()
-        assert one_pass["n_categories"] == 4
-        assert_same(one_pass, counts)
-    value, _, _ = gwet_oracle(table, "gwet_ac1", q=4)
-    assert ag.gwet_ac1(table, categories=domain)["value"] == pytest.approx(value, abs=1e-12)
+    got = routes(monkeypatch, lambda: ag.coefficients(table, which=list(MANY), categories=domain,
+                                                      ci=0.95))
+    assert forms(got) == ["wide"]
+    same(got, tol=CI_TOL)
+    for name, result in outcome(got).items():
+        assert result["n_categories"] == 4
+        value, p_e, se = gwet_oracle(table.to_pylist(), name, q=4)
+        assert result["value"] == pytest.approx(value, abs=1e-12), name
+        assert result["se"] == pytest.approx(se, abs=1e-12), name
+    assert ag.gwet_ac1(table, categories=domain)["value"] == outcome(got)["gwet_ac1"]["value"]
 
 
-def test_weighted_and_bootstrap_keep_the_counts_form(monkeypatch):
-    seen = []
-    real = _kappa.execute
-    monkeypatch.setattr(_kappa, "execute", lambda con, t, o, p: (
-        seen.append((t, bool(o.get("wide_categories")))), real(con, t, o, p))[1])
-    table = random_table(3, metrics=1)
-    ag.fleiss_kappa(table, weights="quadratic")
-    ag.gwet_ac1(table, ci=0.95, ci_method="bootstrap", n_boot=20)
-    ag.fleiss_kappa(table, on_duplicate="first")
-    assert [w for t, w in seen if t in ("fleiss_kappa", "gwet_ac1")] == [False, False, False]
-
-
-def test_more_categories_than_the_cap(monkeypatch):
-    # 30 distinct values: the profile reports more than 16, the counts form runs (same result
-    # as the numpy formulas)
+def test_more_categories_than_the_wide_form_holds(monkeypatch):
+    # 30 distinct values: more than 16, so every route reads the counts form
     table = random_table(6, values=tuple(range(30)), metrics=1, missing=0.2)
-    value, _, se = gwet_oracle(table, "fleiss_kappa")
-    got = ag.fleiss_kappa(table, ci=0.95)
-    assert got["value"] == pytest.approx(value, abs=1e-12)
-    assert got["se"] == pytest.approx(se, abs=1e-12)
+    got = routes(monkeypatch, lambda: ag.fleiss_kappa(table, ci=0.95))
+    assert forms(got) == ["counts"]
+    same(got, tol=CI_TOL)
+    value, _, se = gwet_oracle(table.to_pylist(), "fleiss_kappa")
+    assert outcome(got)["value"] == pytest.approx(value, abs=1e-12)
+    assert outcome(got)["se"] == pytest.approx(se, abs=1e-12)
 
 
-def test_more_raters_than_the_bits_run_the_separate_check(monkeypatch):
-    # 330 raters: no rater bits, the wide form with COUNT(DISTINCT rater), the separate check
-    table = random_table(2, raters=330, metrics=1, items=8, missing=0.5)
-    one_pass, counts = _forms(monkeypatch, lambda: ag.fleiss_kappa(table, ci=0.95))
-    assert one_pass["n_raters"] == counts["n_raters"] > 300
-    assert_same(one_pass, counts)
+def test_more_raters_than_rater_bits(monkeypatch):
+    # MAX_BIT_RATERS + 4 raters: no rater bits on any route, the separate duplicate check
+    raters = plan.MAX_BIT_RATERS + 4
+    table = random_table(2, raters=raters, metrics=1, items=8, missing=0.5)
+    got = routes(monkeypatch, lambda: ag.fleiss_kappa(table, ci=0.95))
+    assert forms(got) == ["wide"] and got["wide"]["plans"][0].rater_blocks == 0
+    same(got, tol=CI_TOL)
+    assert outcome(got)["n_raters"] == len(set(table["rater"].to_pylist()))
+    value, _, se = gwet_oracle(table.to_pylist(), "fleiss_kappa")
+    assert outcome(got)["value"] == pytest.approx(value, abs=1e-12)
+    assert outcome(got)["se"] == pytest.approx(se, abs=1e-12)
 
 
-# --- input errors found by the statement's own aggregation -------------------------------
+def test_bootstrap_in_every_form(monkeypatch):
+    # the replicates resample units before the same producers run: the same intervals
+    table = random_table(3, metrics=1, raters=4)
+    got = routes(monkeypatch, lambda: ag.coefficients(
+        table, which=["fleiss_kappa", "alpha", "light_kappa"], ci=0.9, ci_method="bootstrap",
+        n_boot=40, seed=7))
+    assert forms(got) == ["wide"]
+    same(got, tol=CI_TOL)
+    fleiss = outcome(got)["fleiss_kappa"]
+    value, _, _ = gwet_oracle(table.to_pylist(), "fleiss_kappa")
+    assert fleiss["value"] == pytest.approx(value, abs=1e-12)
+    assert fleiss["n_boot_valid"] == outcome(got)["krippendorff_alpha"]["n_boot_valid"] == 40
 
+
+# --- duplicates and typed errors: the same on every route -----------------------------------
 
 def _with_duplicate(raters: int, late_rater: int) -> pa.Table:
     rows = random_table(3, raters=raters, missing=0.0, metrics=1, items=5).to_pylist()
@@ -234,41 +301,49 @@ def _with_duplicate(raters: int, late_rater: int) -> pa.Table:
     return pa.Table.from_pylist(rows + [{**first, "value": 1 if first["value"] != 1 else 2}])
 
 
-@pytest.mark.parametrize("raters,late", [(45, 44), (100, 85), (100, 3)])
-def test_duplicates_in_any_rater_block_raise(raters, late):
-    # more than 40 raters: several blocks of rater bits (sql/rater_bits.sql.j2)
+@pytest.mark.parametrize("raters,late,several", [(70, 69, False), (130, 125, True)])
+def test_duplicates_in_any_rater_block_raise_on_every_route(monkeypatch, raters, late, several):
+    # more than 62 raters: several blocks of rater bits (test_forms.py tries every block)
     table = _with_duplicate(raters, late)
-    with pytest.raises(DuplicateRatingError, match=f"r{late:03d}"):
-        ag.fleiss_kappa(table)
-    with pytest.raises(DuplicateRatingError, match=f"r{late:03d}"):
-        ag.coefficients(table, which=["fleiss_kappa", "gwet_ac1", "krippendorff_alpha"])
+    got = routes(monkeypatch, (lambda: ag.coefficients(
+        table, which=["fleiss_kappa", "gwet_ac1", "krippendorff_alpha"])) if several
+        else (lambda: ag.fleiss_kappa(table)))
+    same(got)
+    name, message = outcome(got)
+    assert name == "DuplicateRatingError"
+    assert f"(item=2, rater='r{late:03d}') rated 2 times" in message
 
 
-def test_non_numeric_rating_outside_a_declared_numeric_domain():
-    # numbers are required by categories=[1..5]: "n/a" is named, as in the counts form
+def test_a_label_outside_a_declared_numeric_domain_is_named_on_every_route(monkeypatch):
     rows = random_table(4, metrics=1).to_pylist()
     rows = [{**r, "value": str(r["value"])} for r in rows]
     rows.append({"item": 3, "rater": "r999", "metric": "m0", "value": "n/a"})
     table = pa.Table.from_pylist(rows)
-    with pytest.raises(InvalidRatingError, match="'n/a'"):
-        ag.fleiss_kappa(table, categories=[1, 2, 3, 4, 5])
-    with pytest.raises(InvalidRatingError, match="'n/a'"):
-        ag.coefficients(table, categories=[1, 2, 3, 4, 5])
-    # without a domain, "n/a" is one more label
+    for call in (lambda: ag.fleiss_kappa(table, categories=[1, 2, 3, 4, 5]),
+                 lambda: ag.coefficients(table, categories=[1, 2, 3, 4, 5])):
+        got = routes(monkeypatch, call)
+        same(got)
+        name, message = outcome(got)
+        assert name == "InvalidRatingError"
+        assert ("1 rating(s) in column 'value' lie outside the declared domain [1, 2, 3, 4, 5]"
+                in message)
+        assert "'n/a' at (item=3, rater='r999')" in message
+    # without a domain, "n/a" is one more category beside the numbers 1..5
     assert ag.fleiss_kappa(table)["n_categories"] == 6
 
 
-def test_null_keys_are_named():
+@pytest.mark.parametrize("key", ["item", "rater"])
+def test_null_keys_are_named_on_every_route(monkeypatch, key):
     rows = random_table(4, metrics=1).to_pylist()
-    with pytest.raises(MissingKeyError, match="'item'"):
-        ag.fleiss_kappa(pa.Table.from_pylist(rows + [{"item": None, "rater": "r000",
-                                                      "metric": "m0", "value": 3}]))
-    with pytest.raises(MissingKeyError, match="'rater'"):
-        ag.gwet_ac1(pa.Table.from_pylist(rows + [{"item": 1, "rater": None,
-                                                  "metric": "m0", "value": 3}]))
+    table = pa.Table.from_pylist(rows + [{"item": 1, "rater": "r000", "metric": "m0",
+                                          "value": 3, key: None}])
+    got = routes(monkeypatch, lambda: ag.gwet_ac1(table))
+    same(got)
+    name, message = outcome(got)
+    assert name == "MissingKeyError" and f"column(s) '{key}' are empty (NULL)" in message
 
 
-def test_one_pass_leaves_the_connection_as_found():
+def test_calls_leave_the_connection_as_found():
     con = ag.connect()
     before = set(con.execute("SELECT table_name FROM duckdb_tables()").fetchall())
     ag.fleiss_kappa(random_table(2), metric="metric", con=con)
@@ -276,41 +351,59 @@ def test_one_pass_leaves_the_connection_as_found():
     assert set(con.execute("SELECT table_name FROM duckdb_tables()").fetchall()) == before
 
 
-# --- coefficients() ------------------------------------------------------------------------
-
+# --- coefficients() --------------------------------------------------------------------------
 
 @pytest.mark.parametrize("options", [
-    {},
-    {"ci": 0.95},                                   # analytic, alpha and Light bootstrapped
-    {"ci": 0.95, "ci_method": "analytic", "level": "interval"},
+    # every coefficient with its analytic interval (alpha and Light's have none; their
+    # bootstrap in every form: test_bootstrap_in_every_form)
+    {"ci": 0.95, "ci_method": "analytic"},
     {"level": "ordinal", "which": ["krippendorff_alpha", "conger_kappa", "fleiss_kappa"]},
     {"level": "ratio", "which": ["gwet_ac1", "alpha"], "categories": [1, 2, 3, 4, 5, 9]},
     {"which": ["conger_kappa", "percent_agreement"], "ci": 0.95},
-])
-def test_coefficients_one_pass_equals_counts_form(monkeypatch, options):
+], ids=["all-ci", "ordinal", "ratio-declared", "conger-ci"])
+def test_coefficients_in_every_form(monkeypatch, options):
     table = random_table(9, batches=2)
-    one_pass, counts = _forms(monkeypatch, lambda: ag.coefficients(
-        table, metric="metric", group_by="batch", n_boot=50, **options))
-    assert_same(one_pass, counts)
+    got = routes(monkeypatch, lambda: ag.coefficients(
+        table, metric="metric", group_by="batch", n_boot=20, **options))
+    # Conger's analytic variance reads the counts form; so does the whole statement then
+    conger_se = options.get("ci") and "conger_kappa" in options.get("which", ["conger_kappa"])
+    assert set(forms(got)) == {"counts" if conger_se else "wide"}
+    floats_differ = options.get("ci") or options.get("level") in ("ordinal", "ratio")
+    same(got, tol=CI_TOL if floats_differ else 0.0)
+    for entry in outcome(got):
+        rows = part(table, entry)
+        for name in ("fleiss_kappa", "gwet_ac1", "percent_agreement"):
+            if name in entry["coefficients"] and "categories" not in options:
+                value, _, _ = gwet_oracle(rows, name)
+                assert entry["coefficients"][name]["value"] == pytest.approx(value, abs=1e-12)
+        if "conger_kappa" in entry["coefficients"]:
+            expected, _ = irrcac(wide_rows(rows), "conger_kappa")
+            assert entry["coefficients"]["conger_kappa"]["value"] == pytest.approx(expected,
+                                                                                   abs=1e-12)
 
 
-def test_coefficients_one_pass_on_labels(monkeypatch):
+def test_coefficients_on_labels_in_every_form(monkeypatch):
     table = random_table(10, labels=True, values=("yes", "no", "maybe"))
-    one_pass, counts = _forms(monkeypatch, lambda: ag.coefficients(table, metric="metric",
-                                                                   ci=0.95, ci_method="analytic"))
-    assert_same(one_pass, counts)
-    assert {"light_kappa", "conger_kappa", "krippendorff_alpha"} <= set(one_pass[0]["coefficients"])
+    got = routes(monkeypatch, lambda: ag.coefficients(table, metric="metric", ci=0.95,
+                                                      ci_method="analytic"))
+    same(got, tol=CI_TOL)
+    entry = outcome(got)[0]
+    assert {"light_kappa", "conger_kappa", "krippendorff_alpha"} <= set(entry["coefficients"])
+    value, _, se = gwet_oracle(part(table, entry), "gwet_ac1")
+    assert entry["coefficients"]["gwet_ac1"]["value"] == pytest.approx(value, abs=1e-12)
+    assert entry["coefficients"]["gwet_ac1"]["se"] == pytest.approx(se, abs=1e-12)
 
 
 def test_coefficients_match_the_single_functions():
     table = random_table(12, raters=8)
-    together = ag.coefficients(table, metric="metric", ci=0.95, ci_method="analytic")
+    together = ag.coefficients(table, metric="metric", which=list(MANY), ci=0.95,
+                               ci_method="analytic")
     for entry in together:
         for name, function in MANY.items():
             alone = [r for r in function(table, metric="metric", ci=0.95)
                      if r["metric"] == entry["metric"]][0]
             got = dict(entry["coefficients"][name])
-            assert_same(got, {k: v for k, v in alone.items() if k != "metric"})
+            close(got, {k: v for k, v in alone.items() if k != "metric"}, 1e-12)
 
 
 # --- Light's kappa by default: up to LIGHT_MAX_RATERS raters ---------------------------------
@@ -326,7 +419,7 @@ def test_light_kappa_beyond_the_cap_is_listed_as_skipped():
     assert "scott_pi" not in result and result["fleiss_kappa"]["value"] is not None
     # asked for by name it is computed at any size, and equals cohen_kappa()'s Light's kappa
     asked = ag.coefficients(many, which=["light_kappa"])["light_kappa"]
-    assert "skipped" not in asked and asked["n_pairs"] == 66
+    assert "skipped" not in asked and asked["n_pairs"] == 66          # 12 * 11 / 2 pairs
     assert asked["value"] == pytest.approx(ag.cohen_kappa(many)["value"], abs=1e-12)
 
 
@@ -350,3 +443,14 @@ def test_light_kappa_skip_is_noted_under_the_cli_table(tmp_path, capsys):
     assert cli_main(["coefficients", str(path), "--format", "table"]) == 0
     out = capsys.readouterr().out
     assert "note: light_kappa" in out and "--which light_kappa" in out
+
+
+def test_every_route_is_exercised(monkeypatch):
+    # the routes differ where they should: the forced counts form and the lowered rater cap
+    # reach the plan (a route that silently kept the wide form would make every test above
+    # compare a call with itself)
+    table = random_table(1, metrics=1)
+    got = routes(monkeypatch, lambda: ag.fleiss_kappa(table), ALL_ROUTES)
+    assert [(p.form, p.rater_blocks) for name in ALL_ROUTES for p in got[name]["plans"]] == [
+        ("wide", 1), ("counts", 1), ("wide", 0), ("counts", 0)]
+    same(got)

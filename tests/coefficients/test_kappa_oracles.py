@@ -8,7 +8,10 @@ reference implementations, to 1e-9.
   github.com/kgwet/irrCAC) for Fleiss (generalised), Conger, Gwet AC1/AC2, Brennan-Prediger,
   percent agreement and Scott's pi, values and standard errors, missing data included.
 
-These libraries are test-only dependencies; the package never calls them.
+These libraries are test-only dependencies; the package never calls them. Each property test
+runs 25 examples (several seconds): they are marked slow and run with ``pytest -m slow`` (CI,
+.ci/run); the default run checks the same oracles on fixed random tables in every form
+(test_forms_kappas.py).
 """
 from __future__ import annotations
 
@@ -196,6 +199,7 @@ def pair_table(wide, a=0, b=1):
 
 # ---------------------------------------------------------------- Cohen
 
+@pytest.mark.slow
 @SETTINGS
 @given(long_tables(2, 2), st.sampled_from([None, "linear", "quadratic"]))
 def test_cohen_matches_scikit_learn_position_weights(wide, weights):
@@ -207,6 +211,7 @@ def test_cohen_matches_scikit_learn_position_weights(wide, weights):
     assert result["n_items"] == len(pairs)
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(long_tables(2, 2), st.sampled_from([None, "linear", "quadratic"]))
 @example([[0, None], [0, None], [3, 0], [0, None], [0, None], [2, 0], [0, None], [0, 0],
@@ -229,6 +234,7 @@ def test_cohen_matches_statsmodels_value_weights_and_se(wide, weights):
     assert result["ci_high"] == pytest.approx(expected.kappa + z * se, abs=TOL + z * se_tol)
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(long_tables(3, 5))
 def test_light_kappa_is_the_mean_of_pairwise_cohen(wide):
@@ -250,6 +256,7 @@ def test_light_kappa_is_the_mean_of_pairwise_cohen(wide):
     assert result["value"] == pytest.approx(float(np.mean(kappas)), abs=TOL)
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(long_tables(2, 4), st.sampled_from([None, "linear", "quadratic"]))
 def test_named_pair_equals_the_two_rater_table(wide, weights):
@@ -265,6 +272,7 @@ def test_named_pair_equals_the_two_rater_table(wide, weights):
 
 # ---------------------------------------------------------------- Fleiss on complete data
 
+@pytest.mark.slow
 @SETTINGS
 @given(long_tables(2, 6, complete=True))
 def test_fleiss_matches_statsmodels_on_complete_data(wide):
@@ -274,6 +282,7 @@ def test_fleiss_matches_statsmodels_on_complete_data(wide):
     assert result["value"] == pytest.approx(sm_fleiss(table, method="fleiss"), abs=TOL)
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(long_tables(2, 2, complete=True))
 def test_scott_equals_fleiss_for_two_complete_raters(wide):
@@ -289,6 +298,7 @@ MANY = {"fleiss_kappa": fleiss_kappa, "conger_kappa": conger_kappa, "gwet_ac1": 
         "brennan_prediger": brennan_prediger, "percent_agreement": percent_agreement}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(MANY))
 @SETTINGS
 @given(wide=long_tables(2, 5), weights=st.sampled_from([None, "linear", "quadratic"]))
@@ -304,6 +314,7 @@ def test_many_rater_coefficients_match_irrcac(name, wide, weights):
     assert result["se"] == pytest.approx(expected_se, abs=TOL)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["gwet_ac1", "brennan_prediger", "fleiss_kappa"])
 @SETTINGS
 @given(wide=long_tables(2, 4), extra=st.integers(31, 40))
@@ -318,6 +329,7 @@ def test_declared_unused_category_matches_irrcac_categ_labels(name, wide, extra)
     assert result["se"] == pytest.approx(expected_se, abs=TOL)
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(long_tables(2, 2), st.sampled_from([None, "linear", "quadratic"]))
 @example([[3, 3], [2, 2], [2, 2], [5, 5], [2, 2], [2, 2]], None)   # variance exactly 0
@@ -330,6 +342,7 @@ def test_scott_matches_irrcac_scott2_table(wide, weights):
     assert result["se"] == pytest.approx(expected_se, abs=se_tolerance(expected_se))
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(long_tables(2, 4), st.sampled_from([None, "quadratic"]))
 def test_coefficients_equal_the_single_functions(wide, weights):

@@ -1,0 +1,151 @@
+"""Running one coefficient call through every route the plan can take (docs/decisions/0003).
+
+A coefficient statement reads its ratings in one of two forms chosen by
+``agreement_sql.plan.make_plan``: ``wide`` (at most 16 categories, a count column per category,
+sums over unit patterns) or ``counts`` (a counts-per-(unit, value) table); with at most
+``plan.MAX_BIT_RATERS`` raters the statement's own units find duplicates with rater bits, beyond
+that ``sql/duplicate_check.sql.j2`` runs first. :func:`routes` forces each of them
+(``plan.FORCED_FORM``, ``plan.MAX_BIT_RATERS``), records the plan every call made, and returns
+each route's outcome (its result, or its typed error as ``(name, message)``); :func:`same`
+compares them.
+
+Coefficients never ask for rater patterns (``make_plan(..., patterns=False)`` in
+agreement_sql/metrics/coefficient.py), so a ``plan.FORCED_PATTERNS = False`` route would be the
+wide route again; :func:`routes` asserts that no plan used them, so a change that turns them on
+for the pair family fails here until a patterns route is added.
+"""
+from __future__ import annotations
+
+import json
+import random
+from typing import Any, Callable
+
+import pyarrow as pa
+import pytest
+
+from agreement_sql import plan
+from agreement_sql.metrics import coefficient as coefficient_module
+
+ROUTES = ("wide", "counts", "no_bits")
+ALL_ROUTES = ROUTES + ("counts_no_bits",)
+
+
+def random_table(seed: int, *, items: int = 60, raters: int = 6, values=(1, 2, 3, 4, 5),
+                 missing: float = 0.3, metrics: int = 2, labels: bool = False,
+                 batches: int = 0, gaps: bool = False) -> pa.Table:
+    """Long ratings (item, rater, metric, value[, batch]); a rating is the item's true value
+    with probability 0.6, else drawn at random; a missing rating has no row.
+
+    ``gaps``: also rows whose value is missing (NULL) or the placeholder -1 (numbers only),
+    which a call passing ``missing=[-1]`` counts in ``n_excluded`` and never uses.
+    """
+    rng = random.Random(seed)
+    out: dict[str, list] = {"item": [], "rater": [], "metric": [], "value": []}
+    if batches:
+        out["batch"] = []
+    for m in range(metrics):
+        for i in range(items):
+            truth = rng.choice(values)
+            for r in range(raters):
+                if rng.random() < missing:
+                    if not gaps or rng.random() < 0.7:
+                        continue
+                    v: Any = None if labels or rng.random() < 0.5 else -1
+                else:
+                    v = truth if rng.random() < 0.6 else rng.choice(values)
+                    v = str(v) if labels else v
+                out["item"].append(i)
+                out["rater"].append(f"r{r:03d}")
+                out["metric"].append(f"m{m}")
+                out["value"].append(v)
+                if batches:
+                    out["batch"].append(f"b{i % batches}")
+    return pa.table(out)
+
+
+def routes(monkeypatch, call: Callable[[], Any], names=ROUTES) -> dict[str, dict[str, Any]]:
+    """``{route: {"outcome": result or (error name, message), "plans": [Plan, ...]}}``."""
+    seen: list[Any] = []
+    original = plan.make_plan
+
+    def recording(*args, **kwargs):
+        made = original(*args, **kwargs)
+        seen.append(made)
+        return made
+
+    def outcome() -> Any:
+        seen.clear()
+        try:
+            return call()
+        except Exception as exc:            # the typed errors must match too
+            return (type(exc).__name__, str(exc))
+
+    forced = {"wide": {}, "counts": {"FORCED_FORM": "counts"},
+              "no_bits": {"MAX_BIT_RATERS": 0},
+              "counts_no_bits": {"FORCED_FORM": "counts", "MAX_BIT_RATERS": 0}}
+    out: dict[str, dict[str, Any]] = {}
+    with monkeypatch.context() as mp:
+        mp.setattr(coefficient_module, "make_plan", recording)
+        for name in names:
+            with monkeypatch.context() as route:
+                for attribute, value in forced[name].items():
+                    route.setattr(plan, attribute, value)
+                result = outcome()
+            out[name] = {"outcome": result, "plans": list(seen)}
+    for name, got in out.items():
+        for p in got["plans"]:
+            assert not p.rater_patterns, "a coefficient plan used rater patterns: add that route"
+            if "counts" in name:
+                assert p.form == "counts", (name, p)
+            if "no_bits" in name:
+                assert p.rater_blocks == 0, (name, p)
+    return out
+
+
+def forms(routes_: dict[str, dict[str, Any]], name: str = "wide") -> list[str]:
+    """The forms the plans of one route chose (one plan per statement)."""
+    return [p.form for p in routes_[name]["plans"]]
+
+
+def outcome(routes_: dict[str, dict[str, Any]], name: str = "wide") -> Any:
+    return routes_[name]["outcome"]
+
+
+def same(routes_: dict[str, dict[str, Any]], *, tol: float = 0.0) -> None:
+    """Every route's outcome equals the wide route's: JSON-identical with ``tol=0``; else the
+    same keys, types and non-float values, and floats within ``tol`` (absolute and relative),
+    for statistics whose floating-point sums run over other terms in another form."""
+    first = outcome(routes_)
+    for name in routes_:
+        other = outcome(routes_, name)
+        if tol == 0.0:
+            assert json.dumps(other, sort_keys=True, default=str) == \
+                json.dumps(first, sort_keys=True, default=str), (name, differences(other, first))
+        else:
+            close(other, first, tol, name)
+
+
+def close(a: Any, b: Any, tol: float, path: str = "result") -> None:
+    """Equal keys and values; floats within ``tol``."""
+    if isinstance(a, dict):
+        assert isinstance(b, dict) and set(a) == set(b), (path, set(a) ^ set(b))
+        for key in a:
+            close(a[key], b[key], tol, f"{path}.{key}")
+    elif isinstance(a, (list, tuple)):
+        assert isinstance(b, (list, tuple)) and len(a) == len(b), path
+        for i, (x, y) in enumerate(zip(a, b)):
+            close(x, y, tol, f"{path}[{i}]")
+    elif isinstance(a, float) and isinstance(b, float):
+        assert a == pytest.approx(b, rel=tol, abs=tol), (path, a, b)
+    else:
+        assert type(a) is type(b) and a == b, (path, a, b)
+
+
+def differences(a: Any, b: Any, path: str = "result") -> list[tuple[str, Any, Any]]:
+    """Where two outcomes differ (for a failing comparison's message)."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        keys = sorted(set(a) | set(b), key=str)
+        return [d for k in keys for d in differences(a.get(k), b.get(k), f"{path}.{k}")]
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)) and len(a) == len(b):
+        return [d for i, (x, y) in enumerate(zip(a, b)) for d in differences(x, y, f"{path}[{i}]")]
+    return [] if a == b else [(path, a, b)]
