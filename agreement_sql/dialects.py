@@ -28,6 +28,9 @@ class Dialect:
     fsum: str           # a sum of DOUBLEs whose result does not depend on the order of the terms
     isnan: str          # a function: is this DOUBLE NaN (a missing rating)
     setup: tuple[str, ...] = ()   # statements a session runs first (fixed text, no caller input)
+    # a data row's 1-based number in input order (a sheet's "data row 7"); Spark refuses a
+    # ranking window without ORDER BY
+    row_number: str = "ROW_NUMBER() OVER ()"
 
     def quote_identifier(self, name: str) -> str:
         """The one quoting rule: wrap in the quote character, double an embedded one."""
@@ -75,7 +78,27 @@ DUCKDB = Dialect(name="duckdb", quote='"', text="VARCHAR", double="DOUBLE", para
                  setup=(EXACT_SUM_MACRO, ISNAN_MACRO))
 
 SPARK = Dialect(name="spark", quote="`", text="STRING", double="DOUBLE", param_prefix=":",
-                inline="", materialize="", input_order="monotonically_increasing_id()",
-                temp_table="CACHE TABLE", fsum="SUM", isnan="isnan")
+                inline="/* inline */", materialize="", input_order="monotonically_increasing_id()",
+                temp_table="CACHE TABLE", fsum="SUM", isnan="isnan",
+                row_number="ROW_NUMBER() OVER (ORDER BY monotonically_increasing_id())")
 
-DIALECTS = {d.name: d for d in (DUCKDB, SPARK)}
+# Warehouse renderings (`agreement-sql render --dialect ...`; no engine runs them from Python).
+# Parameters: PostgreSQL through psql variables (\set name value, read as :name), BigQuery's
+# named query parameters (@name), Snowflake's session variables (SET name = value; $name).
+# PostgreSQL and Snowflake have no ISNAN: NaN equals NaN there, so the test is written
+# `'NaN' = (x)` (the template writes `{{ sql.isnan }}(x)`). Decision 0011 lists what differs.
+POSTGRES = Dialect(name="postgres", quote='"', text="TEXT", double="DOUBLE PRECISION",
+                   param_prefix=":", inline="NOT MATERIALIZED", materialize="MATERIALIZED",
+                   input_order="ROW_NUMBER() OVER ()", temp_table="CREATE TEMP TABLE",
+                   fsum="SUM", isnan="CAST('NaN' AS DOUBLE PRECISION) =")
+
+BIGQUERY = Dialect(name="bigquery", quote="`", text="STRING", double="FLOAT64", param_prefix="@",
+                   inline="", materialize="", input_order="ROW_NUMBER() OVER ()",
+                   temp_table="CREATE TEMP TABLE", fsum="SUM", isnan="IS_NAN")
+
+SNOWFLAKE = Dialect(name="snowflake", quote='"', text="VARCHAR", double="DOUBLE", param_prefix="$",
+                    inline="", materialize="", input_order="SEQ8()",
+                    temp_table="CREATE TEMPORARY TABLE", fsum="SUM",
+                    isnan="CAST('NaN' AS DOUBLE) =", row_number="ROW_NUMBER() OVER (ORDER BY SEQ8())")
+
+DIALECTS = {d.name: d for d in (DUCKDB, SPARK, POSTGRES, BIGQUERY, SNOWFLAKE)}

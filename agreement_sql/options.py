@@ -72,6 +72,14 @@ OPTIONS: dict[str, tuple[Check, str]] = {
     "across_slice": (_opt_str, "rekey across: the source slice whose values become the units"),
     "slice_filter": (_str_list, "source slices kept at one bound value and dropped"),
     "rater_filter": (_count, "keep only the raters bound as $keep_rater_i (0: every rater)"),
+    "layout": (_choice("long", "wide", "counts", "table"),
+               "the caller's rows: long (item, rater, value), or a peer's wide, counts or "
+               "contingency table turned into long rows by sql/_ratings.sql.j2"),
+    "layout_columns": (_str_list, "a wide table's rater columns, a counts or contingency "
+                                  "table's category columns (bound as $layout_column_i)"),
+    "unit_from_row": (_bool, "no item column: a row's position (from 0) is its unit, or its "
+                             "contingency table row's category is the column at that position"),
+    "numbers": (_opt_str, "a registered relation of k = 0 .. n - 1 (counts expanded into ratings)"),
     # the per-unit aggregation (sql/_units.sql.j2) and the forms of the statistics' inputs
     "form": (_choice("wide", "counts"), "wide: a count column per category; counts: a counts table"),
     "categories": (_kinds(("number", "label")), "the wide form's categories, bound as $category_i"),
@@ -93,6 +101,12 @@ OPTIONS: dict[str, tuple[Check, str]] = {
     "with_points": (_bool, "judge_agreement: each point's spread and flag"),
     "rater_patterns": (_bool, "keep each unit's rater pattern (few raters, wide form)"),
     "level": (_choice("nominal", "ordinal", "interval", "ratio"), "Krippendorff's level of measurement"),
+    "marginals": (_choice("pairwise", "gwet"),
+                  "Cohen/Light/Scott marginals: the shared units, or each rater's rated units "
+                  "(Gwet 2014; sql/_pairs.sql.j2)"),
+    "variance": (_choice(None, "irrcac_raw", "irrcac_table"),
+                 "the analytic variance's divisor as irrCAC's *.raw (n - 1) or *.table (n) "
+                 "functions; None: each coefficient's own"),
     # the intraclass correlation (sql/_icc.sql.j2) and the planning simulation (issue 14)
     "rater_digits": (lambda v: _count(v) and v <= 62,
                      "raters whose ratings are packed as digits per item (0: the joined form)"),

@@ -19,6 +19,10 @@ from .errors import OptionError
 WEIGHT_KINDS = ("linear", "quadratic")
 WEIGHT_BASES = ("value", "position")
 LEVELS = ("nominal", "ordinal", "interval", "ratio")
+# peers' conventions on request (docs/migrating.md), the defaults first
+MARGINALS = ("pairwise", "gwet")              # Cohen/Light/Scott with missing ratings
+ASYMMETRIC_WEIGHTS = ("error", "symmetrize")  # an asymmetric matrix in a rater-free coefficient
+VARIANCES = ("irrcac_raw", "irrcac_table")    # the analytic variance's divisor, as irrCAC
 
 
 @dataclass(frozen=True)
@@ -31,6 +35,9 @@ class CoefficientOptions:
     raters: tuple[str, ...]           # a named pair (or set) of raters; () for every rater
     interval: IntervalSpec
     z: float | None                   # the normal quantile of an analytic interval
+    marginals: str = "pairwise"       # "gwet": each rater's marginals over the units it rated
+    symmetrize: bool = False          # an asymmetric weight matrix replaced by (W + W^T) / 2
+    variance: str | None = None       # None: each coefficient's own divisor; or VARIANCES
 
     @property
     def weighted(self) -> bool:
@@ -91,10 +98,36 @@ def _raters(raters: Any) -> tuple[str, ...]:
 
 def validate(*, weights: Any = None, categories: Any = None, weight_basis: Any = "value",
              level: Any = "nominal", raters: Any = None, ci: Any = None, ci_method: Any = None,
-             n_boot: Any = None, seed: Any = None, analytic: bool = True) -> CoefficientOptions:
+             n_boot: Any = None, seed: Any = None, analytic: bool = True,
+             marginals: Any = None, asymmetric_weights: Any = None,
+             variance: Any = None) -> CoefficientOptions:
     """Check every option of a coefficient call; ``analytic``: the coefficients asked for have
-    an analytic standard error (else ``ci_method`` defaults to the bootstrap)."""
+    an analytic standard error (else ``ci_method`` defaults to the bootstrap).
+
+    The peers' conventions (docs/migrating.md): ``marginals`` "pairwise" (the default: Cohen's,
+    Light's kappa and Scott's pi from the units both raters rated) or "gwet" (Gwet 2014 ch. 3,
+    irrCAC: each rater's marginals over every unit that rater rated; named ``marginals`` because
+    ``missing=`` lists the placeholders); ``asymmetric_weights`` "error" (the default) or
+    "symmetrize" ((W + W^T) / 2 for the coefficients whose raters are interchangeable);
+    ``variance`` None (each coefficient's own), "irrcac_raw" or "irrcac_table" (the analytic
+    variance's divisor n - 1 or n, as irrCAC's *.raw and *.table functions)."""
+    marginals = "pairwise" if marginals is None else marginals
+    if marginals not in MARGINALS:
+        raise OptionError(f"marginals must be 'pairwise' (the units both raters rated) or 'gwet' "
+                          f"(each rater's marginals over every unit it rated, Gwet 2014), got "
+                          f"{marginals!r}")
+    asymmetric_weights = "error" if asymmetric_weights is None else asymmetric_weights
+    if asymmetric_weights not in ASYMMETRIC_WEIGHTS:
+        raise OptionError(f"asymmetric_weights must be 'error' or 'symmetrize', got "
+                          f"{asymmetric_weights!r}")
+    if variance is not None and variance not in VARIANCES:
+        raise OptionError(f"variance must be 'irrcac_raw' (divisor n - 1, irrCAC's *.raw "
+                          f"functions) or 'irrcac_table' (divisor n, irrCAC's *.table functions), "
+                          f"got {variance!r}")
     kind = weights_kind(weights)
+    if kind != "custom" and asymmetric_weights != "error":
+        raise OptionError("asymmetric_weights= applies to a weight matrix (weights=[[...]] or "
+                          "{...}); linear and quadratic weights are symmetric")
     if weight_basis not in WEIGHT_BASES:
         raise OptionError(f"weight_basis must be 'value' or 'position', got {weight_basis!r}")
     if level not in LEVELS:
@@ -109,4 +142,6 @@ def validate(*, weights: Any = None, categories: Any = None, weight_basis: Any =
     return CoefficientOptions(weights=kind, weight_matrix=weights if kind == "custom" else None,
                               categories=categories, weight_basis=weight_basis, level=level,
                               raters=_raters(raters), interval=interval,
-                              z=confidence_z(interval.ci) if interval.analytic else None)
+                              z=confidence_z(interval.ci) if interval.analytic else None,
+                              marginals=marginals, symmetrize=asymmetric_weights == "symmetrize",
+                              variance=variance)

@@ -226,7 +226,8 @@ def achieved_precision(source: Any, *, coefficient: str = "cohen_kappa",
                        value: str = "value", metric: str | None = None, group_by: Any = None,
                        raters: Sequence[str] | None = None, form: str = "ICC2",
                        on_duplicate: str | None = None, missing: Any = None,
-                       con: Any = None) -> Any:
+                       con: Any = None, layout: str = "long", rater_columns: Any = None,
+                       orientation: str | None = None) -> Any:
     """The interval the ratings at hand support, and the items a target needs.
 
     Runs the package's own ``coefficient`` function on ``source`` with an analytic interval
@@ -250,7 +251,8 @@ def achieved_precision(source: Any, *, coefficient: str = "cohen_kappa",
     level = round(2.0 * confidence - 1.0, 12) if target == "lower_bound" else confidence
     z = _z(confidence) if target == "lower_bound" else _z(0.5 + confidence / 2.0)
     keys = dict(item=item, rater=rater, value=value, metric=metric, group_by=group_by,
-                on_duplicate=on_duplicate, missing=missing, con=con)
+                on_duplicate=on_duplicate, missing=missing, con=con, layout=layout,
+                rater_columns=rater_columns, orientation=orientation)
     if name == "icc":
         found = icc(source, form=form, ci=level, **keys)
         source_text = CLOSED["icc"]

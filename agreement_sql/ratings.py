@@ -19,6 +19,7 @@ from typing import Any, Sequence
 
 from .engine import STRUCT, Relation, Session
 from .errors import ColumnError, OptionError
+from .sources import LAYOUT_COLUMN_PREFIX, Layout
 
 ON_DUPLICATE = (None, "error", "first", "last", "mean")
 UNIT_SEPARATOR = " | "      # joins slice values and item into one unit name when slices are pooled
@@ -50,6 +51,11 @@ class RatingsSpec:
     across_slice: str | None = None
     slice_filter: tuple[tuple[str, Any], ...] = ()    # (source slice, the value kept)
     keep_raters: tuple[str, ...] = ()
+    # a peer's layout turned into long rows by sql/_ratings.sql.j2 (sources.Layout)
+    layout: str = "long"
+    layout_columns: tuple[str, ...] = ()    # wide: rater columns; counts, table: categories
+    unit_from_row: bool = False             # no item column: a row's position is its unit
+    numbers: str | None = None              # counts, table: k = 0 .. the largest cell - 1
 
     @property
     def slices(self) -> list[str]:
@@ -93,6 +99,10 @@ class RatingsSpec:
             "across_slice": self.across_slice,
             "slice_filter": [s for s, _ in self.slice_filter],
             "rater_filter": len(self.keep_raters),
+            "layout": self.layout,
+            "layout_columns": list(self.layout_columns),
+            "unit_from_row": self.unit_from_row,
+            "numbers": self.numbers,
         }
 
     def params(self) -> dict[str, Any]:
@@ -107,6 +117,8 @@ class RatingsSpec:
             values[f"select_{slice_name}"] = kept
         for i, name in enumerate(self.keep_raters):
             values[f"keep_rater_{i}"] = name
+        for i, name in enumerate(self.layout_columns):
+            values[f"layout_column_{i}"] = name
         return values
 
     def describe_slice(self, row: dict[str, Any]) -> dict[str, Any]:
@@ -183,22 +195,24 @@ def check_placeholders(missing: Any) -> tuple[Any, ...]:
 
 def prepare(session: Session, relation: Relation, *, item: Any = "item", rater: Any = "rater",
             value: Any = "value", metric: Any = None, group_by: Any = None,
-            on_duplicate: Any = None, missing: Any = None) -> RatingsSpec:
-    """Check the requested columns against ``relation`` and describe the ratings relation."""
+            on_duplicate: Any = None, missing: Any = None, layout: Layout | None = None,
+            default_item: str | None = None) -> RatingsSpec:
+    """Check the requested columns against ``relation`` and describe the ratings relation.
+
+    ``layout``: a peer's wide, counts or contingency table (agreement_sql.sources.Layout);
+    ``default_item``: the column naming each row when ``item`` is left at its default (a pandas
+    index)."""
     if on_duplicate not in ON_DUPLICATE:
         raise OptionError(f"on_duplicate must be one of 'first', 'last', 'mean' (or None), "
                           f"got {on_duplicate!r}")
+    if layout is not None and layout.kind != "long":
+        return _prepare_layout(session, relation, layout, item=item, rater=rater, value=value,
+                               metric=metric, group_by=group_by, on_duplicate=on_duplicate,
+                               missing=missing, default_item=default_item)
     item, rater, value = (_column_name(item, "item"), _column_name(rater, "rater"),
                           _column_name(value, "value"))
     metric = _column_name(metric, "metric") if metric is not None else None
-    if group_by is None:
-        groups_in: list[Any] = []
-    elif isinstance(group_by, str):
-        groups_in = [group_by]
-    elif isinstance(group_by, (list, tuple)):
-        groups_in = list(group_by)
-    else:
-        raise OptionError(f"group_by= must be a column name or a list of them, got {group_by!r}")
+    groups_in = _groups(group_by)
     defaults = (item, rater, value) == ("item", "rater", "value")
     if defaults and not _has(relation, "value") and all(_has(relation, c) for c in WORKSHOP.values()):
         item, rater, value = WORKSHOP["item"], WORKSHOP["rater"], WORKSHOP["value"]
@@ -231,6 +245,113 @@ def prepare(session: Session, relation: Relation, *, item: Any = "item", rater: 
                        placeholders=check_placeholders(missing), default_metric=value,
                        on_duplicate=on_duplicate,
                        metric_label=metric or ("question" if fields else None))
+
+
+def _groups(group_by: Any) -> list[Any]:
+    if group_by is None:
+        return []
+    if isinstance(group_by, str):
+        return [group_by]
+    if isinstance(group_by, (list, tuple)):
+        return list(group_by)
+    raise OptionError(f"group_by= must be a column name or a list of them, got {group_by!r}")
+
+
+def _prepare_layout(session: Session, relation: Relation, layout: Layout, *, item: Any,
+                    rater: Any, value: Any, metric: Any, group_by: Any, on_duplicate: Any,
+                    missing: Any, default_item: str | None) -> RatingsSpec:
+    """A wide, counts or contingency table (sql/_ratings.sql.j2 turns it into long rows)."""
+    kind = layout.kind
+    raters_are = {"wide": "its columns (rater_columns=)", "counts": "anonymous (a count per "
+                  "category)", "table": "A (the rows) and B (the columns)"}[kind]
+    if rater != "rater":
+        raise OptionError(f"rater= names the rater column of long rows; in layout={kind!r} the "
+                          f"raters are {raters_are}")
+    if value != "value":
+        raise OptionError(f"value= names the rating column of long rows; in layout={kind!r} the "
+                          + ("ratings are the cells" if kind == "wide"
+                             else "categories are the columns and the cells are counts"))
+    unit_from_row = item is None
+    if item == "item" and default_item is not None:
+        item = default_item
+    elif item == "item" and not _has(relation, "item"):
+        unit_from_row = True
+    item_column = None if unit_from_row else _resolve(relation, _column_name(item, "item"), "item")
+    metric = _resolve(relation, _column_name(metric, "metric"), "metric") if metric is not None else None
+    groups = tuple(_resolve(relation, _column_name(g, "group_by"), "group_by") for g in _groups(group_by))
+    roles = [("item", item_column)] if item_column else []
+    roles += [("metric", metric)] if metric else []
+    roles += [("group_by", g) for g in groups]
+    seen: dict[str, str] = {}
+    for role, column in roles:
+        if column in seen:
+            raise OptionError(f"column {column!r} is given as both {seen[column]} and {role}")
+        seen[column] = role
+    if layout.rater_columns is not None:
+        columns = tuple(_resolve(relation, c, "rater") for c in layout.rater_columns)
+        for c in columns:
+            if c in seen:
+                raise OptionError(f"column {c!r} is given as both {seen[c]} and a rater column")
+    else:
+        columns = tuple(c.name for c in relation.columns if c.name not in seen)
+    reserved = [c for c in (x.name for x in relation.columns)
+                if c.lower() in (LAYOUT_COLUMN_PREFIX + "order", LAYOUT_COLUMN_PREFIX + "row")]
+    if reserved:
+        raise OptionError(f"column {reserved[0]!r} is a name the layout adapter uses for itself; "
+                          "rename it")
+    what = "rater" if kind == "wide" else "category"
+    if not columns:
+        raise OptionError(f"{relation.description} has no {what} columns: layout={kind!r} reads "
+                          f"one column per {what} besides the unit, metric and group_by columns")
+    kinds = []
+    for c in columns:
+        col_kind = relation.column(c).kind
+        if col_kind == STRUCT:
+            raise OptionError(f"{what} column {c!r} holds objects, not " +
+                              ("ratings" if kind == "wide" else "counts"))
+        kinds.append(col_kind if kind == "wide" else "text")
+    label = {"wide": "column", "counts": "rater", "table": "rater"}[kind]
+    spec = RatingsSpec(session=session, relation=relation,
+                       item=item_column or ("row" if kind != "table" else "cell"),
+                       rater=label, value=value, metric=metric, group_by=groups,
+                       value_kinds=tuple(kinds), placeholders=check_placeholders(missing),
+                       default_metric=value, on_duplicate=on_duplicate, metric_label=metric,
+                       layout=kind, layout_columns=columns, unit_from_row=unit_from_row)
+    if kind in ("counts", "table"):
+        spec = _with_numbers(spec)
+    return spec
+
+
+def _with_numbers(spec: RatingsSpec) -> RatingsSpec:
+    """Check a counts or contingency table's cells (sql/layout_profile.sql.j2) and register the
+    numbers its expansion joins (k = 0 .. the largest cell - 1)."""
+    import pyarrow as pa
+
+    from .errors import InvalidRatingError, SourceError
+    from .runner import query
+
+    rows = query(spec.session, "layout_profile", {"source": spec.relation.name,
+                                                  "layout_columns": list(spec.layout_columns)}, {})
+    summary = next(r for r in rows if r["part"] == "summary")
+    bad = [r for r in rows if r["part"] == "bad"]
+    if bad:
+        first = bad[0]
+        raise InvalidRatingError(
+            f"{spec.relation.description}: {int(summary['n_bad'])} cell(s) of the "
+            f"{spec.layout} table are not counts (whole numbers from 0); the first, row "
+            f"{int(first['row_pos'])} (from 0) column {spec.layout_columns[int(first['col'])]!r}, "
+            f"is {_short(first['t'])}")
+    n_rows = int(summary["n_rows"] or 0)
+    if spec.layout == "table" and spec.unit_from_row and n_rows != len(spec.layout_columns):
+        raise SourceError(
+            f"{spec.relation.description}: a contingency table without a column naming each "
+            f"row's category must be square (row i is the category of column i), but it has "
+            f"{n_rows} rows and {len(spec.layout_columns)} columns; name the row-category column "
+            "with item=")
+    top = int(summary["max_count"] or 0)
+    numbers = spec.session.register_arrow(pa.table({"k": pa.array(range(top), type=pa.int64())}),
+                                          "numbers")
+    return replace(spec, numbers=numbers)
 
 
 def materialize(spec: RatingsSpec) -> RatingsSpec:

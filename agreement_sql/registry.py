@@ -31,6 +31,7 @@ class Coefficient:
     two_raters: bool = False      # defined for exactly two raters only
     named_raters: bool = False    # takes raters=[...]
     levels: bool = False          # takes level= (Krippendorff's levels of measurement)
+    marginals: bool = False       # takes marginals= ("gwet": Gwet 2014's convention, missing ratings)
     default_level: str = "nominal"
     aliases: tuple[str, ...] = ()
     weighted_name: str | None = None   # the result's coefficient name when weighted
@@ -41,10 +42,11 @@ REGISTRY: dict[str, Coefficient] = {c.name: c for c in (
     Coefficient("cohen_kappa", "Cohen's kappa (Light's kappa for more raters)", "_cohen.sql.j2",
                 "pair", CohenKappaResult, "Cohen (1960, 1968); Light (1971); Fleiss, Cohen & "
                 "Everitt (1969) for the standard error", "landis_koch", named_raters=True,
-                aliases=("cohen", "light_kappa")),
+                marginals=True, aliases=("cohen", "light_kappa")),
     Coefficient("scott_pi", "Scott's pi", "_scott.sql.j2", "pair", ScottPiResult,
                 "Scott (1955); Gwet (2014) ch. 2 for the weighted form and variance",
-                "landis_koch", two_raters=True, named_raters=True, aliases=("scott",)),
+                "landis_koch", two_raters=True, named_raters=True, marginals=True,
+                aliases=("scott",)),
     Coefficient("fleiss_kappa", "Fleiss' kappa", "_fleiss.sql.j2", "kappa", FleissKappaResult,
                 "Fleiss (1971); Gwet (2014) ch. 5 for missing ratings, weights and variance",
                 "landis_koch", aliases=("fleiss",), example=(

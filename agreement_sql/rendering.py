@@ -24,6 +24,7 @@ cohen_pairs          every pair, unweighted, no interval, ``part="kappa"`` (work
 judge_agreement      ``with_row_number=True``: rows numbered in input order, as
                      ``ratings_session(ordered=True)`` does (workflows/judges.py)
 report_traces        ``n_traces=1``, ``numeric_items=False`` (reports/html/data.py)
+layout_profile       ``layout_columns=value``: a counts table of one category column (ratings.py)
 plan_simulation      ``n_categories=2`` (simulation.py: one per prevalence)
 consistency          ``input_form="pairs"``, ``part="summary"`` (workflows/consistency.py)
 sheet_checks,        the seed 003 sheet's columns: Sample_ID, Dataset_Split, the labelling
@@ -90,6 +91,7 @@ TEMPLATE_OPTIONS: dict[str, dict[str, Any]] = {
     "concordance": {"named_raters": 0},
     "named_raters": {"named_raters": 2},
     "cohen_pairs": {"named_raters": 0, "pair_max_raters": False, "weights": None,
+                    "marginals": "pairwise", "variance": None,
                     "weight_basis": "value", "weight_matrix": None, "ci": False, "part": "kappa"},
     "judge_agreement": {"with_row_number": True},
     "report_traces": {"n_traces": 1, "numeric_items": False},
@@ -101,6 +103,8 @@ TEMPLATE_OPTIONS: dict[str, dict[str, Any]] = {
     "sheet_disagreements": {**SHEET, "rater_filter": 2},
     "calibration_sample": {**SHEET, "stratum_column": "Scenario",
                            "verdict_column": "LLM_Judge_Verdict", "part": "rows"},
+    # a counts table whose one category column is the sample's value column (ratings.py)
+    "layout_profile": {"layout_columns": ["value"]},
 }
 
 
@@ -167,7 +171,8 @@ def statement(name: str, *, dialect: str = "duckdb", relation: str = "ratings",
                         "weights": {"unweighted": None, "custom": "matrix"}.get(opts.weights, opts.weights),
                         "weight_basis": opts.weight_basis, "weight_matrix": None,
                         "ci": bool(choices.pop("ci", False)), "category_kinds": "number",
-                        "named_raters": 0, "pair_max_raters": False})
+                        "named_raters": 0, "pair_max_raters": False,
+                        "marginals": "pairwise", "variance": None})
     wanted = template_options(template)
     options.update(TEMPLATE_OPTIONS.get(template, {}))
     defaults = {"level": "interval", "category_kinds": "number", "with_usage": True,

@@ -13,29 +13,47 @@ from typing import Any, Iterator
 from .engine import open_session
 from dataclasses import replace
 
+from .errors import OptionError
 from .ratings import RatingsSpec, materialize, prepare
+from .sources import Layout, check_layout, layout_source
 
 
 @contextmanager
 def ratings_session(source: Any, *, con: Any = None, item: Any = "item", rater: Any = "rater",
                     value: Any = "value", metric: Any = None, group_by: Any = None,
                     on_duplicate: Any = None, missing: Any = None,
-                    copy: bool | None = None, ordered: bool = False) -> Iterator[RatingsSpec]:
+                    copy: bool | None = None, ordered: bool = False,
+                    layout: Layout | str | None = None,
+                    needs_raters: str | None = None) -> Iterator[RatingsSpec]:
     """Yield the :class:`RatingsSpec` of ``source``; drop every generated relation on exit.
 
     ``copy``: read the source once into a temporary canonical table first (None: when reading
     it again would cost more than a columnar scan: a workshop export's ratings objects, a
-    duplicate policy that keeps the first or last rating in input order). ``ordered``: number
-    the rows in input order (a workflow that reports things in the order first seen); the
-    source is then copied.
+    duplicate policy that keeps the first or last rating in input order, a peer's layout).
+    ``ordered``: number the rows in input order (a workflow that reports things in the order
+    first seen); the source is then copied. ``layout``: the source's shape (long rows, or a
+    peer's wide, counts or contingency table: agreement_sql.sources.Layout).
+    ``needs_raters``: what the call computes, when it needs to know which rater gave each
+    rating (a counts table's raters are anonymous, so it is refused).
     """
+    shape = layout if isinstance(layout, Layout) else check_layout(layout)
+    source, shape, default_item = layout_source(source, shape)
+    if shape.kind == "counts" and needs_raters:
+        raise OptionError(f"{needs_raters} needs to know which rater gave each rating, and a "
+                          "counts table (layout='counts') has anonymous raters: it holds how many "
+                          "raters chose each category, not who. Give the ratings per rater "
+                          "(layout='wide' or long rows), or use a rater-free coefficient (Fleiss' "
+                          "kappa, Gwet's AC1, Brennan-Prediger, percent agreement, Krippendorff's "
+                          "alpha, pairwise agreement)")
     with open_session(con) as session:
         relation = session.read_source(source)
         spec = prepare(session, relation, item=item, rater=rater, value=value, metric=metric,
-                       group_by=group_by, on_duplicate=on_duplicate, missing=missing)
+                       group_by=group_by, on_duplicate=on_duplicate, missing=missing,
+                       layout=shape, default_item=default_item)
         if ordered:
             spec = replace(spec, with_row_number=True)
         if copy or ordered or (copy is None and (spec.struct_fields or not relation.cheap_scan
-                                      or spec.on_duplicate in ("first", "last"))):
+                                      or spec.on_duplicate in ("first", "last")
+                                      or spec.layout != "long")):
             spec = materialize(spec)
         yield spec

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Union
 
-from .errors import SourceError
+from .errors import OptionError, SourceError
 
 PARQUET = (".parquet", ".pq")
 CSV = (".csv", ".tsv", ".txt")
@@ -214,7 +214,189 @@ def as_arrow(source: Any, *, check_only: bool = False) -> tuple[Any, str]:
         return (None if check_only else source.to_arrow()), "the polars DataFrame"
     raise SourceError(
         f"cannot use a {type(source).__name__} as a source; give a file path or glob, a pyarrow "
-        "Table, a pandas or polars DataFrame, a DuckDB relation, or a table name with con=")
+        "Table, a pandas or polars DataFrame, a DuckDB relation, a table name with con=, or "
+        "label arrays (a list of lists or 1-D arrays, one per rater; docs/migrating.md)")
 
 
 Reader = Callable[[Any], Any]
+
+
+# -- the peers' layouts (issue 11) ------------------------------------------------------------
+# A source in a peer library's shape is turned into the canonical long ratings by one adapter in
+# SQL (sql/_ratings.sql.j2, option layout); here only in-memory arrays get column names, by
+# reshaping (no loop over rows):
+#   wide    units x raters (irrCAC raw data): one column per rater, a row per unit
+#   counts  units x categories (statsmodels aggregate_raters, irrCAC *.dist, krippendorff
+#           value_counts): a column per category, a cell counts the raters who chose it
+#   table   a two-rater contingency table (irrCAC *.table, statsmodels cohens_kappa): a row per
+#           category of rater A, a column per category of rater B, a cell counts units
+# Label arrays (scikit-learn's y1, y2) are a list or tuple of one-dimensional arrays, one per
+# rater, aligned by unit: the wide layout with raters as rows.
+
+LAYOUTS = ("long", "wide", "counts", "table")
+ORIENTATIONS = ("units_x_raters", "raters_x_units")
+LAYOUT_COLUMN_PREFIX = "agreement_sql_"     # the adapter's own columns (sql/_layout_rows.sql.j2)
+
+
+@dataclass(frozen=True)
+class Layout:
+    """How a source holds its ratings: ``kind`` one of :data:`LAYOUTS`; ``rater_columns`` the
+    wide layout's rater columns (None: every column but the unit, metric and slice columns);
+    ``orientation`` of a two-dimensional array (wide layout)."""
+
+    kind: str = "long"
+    rater_columns: tuple[str, ...] | None = None
+    orientation: str | None = None
+
+
+def check_layout(layout: Any = "long", rater_columns: Any = None, orientation: Any = None) -> Layout:
+    """The ``layout=``, ``rater_columns=`` and ``orientation=`` keywords, checked once (a
+    :class:`Layout` already checked passes through)."""
+    if isinstance(layout, Layout) and rater_columns is None and orientation is None:
+        return layout
+    if layout is None:
+        layout = "long"
+    if layout not in LAYOUTS:
+        raise OptionError(f"layout must be one of {', '.join(map(repr, LAYOUTS))}, got {layout!r}")
+    columns: tuple[str, ...] | None = None
+    if rater_columns is not None:
+        if layout != "wide":
+            raise OptionError(f"rater_columns= names the rater columns of layout='wide', not of "
+                               f"layout={layout!r}")
+        if isinstance(rater_columns, (str, bytes)):
+            rater_columns = [rater_columns]
+        try:
+            columns = tuple(rater_columns)
+        except TypeError:
+            raise OptionError(f"rater_columns= must be a list of column names, got "
+                               f"{rater_columns!r}") from None
+        if not columns or not all(isinstance(c, str) and c for c in columns):
+            raise OptionError(f"rater_columns= must list one or more column names, got "
+                               f"{rater_columns!r}")
+        if len({c.lower() for c in columns}) != len(columns):
+            raise OptionError(f"rater_columns= names a column twice: {list(columns)!r}")
+    if orientation is not None and orientation not in ORIENTATIONS:
+        raise OptionError(f"orientation must be 'units_x_raters' (a row per unit, irrCAC) or "
+                           f"'raters_x_units' (a row per rater, krippendorff's reliability_data), "
+                           f"got {orientation!r}")
+    if orientation is not None and layout != "wide":
+        raise OptionError(f"orientation= applies to layout='wide', not to layout={layout!r} ("
+                          + {"long": "a row per rating", "counts": "a row per unit",
+                             "table": "a row per category of rater A"}[layout] + ")")
+    return Layout(kind=layout, rater_columns=columns, orientation=orientation)
+
+
+def _is_vector(x: Any) -> bool:
+    """A one-dimensional sequence of values (a list, tuple, 1-D array or Series), not text."""
+    if isinstance(x, (str, bytes)) or isinstance(x, dict):
+        return False
+    ndim = getattr(x, "ndim", None)
+    if ndim is not None:
+        return ndim == 1
+    return isinstance(x, (list, tuple))
+
+
+def is_label_arrays(source: Any) -> bool:
+    """scikit-learn's shape: a list or tuple of two or more label arrays (one per rater), each a
+    list, a 1-D NumPy array or a pandas Series; not tuples, which read as rows of a table."""
+    return (isinstance(source, (list, tuple)) and len(source) >= 2
+            and all(_is_vector(x) and not isinstance(x, tuple) for x in source))
+
+
+def _is_array(source: Any) -> bool:
+    return (type(source).__module__.split(".")[0] == "numpy" and getattr(source, "ndim", 0) == 2) \
+        or (isinstance(source, (list, tuple)) and len(source) > 0 and all(_is_vector(x) for x in source))
+
+
+def _column(values: Any) -> Any:
+    """One column of an array as an Arrow array: NaN and None are null; a column mixing numbers
+    and text (krippendorff's "*" among numbers) becomes text."""
+    import pyarrow as pa
+
+    try:
+        return pa.array(values, from_pandas=True)
+    except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError, ValueError):
+        pass
+    out: list[str | None] = []
+    for v in list(values):                  # only a column of mixed Python objects gets here
+        if v is None or (isinstance(v, float) and v != v):
+            out.append(None)
+        else:
+            out.append(str(v.item() if hasattr(v, "item") else v))
+    return pa.array(out, type=pa.string())
+
+
+def _array_columns(data: Any, rows_are_columns: bool) -> list[Any]:
+    """The columns of a 2-D array-like: ``rows_are_columns`` reads each row as a column (a row
+    per rater, krippendorff's reliability_data; label arrays)."""
+    if type(data).__module__.split(".")[0] == "numpy":
+        matrix = data if rows_are_columns else data.T      # a view: no copy, no loop over rows
+        return [matrix[j] for j in range(matrix.shape[0])]
+    rows = [list(r) if not hasattr(r, "tolist") else r.tolist() for r in data]
+    lengths = {len(r) for r in rows}
+    if len(lengths) > 1:
+        raise SourceError(f"the arrays have different lengths {sorted(lengths)}; every "
+                          + ("rater's array needs one value per unit (None or NaN for no rating)"
+                             if rows_are_columns else "row needs one value per column"))
+    return rows if rows_are_columns else [list(c) for c in zip(*rows)]
+
+
+def layout_source(source: Any, layout: Layout) -> tuple[Any, Layout, str | None]:
+    """The source as the engine reads it, the layout it is in, and the column that names each
+    row when the caller gave none (a pandas index that is not 0, 1, ..; else None).
+
+    Label arrays (a list or tuple of 1-D arrays) are the wide layout with a row per rater; a 2-D
+    NumPy array (or a list of lists) is read with column names "0", "1", .. (its raters, or
+    its categories), or, for a counts or contingency table given as ``(table, categories)`` as
+    statsmodels' aggregate_raters returns it, named by the categories."""
+    import pyarrow as pa
+
+    if layout.kind == "long":
+        if is_label_arrays(source):
+            layout = Layout(kind="wide", orientation="raters_x_units")
+        elif type(source).__module__.split(".")[0] == "numpy":
+            raise OptionError("a NumPy array has no column names; say how it holds the ratings: "
+                               "layout='wide' with orientation='raters_x_units' (krippendorff's "
+                               "reliability_data) or 'units_x_raters' (irrCAC), layout='counts' "
+                               "or layout='table'")
+        else:
+            return source, layout, None
+    categories = None
+    if layout.kind in ("counts", "table") and isinstance(source, tuple) and len(source) == 2 \
+            and _is_array(source[0]) and _is_vector(source[1]):
+        source, categories = source                   # statsmodels: (counts, categories)
+    if _is_array(source):
+        if layout.kind == "wide" and layout.orientation is None:
+            raise OptionError("a two-dimensional array needs orientation='raters_x_units' (a row "
+                               "per rater, krippendorff's reliability_data) or 'units_x_raters' "
+                               "(a row per unit, irrCAC's raw data)")
+        columns = _array_columns(source, layout.orientation == "raters_x_units")
+        names = ([_category_name(c) for c in categories] if categories is not None
+                 else [str(j) for j in range(len(columns))])
+        if len(names) != len(columns):
+            raise SourceError(f"{len(names)} categories for a table of {len(columns)} columns")
+        if len(set(names)) != len(names):
+            raise SourceError(f"the categories {names!r} name a column twice")
+        return pa.table({n: _column(c) for n, c in zip(names, columns)}), layout, None
+    if layout.orientation == "raters_x_units":
+        raise OptionError("orientation='raters_x_units' is for arrays; a table's rows are its "
+                           "units (transpose a DataFrame with .T first)")
+    module = type(source).__module__.split(".")[0]
+    if module == "pandas" and hasattr(source, "index") and hasattr(source, "columns"):
+        index = source.index
+        default = (type(index).__name__ == "RangeIndex" and index.start == 0 and index.step == 1)
+        if not default:
+            name = index.name if isinstance(index.name, str) and index.name else "index"
+            if name in [str(c) for c in source.columns]:
+                name = LAYOUT_COLUMN_PREFIX + "index"
+            frame = source.rename_axis(name).reset_index()
+            return frame, layout, name
+    return source, layout, None
+
+
+def _category_name(value: Any) -> str:
+    if hasattr(value, "item") and not isinstance(value, (str, bytes)):
+        value = value.item()
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)

@@ -30,6 +30,15 @@ def add_source_arguments(parser: argparse.ArgumentParser, *, metric: bool = True
     parser.add_argument("--missing", action="append", default=None, metavar="TEXT",
                         help="a value that means 'no rating', e.g. NA or * (repeatable); NULL, "
                              "NaN and blank are always missing")
+    parser.add_argument("--layout", choices=["long", "wide", "counts", "table"], default="long",
+                        help="the file's shape: long rows (item, rater, value); wide, a row per "
+                             "unit and a column per rater (--item names the unit column, else "
+                             "a row's position is its unit); counts, a row per unit and a column "
+                             "per category counting raters; table, a two-rater contingency table "
+                             "(rows rater A, columns rater B) [long]")
+    parser.add_argument("--rater-column", action="append", default=None, metavar="COLUMN",
+                        help="--layout wide: a rater column (repeatable) [every column but the "
+                             "item, metric and group-by columns]")
     add_engine_arguments(parser)
 
 
@@ -68,6 +77,11 @@ def source_keywords(args: argparse.Namespace) -> dict[str, Any]:
         keywords["metric"] = args.metric
     if getattr(args, "group_by", None):
         keywords["group_by"] = args.group_by
+    layout = getattr(args, "layout", "long")
+    if layout != "long" or getattr(args, "rater_column", None):
+        keywords["layout"] = layout
+        if args.rater_column:
+            keywords["rater_columns"] = args.rater_column
     return keywords
 
 

@@ -55,6 +55,19 @@ def _arguments(p: argparse.ArgumentParser, entry: Coefficient | None) -> None:
     if entry is None or entry.named_raters:
         p.add_argument("--raters", default=None, metavar="A,B",
                        help="the raters to compare (the first in the rows), comma-separated")
+    if entry is None or entry.marginals:
+        p.add_argument("--marginals", choices=["pairwise", "gwet"], default=None,
+                       help="Cohen's/Light's kappa and Scott's pi with missing ratings: marginals "
+                            "over the units both raters rated, or over every unit each rater "
+                            "rated (Gwet 2014, irrCAC) [pairwise]")
+    if entry is None or entry.weighted:
+        p.add_argument("--asymmetric-weights", choices=["error", "symmetrize"], default=None,
+                       help="an asymmetric --weights matrix in a coefficient whose raters are "
+                            "interchangeable: an error, or (W + W^T) / 2 [error]")
+    if entry is None or entry.analytic_se:
+        p.add_argument("--variance", choices=["irrcac_raw", "irrcac_table"], default=None,
+                       help="the analytic variance's divisor as irrCAC's *.raw (n - 1) or "
+                            "*.table (n) functions [each coefficient's own]")
     p.add_argument("--ci", type=float, default=None, metavar="LEVEL",
                    help="add a standard error and interval at this level, e.g. 0.95")
     p.add_argument("--ci-method", choices=["analytic", "bootstrap"], default=None,
@@ -105,6 +118,9 @@ def _keywords(args: argparse.Namespace) -> dict[str, Any]:
         keywords["level"] = args.level
     if getattr(args, "raters", None):
         keywords["raters"] = [r.strip() for r in args.raters.split(",")]
+    for name in ("marginals", "asymmetric_weights", "variance"):
+        if getattr(args, name, None) is not None:
+            keywords[name] = getattr(args, name)
     return keywords
 
 

@@ -18,7 +18,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--value", default="value")
     p.add_argument("--metric", default=None)
     p.add_argument("--group-by", action="append", default=[], metavar="COLUMN")
-    p.add_argument("--dialect", choices=["duckdb", "spark"], default="duckdb")
+    p.add_argument("--dialect", choices=["duckdb", "spark", "postgres", "bigquery", "snowflake"], default="duckdb")
     p.add_argument("--option", action="append", metavar="NAME=VALUE",
                    help="a structural template option, e.g. level=ordinal (repeatable)")
     p.set_defaults(run=run)

@@ -180,7 +180,8 @@ class DuckDBSession:
                 rel = self.cursor.read_parquet(list(files.paths))
             elif files.kind == "csv":
                 rel = self.cursor.read_csv(
-                    list(files.paths),  # type: ignore[arg-type]  # the stubs omit lists header=True, auto_detect=False, sep=files.delimiter,
+                    list(files.paths),  # type: ignore[arg-type]  # the stubs omit lists
+                    header=True, auto_detect=False, sep=files.delimiter,
                     quotechar='"', escapechar='"', strict_mode=True,
                     columns={c: "VARCHAR" for c in files.header})
             else:

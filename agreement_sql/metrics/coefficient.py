@@ -22,11 +22,18 @@ from ..profile import Profile, read_profile
 from ..ratings import RatingsSpec
 from ..runner import query
 from ..session import ratings_session
+from ..sources import Layout, check_layout
 from ._common import counted
 
 COMMON_DOC = """
     Ratings are long rows (item, rater, value); a missing rating has no row, and NULL, NaN,
     blank text and the ``missing=`` placeholders are missing too (counted in ``n_excluded``).
+    ``layout=`` reads a peer's shape instead (docs/migrating.md): "wide" (a row per unit, a
+    column per rater: ``item=`` names the unit column, else a row's position is its unit;
+    ``rater_columns=`` picks the raters; a 2-D array needs ``orientation=``), "counts" (a row
+    per unit, a column per category, cells count raters; rater-free coefficients only) or
+    "table" (a two-rater contingency table, rows rater A, columns rater B); a list or tuple of
+    label arrays, one per rater (scikit-learn's ``y1, y2``), is read as it is.
     ``categories`` declares the category domain and its order. ``ci=0.95`` adds an interval:
     ``ci_method="analytic"`` (the default where the coefficient has a standard error) or
     ``"bootstrap"``, a unit-resampling bootstrap run in the database (``n_boot`` replicates,
@@ -47,7 +54,10 @@ class CoefficientFunction(Protocol):
                  categories: Any = None, domain: Any = None, weight_basis: str = "value",
                  level: str | None = None, raters: Sequence[Any] | None = None,
                  ci: Any = None, ci_method: str | None = None, n_boot: int | None = None,
-                 seed: int | None = None, con: Any = None) -> Any: ...
+                 seed: int | None = None, con: Any = None, layout: str = "long",
+                 rater_columns: Sequence[str] | None = None, orientation: str | None = None,
+                 marginals: str | None = None, asymmetric_weights: str | None = None,
+                 variance: str | None = None) -> Any: ...
 
 
 @dataclass
@@ -93,7 +103,7 @@ def _category_kinds(profile: Profile, domain: Domain | None) -> str:
 def compute(entries: Sequence[Any], source: Any, *, item: Any, rater: Any, value: Any,
             metric: Any, group_by: Any, on_duplicate: Any, missing: Any, con: Any,
             opts: CoefficientOptions, cap_pairs: bool = False,
-            default_method: bool = False) -> Computed:
+            default_method: bool = False, layout: Layout | None = None) -> Computed:
     """Run sql/coefficients.sql.j2 for ``entries`` on ``source``.
 
     ``cap_pairs``: the pair coefficients only for metrics with at most LIGHT_MAX_RATERS raters
@@ -101,10 +111,25 @@ def compute(entries: Sequence[Any], source: Any, *, item: Any, rater: Any, value
     the entries without an analytic standard error get a bootstrap interval from a second
     statement (alpha; Cohen's when it turns out to be Light's kappa).
     """
+    needs = [e.name for e in entries if not rater_free(e)]
     with ratings_session(source, con=con, item=item, rater=rater, value=value, metric=metric,
-                         group_by=group_by, on_duplicate=on_duplicate, missing=missing) as spec:
+                         group_by=group_by, on_duplicate=on_duplicate, missing=missing,
+                         layout=layout, needs_raters=", ".join(needs) or None) as spec:
         return compute_on(spec, entries, opts=opts, cap_pairs=cap_pairs,
                           default_method=default_method)
+
+
+def rater_free(entry: Any) -> bool:
+    """The coefficient needs no rater identity (a counts table's anonymous raters will do):
+    the rater-free kappa family and alpha; Cohen, Light, Scott and Conger compare raters."""
+    return entry.family in ("kappa", "alpha")
+
+
+def no_analytic_se(entry: Any, opts: CoefficientOptions) -> bool:
+    """No analytic standard error for this coefficient under these options: alpha, and the
+    pair coefficients under Gwet's marginals (their variances assume the shared units only;
+    the bootstrap gives the interval)."""
+    return not entry.analytic_se or (entry.family == "pair" and opts.marginals == "gwet")
 
 
 def compute_on(spec: RatingsSpec, entries: Sequence[Any], *, opts: CoefficientOptions,
@@ -123,8 +148,11 @@ def compute_on(spec: RatingsSpec, entries: Sequence[Any], *, opts: CoefficientOp
         raise OptionError(f"{opts.weights} weights need numeric ratings or a declared order: the "
                           "ratings include text labels, so pass categories=[...] in their order "
                           "(or weight_basis='position' to weight by sorted label position)")
-    matrix = (register_weight_matrix(session, opts.weight_matrix, declared)
-              if opts.weights == "custom" else None)
+    interchangeable = [e.name for e in entries if e.name != "cohen_kappa"]
+    matrix = (register_weight_matrix(
+        session, opts.weight_matrix, declared, who=", ".join(interchangeable),
+        asymmetric="symmetrize" if opts.symmetrize else "error" if interchangeable else "keep")
+        if opts.weights == "custom" else None)
     conger_units = any(e.family == "conger" for e in entries) and opts.interval.analytic
     check_named_raters(spec, opts.raters, declared)
     plan = make_plan(profile, wide=not conger_units)
@@ -134,7 +162,7 @@ def compute_on(spec: RatingsSpec, entries: Sequence[Any], *, opts: CoefficientOp
     verify_units(profile, rows)
     computed = Computed(spec=spec, profile=profile, opts=opts, domain=declared, rows=rows)
     if default_method and opts.interval.analytic:
-        again = [e for e in entries if not e.analytic_se or (
+        again = [e for e in entries if no_analytic_se(e, opts) or (
             e.name == "cohen_kappa" and any(r.get("coefficient") == "light_kappa" for r in rows))]
         if again:
             boot = interval_spec(opts.interval.ci, "bootstrap", opts.interval.n_boot,
@@ -168,6 +196,7 @@ class _Statement:
             "weight_basis": opts.weight_basis, "weight_matrix": self.matrix,
             "ci": interval.analytic, "category_kinds": self.category_kinds,
             "named_raters": len(opts.raters), "pair_max_raters": self.cap_pairs,
+            "marginals": opts.marginals, "variance": opts.variance,
         }
         params = {**self.spec.params(), **self.plan.params(), **interval.params(),
                   **{f"rater_{i}": r for i, r in enumerate(opts.raters)},
@@ -256,14 +285,59 @@ def shape(entry: Any, row: Mapping[str, Any] | None, key_row: Mapping[str, Any],
     elif entry.name == "scott_pi" and data.get("rater_a") is not None:
         result["raters"] = [data["rater_a"], data["rater_b"]]
     result.update(accounting)
+    stated = conventions(entry, c.spec, opts)
+    if stated:
+        result["conventions"] = stated
     return result
+
+
+LAYOUT_ROWS = {
+    "wide": "layout 'wide': a row per unit, a column per rater; n_rows counts cells (units x "
+            "rater columns), a missing cell counted in n_excluded",
+    "counts": "layout 'counts': a row per unit, a column per category, a cell the number of "
+              "raters who chose it (anonymous raters); n_rows counts ratings (the sum of the cells)",
+    "table": "layout 'table': a two-rater contingency table, rows rater A's categories, columns "
+             "rater B's, a cell a number of units; n_rows counts ratings (twice the sum of the "
+             "cells)",
+}
+
+
+def conventions(entry: Any, spec: RatingsSpec, opts: CoefficientOptions) -> dict[str, str]:
+    """The conventions a result was computed under, when the call chose any (docs/migrating.md):
+    a peer's layout, Gwet's marginals, the weight matrix's orientation or symmetrisation, the
+    variance's divisor. Empty for a call with every default."""
+    out: dict[str, str] = {}
+    if spec.layout != "long":
+        out["layout"] = LAYOUT_ROWS[spec.layout]
+    if entry.family == "pair":
+        if opts.marginals == "gwet":
+            out["marginals"] = (
+                "gwet (Gwet 2014, ch. 3; irrCAC): "
+                + ("each rater's marginals over every unit it rated"
+                   if entry.name == "cohen_kappa" else
+                   "category shares over every unit either rater rated")
+                + ", observed agreement over the units both rated; no analytic standard error")
+    if opts.weights == "custom":
+        if opts.symmetrize:
+            out["weights"] = ("the weight matrix made symmetric, (W + W^T) / 2 "
+                              "(asymmetric_weights='symmetrize')")
+        elif entry.name == "cohen_kappa":
+            out["weights"] = ("weight matrix rows are rater A's categories, columns rater B's "
+                              "(A the first of raters=, else the first by name)")
+    if opts.variance is not None and not no_analytic_se(entry, opts):
+        out["variance"] = {
+            "irrcac_raw": "irrcac_raw: the analytic variance with divisor n - 1, as irrCAC's "
+                          "*.raw functions",
+            "irrcac_table": "irrcac_table: the analytic variance with divisor n, as irrCAC's "
+                            "*.table functions"}[opts.variance]
+    return out
 
 
 def _interval_of(entry: Any, data: Mapping[str, Any], c: Computed) -> dict[str, Any]:
     interval = c.opts.interval
     if interval.ci is None:
         return {}
-    no_se = not entry.analytic_se or data.get("coefficient") == "light_kappa"
+    no_se = no_analytic_se(entry, c.opts) or data.get("coefficient") == "light_kappa"
     if interval.analytic and no_se:
         boot = c.boot_rows.get(c.key(data), {}).get(entry.name) if data else None
         if boot is not None and c.boot_interval is not None:
@@ -287,7 +361,10 @@ def coefficient_function(entry: Any) -> CoefficientFunction:
                  domain: Any = None, weight_basis: str = "value", level: str | None = None,
                  raters: Sequence[Any] | None = None, ci: Any = None,
                  ci_method: str | None = None, n_boot: int | None = None,
-                 seed: int | None = None, con: Any = None) -> Any:
+                 seed: int | None = None, con: Any = None, layout: str = "long",
+                 rater_columns: Sequence[str] | None = None, orientation: str | None = None,
+                 marginals: str | None = None, asymmetric_weights: str | None = None,
+                 variance: str | None = None) -> Any:
         if domain is not None and categories is not None:
             raise OptionError("give the declared values once: domain= or categories=, not both")
         categories = domain if domain is not None else categories
@@ -298,16 +375,28 @@ def coefficient_function(entry: Any) -> CoefficientFunction:
                               "Krippendorff's alpha's)")
         if not entry.named_raters and raters is not None:
             raise OptionError(f"{entry.name} takes no raters= (it uses every rater)")
+        if not entry.marginals and marginals is not None:
+            raise OptionError(f"{entry.name} takes no marginals= (Gwet's convention for missing "
+                              "ratings is Cohen's, Light's kappa's and Scott's pi's; the rater-free "
+                              "coefficients already use every rated unit)")
+        if not entry.analytic_se and variance is not None:
+            raise OptionError(f"{entry.name} takes no variance= (it has no analytic standard "
+                              "error; its interval is the bootstrap's)")
+        if not entry.weighted and asymmetric_weights is not None:
+            raise OptionError(f"{entry.name} takes no asymmetric_weights= (it takes no weights)")
         if entry.name == "cohen_kappa" and raters is not None and len(list(raters)) > 2:
             raise OptionError(f"cohen_kappa compares two raters; raters={list(raters)!r} names "
                               f"{len(list(raters))} (use coefficients(..., raters=...) for Light's kappa)")
         opts = validate(weights=weights, categories=categories, weight_basis=weight_basis,
                         level=level or entry.default_level, raters=raters, ci=ci,
                         ci_method=ci_method, n_boot=n_boot, seed=seed,
-                        analytic=entry.analytic_se)
+                        analytic=entry.analytic_se and not (entry.marginals and marginals == "gwet"),
+                        marginals=marginals, asymmetric_weights=asymmetric_weights,
+                        variance=variance)
         computed = compute([entry], source, item=item, rater=rater, value=value, metric=metric,
                            group_by=group_by, on_duplicate=on_duplicate, missing=missing,
-                           con=con, opts=opts, default_method=ci_method is None)
+                           con=con, opts=opts, default_method=ci_method is None,
+                           layout=check_layout(layout, rater_columns, orientation))
         out = []
         keys = list(computed.by_key())
         if entry.two_raters and not raters and keys and all(

@@ -6,7 +6,8 @@ from typing import Any, Sequence
 from ..errors import OptionError
 from ..parameters import validate
 from ..results import CoefficientsResult
-from .coefficient import compute_on, no_interval, shape
+from ..sources import check_layout
+from .coefficient import compute_on, no_interval, rater_free, shape
 
 # Light's kappa (and Scott's pi) by default only where at most this many raters rate a metric
 # (or slice): it averages Cohen's kappa over every rater pair, r (r - 1) / 2 of them (45 at 10
@@ -44,6 +45,9 @@ def coefficients(source: Any, *, item: str = "item", rater: str = "rater", value
                  ci: Any = None, ci_method: str | None = None,
                  n_boot: int | None = None, seed: int | None = None,
                  on_duplicate: str | None = None, missing: Any = None, con: Any = None,
+                 layout: str = "long", rater_columns: Sequence[str] | None = None,
+                 orientation: str | None = None, marginals: str | None = None,
+                 asymmetric_weights: str | None = None, variance: str | None = None,
                  ) -> dict[str, dict[str, Any]] | list[CoefficientsResult]:
     """Every requested coefficient, computed by one SQL statement over one pass of the ratings.
 
@@ -56,6 +60,7 @@ def coefficients(source: Any, *, item: str = "item", rater: str = "rater", value
     ``ci=0.95`` adds intervals, each as the single function gives it with the same arguments.
     ``ci_method="bootstrap"`` (``n_boot``, ``seed``): every coefficient, alpha included, gets
     its unit-resampling bootstrap interval from the same statement, over the same replicates.
+    The ICC entry (numeric ratings) keeps icc()'s exact F interval (``ci_method`` "f").
     ``"analytic"``: the analytic standard errors; alpha and Light's kappa have none
     (``ci_method`` "none"). Left to its default, ``ci_method`` is analytic where a standard
     error exists and bootstrap for alpha and Light's kappa (a second statement, for those two).
@@ -66,6 +71,12 @@ def coefficients(source: Any, *, item: str = "item", rater: str = "rater", value
     and ``skipped`` saying why and how to ask for it: ``which=["light_kappa", ...]`` (or passing
     ``raters=``) computes it at any size.
 
+    ``layout``, ``rater_columns``, ``orientation`` (a peer's data shape) and ``marginals``,
+    ``asymmetric_weights``, ``variance`` (a peer's conventions) as in the single functions
+    (docs/migrating.md); ``marginals`` applies to Cohen's, Light's kappa and Scott's pi. With
+    ``layout="counts"`` (anonymous raters) the default is every rater-free coefficient; naming
+    Cohen, Scott, Conger or the ICC is an error.
+
     Without ``metric``/``group_by``: ``{name: result}``. Otherwise a list with, per metric (and
     slice), ``{"metric": ..., "group": ..., "coefficients": {name: result}}``.
     """
@@ -73,17 +84,26 @@ def coefficients(source: Any, *, item: str = "item", rater: str = "rater", value
     from .icc import icc_on
 
     entries, default, with_icc = _which(which)
+    shape_ = check_layout(layout, rater_columns, orientation)
+    if default and shape_.kind == "counts":
+        entries = [e for e in entries if rater_free(e)]
+    gwet = marginals == "gwet"
     opts = validate(weights=weights, categories=categories, weight_basis=weight_basis,
                     level=level, raters=raters, ci=ci, ci_method=ci_method, n_boot=n_boot,
-                    seed=seed, analytic=any(e.analytic_se for e in entries))
+                    seed=seed, analytic=any(e.analytic_se and not (gwet and e.family == "pair")
+                                            for e in entries),
+                    marginals=marginals, asymmetric_weights=asymmetric_weights,
+                    variance=variance)
     cap = default and raters is None
+    needs = [e.name for e in entries if not rater_free(e)] + (["icc"] if with_icc else [])
     with ratings_session(source, con=con, item=item, rater=rater, value=value, metric=metric,
-                         group_by=group_by, on_duplicate=on_duplicate, missing=missing) as spec:
+                         group_by=group_by, on_duplicate=on_duplicate, missing=missing,
+                         layout=shape_, needs_raters=", ".join(needs) or None) as spec:
         computed = compute_on(spec, entries, opts=opts, cap_pairs=cap,
                               default_method=ci_method is None) if entries else None
         iccs: dict[tuple[Any, ...], Any] = {}
         profile = computed.profile if computed is not None and computed.domain is None else None
-        if with_icc or default:
+        if with_icc or (default and spec.layout != "counts"):
             if profile is None:
                 from ..profile import read_profile
                 profile = read_profile(spec)
@@ -92,7 +112,7 @@ def coefficients(source: Any, *, item: str = "item", rater: str = "rater", value
             if profile.totals["n_labels"] == 0:      # by default: for numeric ratings only
                 iccs = icc_on(spec, profile, [ICC_FORM], opts.interval.ci or 0.95)
     if computed is None:
-        return _icc_only(iccs, spec)
+        return _icc_only(iccs, spec, opts.interval.ci)
     out: list[CoefficientsResult] = []
     for key_row, by_name in computed.by_key():
         found: dict[str, dict[str, Any]] = {}
@@ -107,7 +127,7 @@ def coefficients(source: Any, *, item: str = "item", rater: str = "rater", value
                 result = _skipped_light(result, n_raters, computed)
             found[result["coefficient"]] = result
         for icc_result in iccs.get(computed.key(key_row), []):
-            found["icc"] = _icc_entry(icc_result)
+            found["icc"] = _icc_entry(icc_result, opts.interval.ci)
         entry_out = CoefficientsResult(metric=key_row["metric"], coefficients=found)
         if computed.spec.group_by:
             entry_out["group"] = computed.spec.describe_slice(key_row)
@@ -117,16 +137,25 @@ def coefficients(source: Any, *, item: str = "item", rater: str = "rater", value
     return out
 
 
-def _icc_entry(result: Any) -> dict[str, Any]:
-    """An ICC result as a coefficients() entry: named "icc"; metric and group are the entry's."""
-    return {"coefficient": "icc", **{k: v for k, v in result.items() if k not in ("metric", "group")}}
+def _icc_entry(result: Any, ci: float | None) -> dict[str, Any]:
+    """An ICC result as a coefficients() entry: named "icc"; metric and group are the entry's.
+    Its interval is icc()'s exact F interval (``ci_method`` "f"; Satterthwaite's df for the
+    two-way random form), at ``ci``'s level, and only when an interval was asked for: the
+    bootstrap resamples the statement of the other coefficients, not the ICC's ANOVA."""
+    entry = {"coefficient": "icc", **{k: v for k, v in result.items() if k not in ("metric", "group")}}
+    if ci is None:
+        for key in ("ci_low", "ci_high", "ci_level"):
+            entry.pop(key, None)
+    else:
+        entry["ci_method"] = "f"
+    return entry
 
 
-def _icc_only(iccs: dict[tuple[Any, ...], Any], spec: Any) -> Any:
+def _icc_only(iccs: dict[tuple[Any, ...], Any], spec: Any, ci: float | None) -> Any:
     """coefficients(which=["icc"]): the ICC alone, shaped as coefficients() shapes any entry."""
     out: list[CoefficientsResult] = []
     for (metric, *_), found in iccs.items():
-        entry = CoefficientsResult(metric=metric, coefficients={"icc": _icc_entry(found[0])})
+        entry = CoefficientsResult(metric=metric, coefficients={"icc": _icc_entry(found[0], ci)})
         if spec.group_by:
             entry["group"] = found[0]["group"]
         out.append(entry)

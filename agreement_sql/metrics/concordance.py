@@ -20,6 +20,7 @@ from ..profile import Profile, read_profile
 from ..results import BlandAltmanResult, ConcordanceResult
 from ..runner import query
 from ..session import ratings_session
+from ..sources import check_layout
 from ._common import counted
 from .coefficient import check_named_raters
 
@@ -41,10 +42,11 @@ def _pair(raters: Sequence[Any] | None) -> list[str]:
 
 def _rows(source: Any, *, item: Any, rater: Any, value: Any, metric: Any, group_by: Any,
           raters: Any, z_ci: float, z_limits: float, on_duplicate: Any, missing: Any,
-          con: Any, what: str) -> tuple[list[dict[str, Any]], Profile, Any]:
+          con: Any, what: str, layout: Any = None) -> tuple[list[dict[str, Any]], Profile, Any]:
     pair = _pair(raters)
     with ratings_session(source, con=con, item=item, rater=rater, value=value, metric=metric,
-                         group_by=group_by, on_duplicate=on_duplicate, missing=missing) as spec:
+                         group_by=group_by, on_duplicate=on_duplicate, missing=missing,
+                         layout=layout, needs_raters=what) as spec:
         profile = read_profile(spec)
         profile.check(numbers=True, what=what)
         check_named_raters(spec, pair, None)
@@ -86,7 +88,8 @@ def _shaped(rows: list[dict[str, Any]], spec: Any, make: Any) -> Any:
 def concordance(source: Any, *, item: str = "item", rater: str = "rater", value: str = "value",
                 raters: Sequence[str] | None = None, metric: str | None = None,
                 group_by: Any = None, ci: float = 0.95, on_duplicate: str | None = None,
-                missing: Any = None, con: Any = None) -> Any:
+                missing: Any = None, con: Any = None, layout: str = "long",
+                rater_columns: Sequence[str] | None = None, orientation: str | None = None) -> Any:
     """Lin's (1989) concordance correlation coefficient of two raters, with its interval.
 
     rho_c = 2 s_ab / (s_a^2 + s_b^2 + (mean_a - mean_b)^2) over the items both rated (1/n
@@ -101,7 +104,7 @@ def concordance(source: Any, *, item: str = "item", rater: str = "rater", value:
     rows, profile, spec = _rows(source, item=item, rater=rater, value=value, metric=metric,
                                 group_by=group_by, raters=raters, z_ci=z, z_limits=z,
                                 on_duplicate=on_duplicate, missing=missing, con=con,
-                                what="Lin's concordance correlation")
+                                what="Lin's concordance correlation", layout=check_layout(layout, rater_columns, orientation))
 
     def make(row: dict[str, Any]) -> ConcordanceResult:
         return ConcordanceResult(
@@ -117,7 +120,9 @@ def concordance(source: Any, *, item: str = "item", rater: str = "rater", value:
 def bland_altman(source: Any, *, item: str = "item", rater: str = "rater", value: str = "value",
                  raters: Sequence[str] | None = None, metric: str | None = None,
                  group_by: Any = None, level: float = 0.95, ci: float = 0.95,
-                 on_duplicate: str | None = None, missing: Any = None, con: Any = None) -> Any:
+                 on_duplicate: str | None = None, missing: Any = None, con: Any = None,
+                 layout: str = "long", rater_columns: Sequence[str] | None = None,
+                 orientation: str | None = None) -> Any:
     """Bland & Altman (1986) bias and limits of agreement of two raters (differences a - b).
 
     ``bias`` is the mean difference, ``sd_diff`` the sample SD of the differences, and the
@@ -133,7 +138,7 @@ def bland_altman(source: Any, *, item: str = "item", rater: str = "rater", value
     rows, profile, spec = _rows(source, item=item, rater=rater, value=value, metric=metric,
                                 group_by=group_by, raters=raters, z_ci=z, z_limits=z,
                                 on_duplicate=on_duplicate, missing=missing, con=con,
-                                what="Bland-Altman limits of agreement")
+                                what="Bland-Altman limits of agreement", layout=check_layout(layout, rater_columns, orientation))
 
     def make(row: dict[str, Any]) -> BlandAltmanResult:
         n = int(row["n_items"])

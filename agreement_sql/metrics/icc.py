@@ -21,6 +21,7 @@ from ..profile import Profile, read_profile
 from ..results import ICCResult
 from ..runner import query
 from ..session import ratings_session
+from ..sources import check_layout
 from ._common import counted
 
 # name -> (Shrout & Fleiss 1979, McGraw & Wong 1996, R irr model/type/unit)
@@ -132,7 +133,8 @@ def p_value(row: Mapping[str, Any]) -> float | None:
 def icc(source: Any, *, item: str = "item", rater: str = "rater", value: str = "value",
         form: str | None = None, metric: str | None = None, group_by: Any = None,
         ci: float = 0.95, on_duplicate: str | None = None, missing: Any = None,
-        con: Any = None) -> Any:
+        con: Any = None, layout: str = "long", rater_columns: Sequence[str] | None = None,
+        orientation: str | None = None) -> Any:
     """Intraclass correlation coefficients with their F tests and confidence intervals.
 
     The six forms of McGraw & Wong (1996) under pingouin's names: ``ICC1`` (one-way random,
@@ -154,7 +156,9 @@ def icc(source: Any, *, item: str = "item", rater: str = "rater", value: str = "
     wanted = [form_name(form)] if form is not None else list(FORMS)
     level = _level(ci)
     with ratings_session(source, con=con, item=item, rater=rater, value=value, metric=metric,
-                         group_by=group_by, on_duplicate=on_duplicate, missing=missing) as spec:
+                         group_by=group_by, on_duplicate=on_duplicate, missing=missing,
+                         layout=check_layout(layout, rater_columns, orientation),
+                         needs_raters="the intraclass correlation") as spec:
         profile = read_profile(spec)
         profile.check(numbers=True, what="the intraclass correlation")
         by_key = icc_on(spec, profile, wanted, level)

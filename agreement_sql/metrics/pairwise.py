@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import numbers
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from ..errors import OptionError
 from ..interpret import human_agreement_label
@@ -14,12 +14,13 @@ from ..results import HumanAgreementResult, PairwiseAgreementResult
 from ..runner import query
 from ..scales import register_all_scales, register_scales
 from ..session import ratings_session
+from ..sources import check_layout
 from ._common import counted, scale_info
 
 
 def _pairwise_rows(source: Any, *, item: Any, rater: Any, value: Any, metric: Any,
                    scales: Any, tolerance: Any, on_duplicate: Any, missing: Any,
-                   con: Any) -> tuple[list[dict[str, Any]], Any]:
+                   con: Any, layout: Any = None) -> tuple[list[dict[str, Any]], Any]:
     if hasattr(tolerance, "item"):
         tolerance = tolerance.item()
     if isinstance(tolerance, bool) or not isinstance(tolerance, numbers.Real) \
@@ -28,7 +29,7 @@ def _pairwise_rows(source: Any, *, item: Any, rater: Any, value: Any, metric: An
     if scales is not None and not isinstance(scales, Mapping):
         raise OptionError(f"scales must map metric names to scales, got {scales!r}")
     with ratings_session(source, con=con, item=item, rater=rater, value=value, metric=metric,
-                         on_duplicate=on_duplicate, missing=missing) as spec:
+                         on_duplicate=on_duplicate, missing=missing, layout=layout) as spec:
         declared = register_scales(spec.session, scales)
         profile = read_profile(spec, scales=declared)
         profile.check(numbers=True, what="pairwise agreement (numeric ratings)")
@@ -45,7 +46,8 @@ def pairwise_agreement(source: Any, *, item: str = "item", rater: str = "rater",
                        value: str = "value", metric: str | None = None,
                        scales: Mapping[str, Any] | None = None, tolerance: float = 1.0,
                        on_duplicate: str | None = None, missing: Any = None, con: Any = None,
-                       ) -> dict[str, PairwiseAgreementResult]:
+                       layout: str = "long", rater_columns: Sequence[str] | None = None,
+                       orientation: str | None = None) -> dict[str, PairwiseAgreementResult]:
     """Percent of unordered rater pairs on the same item that agree, per metric.
 
     Exact agreement counts pairs with ``a == b``; adjacent counts ``|a - b| <= tolerance``
@@ -60,7 +62,7 @@ def pairwise_agreement(source: Any, *, item: str = "item", rater: str = "rater",
     """
     rows, profile = _pairwise_rows(source, item=item, rater=rater, value=value, metric=metric,
                                    scales=scales, tolerance=tolerance, on_duplicate=on_duplicate,
-                                   missing=missing, con=con)
+                                   missing=missing, con=con, layout=check_layout(layout, rater_columns, orientation))
     out: dict[str, PairwiseAgreementResult] = {}
     for row in rows:
         binary = row["scale_kind"] == "binary"
@@ -85,7 +87,9 @@ def pairwise_agreement(source: Any, *, item: str = "item", rater: str = "rater",
 def human_agreement(source: Any, *, item: str = "item", rater: str = "rater",
                     value: str = "value", metric: str | None = None,
                     scales: Mapping[str, Any] | None = None, on_duplicate: str | None = None,
-                    missing: Any = None, con: Any = None) -> dict[str, HumanAgreementResult]:
+                    missing: Any = None, con: Any = None, layout: str = "long",
+                    rater_columns: Sequence[str] | None = None,
+                    orientation: str | None = None) -> dict[str, HumanAgreementResult]:
     """GDPval A^HH per metric: ``A_s = E[1 - |H_1 - H_2|]`` per sample, averaged over samples.
 
     Ratings are normalised to ``h = (r - min)/(max - min)`` clamped to [0, 1]: binary 0/1 as is,
@@ -95,7 +99,7 @@ def human_agreement(source: Any, *, item: str = "item", rater: str = "rater",
     """
     rows, profile = _pairwise_rows(source, item=item, rater=rater, value=value, metric=metric,
                                    scales=scales, tolerance=1.0, on_duplicate=on_duplicate,
-                                   missing=missing, con=con)
+                                   missing=missing, con=con, layout=check_layout(layout, rater_columns, orientation))
     out: dict[str, HumanAgreementResult] = {}
     for row in rows:
         result = HumanAgreementResult(

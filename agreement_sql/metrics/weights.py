@@ -34,8 +34,15 @@ def _as_float(text: str) -> float | None:
         return None
 
 
-def register_weight_matrix(session: Session, weights: Any, declared: Domain | None) -> str:
-    """Check the matrix and register it as (label_k, label_l, w)."""
+def register_weight_matrix(session: Session, weights: Any, declared: Domain | None, *,
+                           asymmetric: str = "keep", who: str = "") -> str:
+    """Check the matrix and register it as (label_k, label_l, w).
+
+    ``asymmetric``: what an asymmetric matrix (w_kl != w_lk for some cell, omitted cells being
+    1 on the diagonal and 0 elsewhere) does: "keep" it (Cohen's kappa: rows are rater A's
+    categories, columns rater B's), raise an OptionError naming the cell ("error": ``who``, the
+    coefficients whose raters are interchangeable, would use its symmetric part), or
+    "symmetrize" it, (W + W^T) / 2."""
     import pyarrow as pa
 
     cells: list[tuple[str, str, Any]] = []
@@ -78,6 +85,8 @@ def register_weight_matrix(session: Session, weights: Any, declared: Domain | No
     seen = [(k, l) for k, l, _ in clean]
     if len(set(seen)) != len(seen):
         raise OptionError("the weight matrix gives some (row, column) cell more than once")
+    if asymmetric != "keep":
+        clean = _symmetric(clean, asymmetric, who)
     keys = [_category(k, declared) for k, _, _ in clean]
     cols = [_category(l, declared) for _, l, _ in clean]
     table = pa.table({"x_k": pa.array([k[0] for k in keys], pa.float64()),
@@ -86,6 +95,30 @@ def register_weight_matrix(session: Session, weights: Any, declared: Domain | No
                       "label_l": pa.array([c[1] for c in cols], pa.string()),
                       "w": pa.array([c[2] for c in clean], pa.float64())})
     return session.register_arrow(table, "weights")
+
+
+def _symmetric(cells: list[tuple[str, str, float]], asymmetric: str,
+               who: str) -> list[tuple[str, str, float]]:
+    """The cells of a symmetric matrix: an asymmetric one refused, naming its first asymmetric
+    cell, or made symmetric, w_kl = (w_kl + w_lk) / 2 (omitted cells: 1 on the diagonal, else 0)."""
+    given = {(k, l): w for k, l, w in cells}
+
+    def weight(k: str, l: str) -> float:
+        return given.get((k, l), 1.0 if k == l else 0.0)
+
+    pairs = [(k, l) for k, l, _ in cells] + [(l, k) for k, l, _ in cells if (l, k) not in given]
+    odd = [(k, l) for k, l in pairs if weight(k, l) != weight(l, k)]
+    if not odd:
+        return cells
+    if asymmetric == "error":
+        k, l = odd[0]
+        raise OptionError(
+            f"the weight matrix is not symmetric: w[{k!r}][{l!r}] = {weight(k, l)!r} but "
+            f"w[{l!r}][{k!r}] = {weight(l, k)!r}; {who or 'these coefficients'} treat the raters "
+            "as interchangeable and would use only its symmetric part. Pass "
+            "asymmetric_weights='symmetrize' to use (W + W^T) / 2, stated in the result, or use "
+            "cohen_kappa, where rows are rater A's categories and columns rater B's")
+    return [(k, l, (weight(k, l) + weight(l, k)) / 2.0) for k, l in dict.fromkeys(pairs)]
 
 
 def _category(label: str, declared: Domain | None) -> tuple[float | None, str | None]:

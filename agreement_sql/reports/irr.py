@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 import numbers
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from .. import checks
 from ..constants import SEED_RATING_RANGE
@@ -24,6 +24,7 @@ from ..results import IRRError, IRRReport, PerMetricScore, TraceDisagreement
 from ..runner import query
 from ..scales import register_all_scales, register_scales
 from ..session import ratings_session
+from ..sources import check_layout
 from .suggestions import LOW_CRITERIA, metric_suggestions, more_message, pattern_message
 
 PRIORITY_SD = 1.5
@@ -67,7 +68,9 @@ def _threshold(value: Any) -> float:
 def irr(source: Any, *, item: str = "item", rater: str = "rater", value: str = "value",
         metric: str | None = None, scales: Mapping[str, Any] | None = None,
         threshold: float = 75.0, on_duplicate: str | None = None, missing: Any = None,
-        max_traces: int | None = 100, max_patterns: int = 20, con: Any = None) -> IRRReport | IRRError:
+        max_traces: int | None = 100, max_patterns: int = 20, con: Any = None,
+        layout: str = "long", rater_columns: Sequence[str] | None = None,
+        orientation: str | None = None) -> IRRReport | IRRError:
     """The workshop IRR report: pairwise agreement %, GDPval A^HH and Krippendorff's alpha.
 
     Returns seed 001's ``details`` dict (plus ``trace_disagreements``, ``n_excluded`` and
@@ -85,7 +88,8 @@ def irr(source: Any, *, item: str = "item", rater: str = "rater", value: str = "
         raise OptionError(f"scales must map question names to scales, e.g. "
                           f"{{'tone': (1, 5), 'safe': 'binary'}}, got {scales!r}")
     with ratings_session(source, con=con, item=item, rater=rater, value=value, metric=metric,
-                         on_duplicate=on_duplicate, missing=missing) as spec:
+                         on_duplicate=on_duplicate, missing=missing,
+                         layout=check_layout(layout, rater_columns, orientation)) as spec:
         declared = register_scales(spec.session, scales)
         profile = read_profile(spec, scales=declared)
         profile.check(numbers=True, allow_empty=True, what="the workshop report (numeric ratings)")

@@ -23,6 +23,7 @@ from ..ratings import RatingsSpec, materialize
 from ..results import DisagreementItem, RaterAgreement, RaterBias, RaterDiagnostics, RaterPair
 from ..runner import query
 from ..session import ratings_session
+from ..sources import check_layout
 from ._common import regrouped
 
 MAX_ITEMS = 10
@@ -33,7 +34,9 @@ def rater_diagnostics(source: Any, *, item: str = "item", rater: str = "rater", 
                       metric: str | None = None, group_by: Sequence[str] | str | None = None,
                       level: str = "interval", max_items: int = MAX_ITEMS,
                       max_pair_raters: int = MAX_PAIR_RATERS, on_duplicate: str | None = None,
-                      missing: Any = None, con: Any = None) -> RaterDiagnostics | list[RaterDiagnostics]:
+                      missing: Any = None, con: Any = None, layout: str = "long",
+                      rater_columns: Sequence[str] | None = None, orientation: str | None = None,
+                      ) -> RaterDiagnostics | list[RaterDiagnostics]:
     """Rater diagnostics for a long table of ratings (one row per item and rater).
 
     ``level="nominal"`` compares labels (bias as category shares); the other levels read the
@@ -45,7 +48,8 @@ def rater_diagnostics(source: Any, *, item: str = "item", rater: str = "rater", 
     _check(level, max_items)
     with ratings_session(source, con=con, item=item, rater=rater, value=value, metric=metric,
                          group_by=group_by, on_duplicate=on_duplicate, missing=missing,
-                         copy=True) as spec:
+                         copy=True, layout=check_layout(layout, rater_columns, orientation),
+                         needs_raters="rater_diagnostics") as spec:
         results = diagnose(spec, level=level, max_items=max_items, max_pair_raters=max_pair_raters)
     return results if spec.several else results[0]
 

@@ -30,6 +30,7 @@ from ..results import (FlaggedPoint, JudgeAgreementMetrics, JudgeAgreementReport
                        JudgePlatform, JudgeUsed, PointAlpha, PointAgreement)
 from ..runner import query
 from ..session import ratings_session
+from ..sources import check_layout
 from ._common import regrouped, rounded, slice_values
 from .diagnostics import diagnose
 
@@ -64,7 +65,8 @@ def judge_agreement(source: Any, *, item: str | None = None, rater: str | None =
                     level: str = "interval", across: str | None | bool = None,
                     sigma_threshold: float = SIGMA_THRESHOLD, judges: Mapping[str, Any] | None = None,
                     diagnostics: bool = True, max_items: int = 10, on_duplicate: str | None = None,
-                    con: Any = None) -> JudgeAgreementReport:
+                    con: Any = None, layout: str = "long", rater_columns: Sequence[str] | None = None,
+                    orientation: str | None = None) -> JudgeAgreementReport:
     """Inter-judge agreement per group, per point and platform-wide, shaped like Weval's metrics.
 
     ``source`` is a Weval result JSON (path or the parsed dict) or a long table with columns
@@ -74,12 +76,14 @@ def judge_agreement(source: Any, *, item: str | None = None, rater: str | None =
     ``judges`` maps a judge id to ``{"model": ..., "approach": ...}`` for ``judgesUsed``.
     Unreliable groups are logged as warnings (logger ``agreement_sql.judges``) and listed in
     ``warnings``. A group without any point scored by two judges has ``judgeAgreement`` None.
+    ``layout="wide"`` reads a table with a column per judge (docs/migrating.md).
     """
     if level not in LEVELS:
         raise OptionError(f"level must be one of {', '.join(LEVELS)}, got {level!r}")
     if isinstance(sigma_threshold, bool) or not isinstance(sigma_threshold, (int, float)):
         raise OptionError(f"sigma_threshold must be a number, got {sigma_threshold!r}")
-    weval = _weval_input(source)
+    shape = check_layout(layout, rater_columns, orientation)
+    weval = _weval_input(source) if shape.kind == "long" else None
     meta: dict[str, dict[str, str]] = {}
     if weval is not None:
         source, meta, description = weval
@@ -105,7 +109,8 @@ def judge_agreement(source: Any, *, item: str | None = None, rater: str | None =
 
     with ratings_session(source, con=con, item=item or "item", rater=rater or "rater",
                          value=value or "value", group_by=group_by or None,
-                         on_duplicate=on_duplicate, ordered=True) as spec:
+                         on_duplicate=on_duplicate, ordered=True, layout=shape,
+                         needs_raters="judge_agreement") as spec:
         if description:
             from dataclasses import replace
             spec = replace(spec, relation=replace(spec.relation, description=description))

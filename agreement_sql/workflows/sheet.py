@@ -102,7 +102,8 @@ def evaluation_sheet(source: Any, *, include_train: bool = False, target: float 
 def _pair_options(spec: RatingsSpec) -> dict[str, Any]:
     """sql/cohen_pairs.sql.j2 on the sheet's labels: every pair, unweighted, no interval."""
     return {**spec.options(), "named_raters": 0, "pair_max_raters": False, "weights": None,
-            "weight_basis": "value", "weight_matrix": None, "ci": False}
+            "weight_basis": "value", "weight_matrix": None, "ci": False, "marginals": "pairwise",
+            "variance": None}
 
 
 # --- columns and checks ---------------------------------------------------------------------

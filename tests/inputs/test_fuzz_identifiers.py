@@ -127,7 +127,7 @@ def _check(names, labels):
         assert got == call(_table(SAFE_NAMES, [1, 2, 3]), _kw(SAFE_NAMES)), name
 
 
-@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow],
+@settings(max_examples=2, deadline=None, suppress_health_check=[HealthCheck.too_slow],
           phases=NO_SHRINK)
 @given(names=NAMES, labels=LABELS)
 def test_hostile_names_and_labels_give_the_safe_result(names, labels):

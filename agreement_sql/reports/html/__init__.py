@@ -15,6 +15,7 @@ from typing import Any, Mapping
 
 import jinja2
 
+from ...sources import check_layout
 from ...interpret import (disagreement_label, human_agreement_label, krippendorff_label,
                           landis_koch, workshop_label)
 from .data import ReportData, collect
@@ -27,7 +28,8 @@ _SPEC = re.compile(r"(pct|signed|n)(\d)")
 def report(source: Any, *, item: str = "item", rater: str = "rater", value: str = "value",
            metric: str | None = None, scales: Mapping[str, Any] | None = None,
            threshold: float = 75.0, on_duplicate: str | None = None, missing: Any = None,
-           con: Any = None, title: str | None = None, max_traces: int = 20) -> str:
+           con: Any = None, title: str | None = None, max_traces: int = 20,
+           layout: str = "long", rater_columns: Any = None, orientation: str | None = None) -> str:
     """The agreement report as one self-contained HTML page (returns the HTML text).
 
     The input kind is detected as :func:`agreement_sql.irr`, ``judge_agreement`` and
@@ -40,7 +42,8 @@ def report(source: Any, *, item: str = "item", rater: str = "rater", value: str 
     """
     return render_page(collect(source, item=item, rater=rater, value=value, metric=metric,
                                scales=scales, threshold=threshold, on_duplicate=on_duplicate,
-                               missing=missing, con=con, title=title, max_traces=max_traces))
+                               missing=missing, con=con, title=title, max_traces=max_traces,
+                               layout=check_layout(layout, rater_columns, orientation)))
 
 
 def render_page(data: ReportData) -> str:

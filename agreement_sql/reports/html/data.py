@@ -118,12 +118,14 @@ class ReportData(TypedDict):
 def collect(source: Any, *, item: str = "item", rater: str = "rater", value: str = "value",
             metric: str | None = None, scales: Mapping[str, Any] | None = None,
             threshold: float = 75.0, on_duplicate: str | None = None, missing: Any = None,
-            con: Any = None, title: str | None = None, max_traces: int = 20) -> ReportData:
+            con: Any = None, title: str | None = None, max_traces: int = 20,
+            layout: Any = None) -> ReportData:
     """Detect the input kind and read everything the page shows (``con`` as every public
     function takes it: a DuckDB connection, an engine, or None)."""
     if type(source).__name__ == "RecordBatchReader":   # read once: detection reads it too
         source = source.read_all()
-    kind, readable = detect(source, con)
+    kind, readable = detect(source, con) if layout is None or layout.kind == "long" \
+        else ("irr", source)
     data = ReportData(kind=kind, title="", source=_describe(source), threshold=float(threshold),
                       irr=None, questions=[], traces=[], trace_raters=[], judges=None, sheet=None,
                       conventions={},
@@ -142,7 +144,7 @@ def collect(source: Any, *, item: str = "item", rater: str = "rater", value: str
         data["sheet"] = sheet
         data["conventions"] = dict(sheet["conventions"])
     else:
-        _workshop(data, readable, item=item, rater=rater, value=value, metric=metric,
+        _workshop(data, readable, item=item, rater=rater, value=value, metric=metric, layout=layout,
                   scales=scales, on_duplicate=on_duplicate, missing=missing, con=con,
                   max_traces=max_traces)
     data["title"] = title or f"{TITLES[kind]}: {data['source']}"
@@ -188,12 +190,12 @@ def _column_names(source: Any, con: Any) -> list[str]:
 
 def _workshop(data: ReportData, source: Any, *, item: str, rater: str, value: str,
               metric: str | None, scales: Mapping[str, Any] | None, on_duplicate: str | None,
-              missing: Any, con: Any, max_traces: int) -> None:
+              missing: Any, con: Any, max_traces: int, layout: Any = None) -> None:
     """irr() for the verdict, scores, patterns and trace ranking; the rater diagnostics for the
     rater figures; the report_* statements for the rest (one session, the same ratings)."""
     report = irr(source, item=item, rater=rater, value=value, metric=metric, scales=scales,
                  threshold=data["threshold"], on_duplicate=on_duplicate, missing=missing,
-                 max_traces=max_traces, con=con)
+                 max_traces=max_traces, con=con, layout=layout or "long")
     data["irr"] = report
     if "error" in report:
         return
@@ -201,7 +203,8 @@ def _workshop(data: ReportData, source: Any, *, item: str, rater: str, value: st
     scores = report["per_metric_scores"]
     traces = report["trace_disagreements"]
     with ratings_session(source, con=con, item=item, rater=rater, value=value, metric=metric,
-                         on_duplicate=on_duplicate, missing=missing) as spec:
+                         on_duplicate=on_duplicate, missing=missing, layout=layout,
+                         needs_raters="the report's rater figures") as spec:
         profile = read_profile(spec)
         plan = make_plan(profile, patterns=True)
         if not plan.rater_patterns and not spec.canonical and profile.n_raters <= MAX_SHOWN_RATERS:
@@ -245,7 +248,7 @@ def _confusions(spec: RatingsSpec, scores: Mapping[str, PerMetricScore],
         rows = query(spec.session, "cohen_pairs",
                      {**spec.options(), "named_raters": 2, "pair_max_raters": False,
                       "weights": None, "weight_basis": "value", "weight_matrix": None, "ci": False,
-                      "part": "confusion"},
+                      "marginals": "pairwise", "variance": None, "part": "confusion"},
                      {**spec.params(), "rater_0": a, "rater_1": b})
         for name in names:
             out[name] = [r for r in rows if r["metric"] == name]

@@ -302,7 +302,7 @@ patterns AS (
   FROM rater_stats AS rs
   WHERE rs.n >= 2 AND rs.x_min = rs.x_max
   UNION ALL
-  SELECT metric, 2, pattern, CAST(NULL AS VARCHAR), item, CAST(NULL AS DOUBLE), spread,
+  SELECT metric, 2, pattern, CAST(NULL AS VARCHAR), CAST(item AS VARCHAR), CAST(NULL AS DOUBLE), spread,
          CASE WHEN k = $max_patterns THEN n_flagged - k ELSE 0 END
   FROM trace_flags
   WHERE k <= $max_patterns

@@ -1,0 +1,536 @@
+"""Spark, the engine for data that outgrows one machine: the same templates, run by Spark SQL.
+
+``agreement_sql.connect(spark=spark)`` wraps a caller's SparkSession (classic or Spark Connect)
+in a :class:`SparkEngine`; every public function takes it as ``con=``. pyspark is imported only
+here, and only when such an engine is made (``pip install "agreement-sql[spark]"``).
+
+* Sources: a Spark DataFrame, the name of a table or view the session can read (``db.table``,
+  ``catalog.db.table``, ``delta.`/path```), or a path: a file or glob of Parquet, CSV/TSV, JSON
+  or JSONL read by the same rules as on DuckDB (sources.py: CSV columns all text, the header
+  from the first line, quotes doubled, a malformed row an error; JSON one object per line), a
+  Delta table's folder (it holds ``_delta_log``), a folder of Parquet files written by Spark, or
+  a URI the cluster reads (``s3://``, ``abfss://``, ``gs://``, ``dbfs:/`` ...; the suffix tells
+  the format, none means Parquet).
+* Every source is registered as a temporary view under a generated name
+  ``agreement_sql_<kind>_<32 hex>``; nothing is written to the caller's catalog. Text files
+  are parsed once into a cached temporary view; a materialised relation is ``CACHE TABLE name
+  AS SELECT ...`` (eager, spills to disk). Where caching is refused (Databricks serverless)
+  the view stays uncached and each statement recomputes it; the statements are deterministic.
+  ``close()`` uncaches and drops every view the session made.
+* Parameters are Spark's named parameters (``:name``, ``spark.sql(sql, args=...)``).
+* Only the DataFrame and SQL API that Spark Connect supports is used (no SparkContext, no RDD,
+  no JVM access), so a Connect session works the same way.
+* Floating-point sums are ``SUM`` (decision 0008): Spark's partial sums are added in an order
+  the scheduler picks, so a float result may differ in its last bits between runs (integers
+  are exact); the cross-engine tests compare floats with DuckDB's to 1e-9.
+* Input order (``on_duplicate="first"``/``"last"``, workflows that report in order first seen)
+  is ``monotonically_increasing_id()``: the order of rows within a file and of a DataFrame
+  made from local data; across several files Spark orders its input partitions itself (by
+  size), so give one file, or one DataFrame, when first/last must follow a file order.
+"""
+from __future__ import annotations
+
+import decimal
+import os
+import re
+import sys
+import uuid
+from typing import Any
+
+from ..dialects import SPARK, Dialect
+from ..errors import AgreementError, SourceError
+from ..sources import CSV, JSON, PARQUET, FileSource, as_arrow, resolve_source
+from . import BOOLEAN, NUMBER, OTHER, STRUCT, TEXT, Column, Relation
+
+_TRACE = bool(os.environ.get("AGREEMENT_SQL_TRACE"))
+_URI = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:/")
+_NUMBER_TYPES = {"ByteType", "ShortType", "IntegerType", "LongType", "FloatType", "DoubleType",
+                 "DecimalType"}
+_TEXT_TYPES = {"StringType", "VarcharType", "CharType"}
+
+
+def generated_name(kind: str) -> str:
+    return f"agreement_sql_{kind}_{uuid.uuid4().hex}"
+
+
+def is_spark_session(obj: Any) -> bool:
+    """A pyspark SparkSession, classic or Spark Connect (checked without importing pyspark)."""
+    cls = type(obj)
+    return (cls.__name__ == "SparkSession" and cls.__module__.startswith("pyspark.")
+            and hasattr(obj, "sql") and hasattr(obj, "createDataFrame"))
+
+
+def is_spark_dataframe(obj: Any) -> bool:
+    """A pyspark DataFrame, classic or Spark Connect (checked without importing pyspark)."""
+    return any(c.__name__ == "DataFrame" and c.__module__.startswith("pyspark.sql")
+               for c in type(obj).__mro__)
+
+
+def _spark_errors() -> tuple[type[BaseException], ...]:
+    """The exception types a Spark call raises for a refused query or a failed job."""
+    found: list[type[BaseException]] = []
+    try:
+        from pyspark.errors import PySparkException
+        found.append(PySparkException)
+    except ImportError:     # pragma: no cover - pyspark < 3.4
+        pass
+    try:
+        import importlib                            # classic sessions: a JVM-side failure
+        found.append(importlib.import_module("py4j.protocol").Py4JError)
+    except ImportError:     # pragma: no cover - Spark Connect without py4j
+        pass
+    return tuple(found) or (Exception,)
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    if hasattr(exc, "getMessage"):
+        try:
+            text = str(getattr(exc, "getMessage")()).strip() or text
+        except Exception:   # pragma: no cover - a message that cannot be read
+            pass
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
+def column_kind(type_name: str) -> str:
+    if type_name in _NUMBER_TYPES:
+        return NUMBER
+    if type_name == "BooleanType":
+        return BOOLEAN
+    if type_name in _TEXT_TYPES:
+        return TEXT
+    if type_name == "StructType":
+        return STRUCT
+    return OTHER
+
+
+def _column(field: Any) -> Column:
+    type_ = field.dataType
+    kind = column_kind(type(type_).__name__)
+    fields: tuple[str, ...] = ()
+    kinds: tuple[str, ...] = ()
+    if kind == STRUCT:
+        fields = tuple(f.name for f in type_.fields)
+        kinds = tuple(column_kind(type(f.dataType).__name__) for f in type_.fields)
+    return Column(name=field.name, kind=kind, type_name=type_.simpleString(), fields=fields,
+                  field_kinds=kinds)
+
+
+def _plain(value: Any, integral: bool = False) -> Any:
+    """A result value as DuckDB's driver gives it: DECIMAL as float (or int for scale 0),
+    Row as dict, arrays as lists."""
+    if value is None:
+        return None
+    if isinstance(value, decimal.Decimal):
+        return int(value) if integral else float(value)
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    if hasattr(value, "asDict"):
+        return {k: _plain(v) for k, v in value.asDict().items()}
+    return value
+
+
+class SparkEngine:
+    """``SparkEngine(spark)``: run on a caller's SparkSession (classic or Spark Connect).
+
+    ``cache``: keep materialised relations with ``CACHE TABLE`` (None: try, and fall back to
+    plain temporary views where the session refuses caching, as Databricks serverless does).
+    """
+
+    dialect: Dialect = SPARK
+
+    def __init__(self, spark: Any, *, cache: bool | None = None) -> None:
+        if not is_spark_session(spark):
+            from ..errors import OptionError
+            raise OptionError(f"spark= must be a pyspark SparkSession, got a {type(spark).__name__}")
+        self.spark = spark
+        self.cache = cache
+
+    def session(self) -> "SparkCallSession":
+        return SparkCallSession(self)
+
+    def __repr__(self) -> str:
+        return f"SparkEngine({self.spark!r})"
+
+
+class SparkCallSession:
+    """One call's access to Spark: its temporary views, dropped on close."""
+
+    dialect: Dialect = SPARK
+
+    def __init__(self, engine: SparkEngine) -> None:
+        self._engine = engine
+        self.spark = engine.spark
+        self._errors = _spark_errors()
+        self._views: list[str] = []
+        self._cached: list[str] = []
+        self._frames: list[Any] = []          # checkpointed DataFrames, released on close
+
+    # -- sources -------------------------------------------------------------------------
+    def read_source(self, source: Any) -> Relation:
+        if is_spark_dataframe(source):
+            # a DataFrame's plan is registered as it is; each statement reads it again
+            return self._register(source, "the Spark DataFrame", "src", cheap_scan=True)
+        if isinstance(source, (str, os.PathLike)):
+            text = os.fspath(source)
+            if isinstance(text, str):
+                special = self._special_path(text)
+                if special is not None:
+                    return special
+        kind = resolve_source(source)
+        if isinstance(kind, FileSource):
+            return self._read_files(kind)
+        if kind == "table":
+            return self._read_table(str(source))
+        table, description = as_arrow(source)
+        return self._register(self._dataframe_of(table, description), description, "src",
+                              cheap_scan=True)
+
+    def _special_path(self, text: str) -> Relation | None:
+        """A URI the cluster reads, a Delta table's folder or a folder of Parquet files (the
+        shapes Spark writes), which sources.py, a reader of local files, does not know."""
+        is_uri = bool(_URI.match(text)) and not os.path.exists(text)
+        is_dir = os.path.isdir(text)
+        if not is_uri and not is_dir:
+            return None
+        description = repr(text)
+        suffix = os.path.splitext(text.rstrip("/"))[1].lower()
+        reader = self.spark.read
+        try:
+            if is_dir and os.path.isdir(os.path.join(text, "_delta_log")):
+                return self._register(reader.format("delta").load(text), description, "files",
+                                      cheap_scan=True)
+            if suffix in CSV:
+                sep = "\t" if suffix == ".tsv" else ","
+                df = (reader.option("header", True).option("sep", sep).option("quote", '"')
+                      .option("escape", '"').option("multiLine", True).option("mode", "FAILFAST")
+                      .option("inferSchema", False).csv(text))
+                return self._register(df, description, "files", cheap_scan=False, cache=True)
+            if suffix in JSON:
+                df = (reader.option("mode", "FAILFAST")
+                      .option("multiLine", suffix == ".json").json(text))
+                return self._register(df, description, "files", cheap_scan=False, cache=True)
+            if suffix in PARQUET or suffix == "" or is_dir:
+                return self._register(reader.parquet(text), description, "files", cheap_scan=True)
+        except self._errors as exc:
+            raise SourceError(f"cannot read {description}: {_first_line(exc)}") from None
+        raise SourceError(f"{text!r}: unknown file type {suffix!r}; expected Parquet, CSV, JSON, "
+                          "JSONL or a Delta table's folder")
+
+    def _read_table(self, name: str) -> Relation:
+        """A table or view the session can read, read in place through a temporary view."""
+        try:
+            df = self.spark.table(name)
+            df.schema                                   # resolves the name now
+        except self._errors:
+            raise SourceError(f"no file, table or view named {name!r}") from None
+        return self._register(df, f"table {name!r}", "src", cheap_scan=True)
+
+    def _read_files(self, files: FileSource) -> Relation:
+        reader = self.spark.read
+        paths = [os.path.abspath(p) for p in files.paths]
+        try:
+            if files.kind == "parquet":
+                return self._register(reader.parquet(*paths), files.description, "files",
+                                      cheap_scan=True)
+            if files.kind == "csv":
+                from pyspark.sql.types import StringType, StructField, StructType
+                schema = StructType([StructField(c, StringType(), True) for c in files.header])
+                df = (reader.schema(schema).option("header", True).option("enforceSchema", True)
+                      .option("sep", files.delimiter).option("quote", '"').option("escape", '"')
+                      .option("multiLine", True).option("mode", "FAILFAST").csv(paths))
+            else:
+                array = files.json_format != "newline_delimited" and _json_array(paths[0])
+                df = reader.option("mode", "FAILFAST").option("multiLine", array).json(paths)
+            # text is parsed once, now: a malformed row is reported before any statistic runs
+            return self._register(df, files.description, "files", cheap_scan=False, cache=True)
+        except self._errors as exc:
+            raise SourceError(files.explain(_first_line(exc))) from None
+
+    def _dataframe_of(self, table: Any, description: str) -> Any:
+        try:
+            return self.spark.createDataFrame(table)
+        except (TypeError, ValueError):
+            # pyspark before 4.0 takes pandas, not Arrow
+            return self.spark.createDataFrame(table.to_pandas())
+        except self._errors as exc:
+            raise SourceError(f"cannot read {description}: {_first_line(exc)}") from None
+
+    def _register(self, df: Any, description: str, kind: str, *, cheap_scan: bool,
+                  cache: bool = False) -> Relation:
+        name = generated_name(kind)
+        try:
+            df.createOrReplaceTempView(name)
+            self._views.append(name)
+            if cache:
+                self._cache(name, description)
+            columns = tuple(_column(f) for f in df.schema.fields)
+        except self._errors as exc:
+            raise SourceError(f"cannot read {description}: {_first_line(exc)}") from None
+        return Relation(name=name, columns=columns, description=description,
+                        cheap_scan=cheap_scan or cache)
+
+    def _cache(self, name: str, description: str) -> None:
+        """Cache a registered view eagerly (computed now, errors now); where the session
+        refuses caching the view stays as it is."""
+        if self._engine.cache is False:
+            self._count(name)
+            return
+        try:
+            self.spark.sql("CACHE TABLE " + SPARK.quote_identifier(name))
+            self._cached.append(name)
+            self._engine.cache = True
+        except self._errors as exc:
+            if self._engine.cache is None and _refuses_caching(exc):
+                self._engine.cache = False
+                self._count(name)
+                return
+            raise
+
+    def _count(self, name: str) -> None:
+        """Compute a view once (so a malformed file is reported now, as on DuckDB)."""
+        self.spark.sql("SELECT COUNT(*) AS n FROM " + SPARK.quote_identifier(name)).collect()
+
+    # -- package relations ---------------------------------------------------------------
+    def register_arrow(self, table: Any, kind: str) -> str:
+        df = self._dataframe_of(table, f"the {kind} table")
+        name = generated_name(kind)
+        try:
+            df.createOrReplaceTempView(name)
+        except self._errors as exc:
+            raise AgreementError(f"{kind}: cannot register a table: {_first_line(exc)}") from None
+        self._views.append(name)
+        return name
+
+    def materialize(self, sql: str, params: dict[str, Any], kind: str) -> Relation:
+        name = generated_name(kind)
+        df = self._sql(sql, params, what=kind)
+        try:
+            df.createOrReplaceTempView(name)
+            self._views.append(name)
+            self._cache(name, f"the {kind} table")
+            columns = tuple(_column(f) for f in df.schema.fields)
+        except self._errors as exc:
+            raise AgreementError(f"{kind}: the database refused the query: {_first_line(exc)}") from exc
+        return Relation(name=name, columns=columns, description=f"the {kind} table",
+                        cheap_scan=True)
+
+    def query(self, sql: str, params: dict[str, Any], *, what: str) -> list[dict[str, Any]]:
+        df = self._sql(sql, params, what=what)
+        try:
+            if _TRACE:
+                import time
+                started = time.perf_counter()
+            rows = df.collect()
+            if _TRACE:
+                print(f"agreement-sql trace: {what} {time.perf_counter() - started:.3f}s",
+                      file=sys.stderr)
+            fields = df.schema.fields
+        except self._errors as exc:
+            raise AgreementError(f"{what}: the database refused the query: {_first_line(exc)}") from exc
+        integral = [type(f.dataType).__name__ == "DecimalType" and f.dataType.scale == 0
+                    for f in fields]
+        names = [f.name for f in fields]
+        return [{n: _plain(v, i) for n, v, i in zip(names, row, integral)} for row in rows]
+
+    def _sql(self, sql: str, params: dict[str, Any], *, what: str) -> Any:
+        try:
+            return self._statement(self._shared_ctes_computed(sql, params), params)
+        except self._errors as exc:
+            raise AgreementError(f"{what}: the database refused the query: {_first_line(exc)}") from exc
+
+    def _statement(self, sql: str, params: dict[str, Any]) -> Any:
+        used = {k: v for k, v in params.items() if re.search(":" + k + r"\b", sql)}
+        return self.spark.sql(sql, args=_spark_args(used)) if used else self.spark.sql(sql)
+
+    def _shared_ctes_computed(self, sql: str, params: dict[str, Any]) -> str:
+        """The statement with each CTE read more than once computed once, into a checkpointed
+        temporary view, its body replaced by a read of that view (see split_ctes)."""
+        parsed = split_ctes(sql)
+        if parsed is None:
+            return sql
+        ctes, final = parsed
+        names = {name.lower() for name, _, _ in ctes}
+        for i, (name, hint, body) in enumerate(ctes):
+            if hint == SPARK.inline and SPARK.inline:
+                continue
+            later = " ".join(b for _, _, b in ctes[i + 1:]) + " " + final
+            if _references(later, names).get(name.lower(), 0) < 2:
+                continue
+            query = join_ctes(ctes[: i + 1], "\nSELECT * FROM " + name)
+            view = self._checkpoint(self._statement(query, params), "cte")
+            ctes[i] = (name, "", "SELECT * FROM " + SPARK.quote_identifier(view))
+        return join_ctes(ctes, final)
+
+    def _checkpoint(self, df: Any, kind: str) -> str:
+        """Compute ``df`` now and register its rows (not its plan) as a temporary view."""
+        name = generated_name(kind)
+        try:
+            rows = df.localCheckpoint(eager=True)
+        except self._errors as exc:
+            if not _refuses_caching(exc):
+                raise
+            rows = df                       # a session without checkpoints: the plan stays
+        rows.createOrReplaceTempView(name)
+        self._views.append(name)
+        self._frames.append(rows)
+        return name
+
+    def close(self) -> None:
+        for name in reversed(self._cached):
+            try:
+                self.spark.sql("UNCACHE TABLE IF EXISTS " + SPARK.quote_identifier(name))
+            except self._errors:
+                pass
+        for name in reversed(self._views):
+            try:
+                self.spark.catalog.dropTempView(name)
+            except self._errors:
+                pass
+        for frame in self._frames:
+            try:
+                frame.unpersist()
+            except (self._errors + (AttributeError,)):
+                pass
+        self._cached.clear()
+        self._views.clear()
+        self._frames.clear()
+
+
+def _refuses_caching(exc: BaseException) -> bool:
+    text = str(exc).upper()
+    return "NOT_SUPPORTED" in text or "NOT SUPPORTED" in text or "UNSUPPORTED" in text
+
+
+def _spark_args(params: dict[str, Any]) -> dict[str, Any]:
+    """Bound values as Spark literals: Python floats and ints as they are (a float stays
+    DOUBLE; an int becomes BIGINT when it does not fit an INT)."""
+    return dict(params)
+
+
+def _json_array(path: str) -> bool:
+    """Whether a .json file holds one JSON array (else objects one per line)."""
+    try:
+        with open(path, encoding="utf-8-sig") as handle:
+            while True:
+                ch = handle.read(1)
+                if not ch or not ch.isspace():
+                    return ch == "["
+    except OSError:
+        return False
+
+
+# -- shared CTEs ------------------------------------------------------------------------------
+# Spark inlines every deterministic CTE at each place it is read, so a statement whose CTEs read
+# each other several times (the kappa inputs read the unit patterns five times, each of which
+# reads the ratings ...) grows into a plan exponential in its depth: minutes to plan, and the
+# same aggregation computed hundreds of times. The session therefore computes each CTE that is
+# read more than once (and not marked inline by the dialect, a cheap projection) once, into a
+# checkpointed temporary view, and replaces the CTE's body by a read of that view. The SQL text
+# of every CTE and of the final SELECT is the template's, unchanged; only where a shared CTE's
+# rows come from differs (DuckDB does the same with its MATERIALIZED CTEs).
+
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _tokens(sql: str) -> list[tuple[str, int, int]]:
+    """(kind, start, end) of the statement's tokens: "word", "(", ")", ",", "other"; comments,
+    string literals and quoted identifiers are single tokens ("comment", "string", "quoted")."""
+    out: list[tuple[str, int, int]] = []
+    i, n = 0, len(sql)
+    while i < n:
+        ch = sql[i]
+        if ch.isspace():
+            i += 1
+        elif sql.startswith("--", i):
+            j = sql.find("\n", i)
+            j = n if j < 0 else j
+            out.append(("comment", i, j))
+            i = j
+        elif sql.startswith("/*", i):
+            j = sql.find("*/", i + 2)
+            j = n if j < 0 else j + 2
+            out.append(("comment", i, j))
+            i = j
+        elif ch in "'`\"":
+            j = i + 1
+            while j < n:
+                if sql[j] == "\\" and ch == "'":
+                    j += 2
+                    continue
+                if sql[j] == ch:
+                    if j + 1 < n and sql[j + 1] == ch:      # a doubled quote
+                        j += 2
+                        continue
+                    break
+                j += 1
+            out.append(("string" if ch == "'" else "quoted", i, min(j + 1, n)))
+            i = j + 1
+        elif ch in "(),":
+            out.append((ch, i, i + 1))
+            i += 1
+        else:
+            m = _WORD.match(sql, i)
+            if m:
+                out.append(("word", i, m.end()))
+                i = m.end()
+            else:
+                out.append(("other", i, i + 1))
+                i += 1
+    return out
+
+
+def split_ctes(sql: str) -> tuple[list[tuple[str, str, str]], str] | None:
+    """``WITH a AS (...), b AS (...) SELECT ...`` as ([(name, hint, body)], the final query);
+    None when the statement does not start with a WITH clause."""
+    toks = [t for t in _tokens(sql) if t[0] != "comment"]
+    if not toks or toks[0][0] != "word" or sql[toks[0][1]:toks[0][2]].upper() != "WITH":
+        return None
+    ctes: list[tuple[str, str, str]] = []
+    k = 1
+    while True:
+        if k + 1 >= len(toks) or toks[k][0] != "word":
+            return None
+        name = sql[toks[k][1]:toks[k][2]]
+        if sql[toks[k + 1][1]:toks[k + 1][2]].upper() != "AS":
+            return None
+        # the hint: anything between AS and "(" (comments included), as written
+        j = k + 2
+        while j < len(toks) and toks[j][0] != "(":
+            j += 1
+        if j >= len(toks):
+            return None
+        hint = sql[toks[k + 1][2]:toks[j][1]].strip()
+        depth, m = 0, j
+        while m < len(toks):
+            if toks[m][0] == "(":
+                depth += 1
+            elif toks[m][0] == ")":
+                depth -= 1
+                if depth == 0:
+                    break
+            m += 1
+        if m >= len(toks):
+            return None
+        ctes.append((name, hint, sql[toks[j][2]:toks[m][1]]))
+        if m + 1 < len(toks) and toks[m + 1][0] == ",":
+            k = m + 2
+            continue
+        return ctes, sql[toks[m][2]:]
+
+
+def _references(text: str, names: set[str]) -> dict[str, int]:
+    """How often each CTE name is read in ``text`` (a word token not after a dot)."""
+    counts: dict[str, int] = {}
+    toks = _tokens(text)
+    for i, (kind, a, b) in enumerate(toks):
+        if kind != "word":
+            continue
+        word = text[a:b].lower()
+        if word in names and not (i > 0 and text[toks[i - 1][1]:toks[i - 1][2]] == "."):
+            counts[word] = counts.get(word, 0) + 1
+    return counts
+
+
+def join_ctes(ctes: list[tuple[str, str, str]], final: str) -> str:
+    return "WITH\n" + ",\n".join(f"{name} AS {hint} ({body})" for name, hint, body in ctes) + final
