@@ -27,8 +27,27 @@ _EPS = 1e-15
 _TINY = 1e-300
 
 
+def _stirling_correction(x: float) -> float:
+    """log Gamma(x) minus its Stirling approximation, for x >= 10 (A&S 6.1.41)."""
+    x2 = x * x
+    return (1.0 / 12.0 - (1.0 / 360.0 - (1.0 / 1260.0 - 1.0 / (1680.0 * x2)) / x2) / x2) / x
+
+
 def _log_beta(a: float, b: float) -> float:
-    return math.lgamma(a) + math.lgamma(b) - math.lgamma(a + b)
+    """log B(a, b). For a large shape the log-gamma difference loses digits (lgamma(b) is about
+    b log b), so it is taken from Stirling's series with the log terms combined first."""
+    small, large = min(a, b), max(a, b)
+    if large < 10.0:
+        return math.lgamma(a) + math.lgamma(b) - math.lgamma(a + b)
+    total = small + large
+    if small < 10.0:
+        return (math.lgamma(small) - small * math.log(large)
+                - (total - 0.5) * math.log1p(small / large) + small
+                + _stirling_correction(large) - _stirling_correction(total))
+    return (0.5 * math.log(2.0 * math.pi) + (small - 0.5) * math.log(small / total)
+            + (large - 0.5) * math.log1p(-small / total) - 0.5 * math.log(total)
+            + _stirling_correction(small) + _stirling_correction(large)
+            - _stirling_correction(total))
 
 
 def _continued_fraction(x: float, a: float, b: float) -> float:

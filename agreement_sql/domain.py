@@ -87,13 +87,8 @@ def register_domain(session: Session, domain: Sequence[Any] | None) -> Domain | 
     if domain is None:
         return None
     parsed = parse_domain(domain)
-    import pyarrow as pa
-
-    table = pa.table({
-        "value_text": pa.array([str(v) for v in parsed.values], pa.string()),
-        "rank": pa.array(range(1, len(parsed.values) + 1), pa.int64()),
-        "x": pa.array([float(v) if parsed.numeric else float(i)
-                       for i, v in enumerate(parsed.values, start=1)], pa.float64()),
-    })
-    name = session.register_arrow(table, "domain")
+    rows = [(str(v), i, float(v) if parsed.numeric else float(i))
+            for i, v in enumerate(parsed.values, start=1)]
+    name = session.register_rows([("value_text", "text"), ("rank", "bigint"), ("x", "double")],
+                                 rows, "domain")
     return Domain(values=parsed.values, numeric=parsed.numeric, relation=name)

@@ -43,24 +43,15 @@ def register_scales(session: Session, scales: Mapping[str, Any] | None) -> str |
     if not isinstance(scales, Mapping):
         raise OptionError(f"scales must map question names to scales, e.g. "
                           f"{{'tone': (1, 5), 'safe': 'binary'}}, got {scales!r}")
-    import pyarrow as pa
-
     rows = [(str(metric), *parse_scale(str(metric), declared)) for metric, declared in scales.items()]
-    table = pa.table({
-        "metric": [r[0] for r in rows],
-        "kind": [r[1] for r in rows],
-        "lo": [r[2] for r in rows],
-        "hi": [r[3] for r in rows],
-    })
-    return session.register_arrow(table, "scales")
+    return session.register_rows([("metric", "text"), ("kind", "text"), ("lo", "double"),
+                                  ("hi", "double")], rows, "scales")
 
 
 def register_all_scales(session: Session, profile: Any, scales: Mapping[str, Any] | None) -> str:
     """Every metric's scale as one relation (metric, kind, lo, hi): the declared one, else the
     detected one (binary when every rating is 0 or 1, counted by the ratings profile; else
     Likert on 1..5), so the templates join one table whatever was declared."""
-    import pyarrow as pa
-
     from .constants import LIKERT_DEFAULT
 
     declared = {str(m): parse_scale(str(m), d) for m, d in (scales or {}).items()}
@@ -76,8 +67,5 @@ def register_all_scales(session: Session, profile: Any, scales: Mapping[str, Any
         else:
             kind, (lo, hi) = "likert", LIKERT_DEFAULT
         rows.append((metric, kind, lo, hi))
-    table = pa.table({"metric": pa.array([r[0] for r in rows], pa.string()),
-                      "kind": pa.array([r[1] for r in rows], pa.string()),
-                      "lo": pa.array([r[2] for r in rows], pa.float64()),
-                      "hi": pa.array([r[3] for r in rows], pa.float64())})
-    return session.register_arrow(table, "scales")
+    return session.register_rows([("metric", "text"), ("kind", "text"), ("lo", "double"),
+                                  ("hi", "double")], rows, "scales")

@@ -13,7 +13,6 @@ import statistics
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-import pyarrow as pa
 
 from .engine import open_session
 from .errors import OptionError
@@ -78,6 +77,8 @@ def simulate(coefficient: str, *, kappa: float, n_items: int, raters: int,
     params.update({f"cum_{i}": c for i, c in enumerate(cumulative)})
     with open_session(con) as session:
         rows = query(session, "plan_simulation", {"n_categories": len(prevalence)}, params)
+    import pyarrow as pa              # imported here: a CLI start does not pay for it
+
     table = pa.table({"study": [f"s{r['study']:05d}" for r in rows],
                       "item": [r["item"] for r in rows],
                       "rater": [r["rater"] for r in rows],

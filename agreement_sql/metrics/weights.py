@@ -43,7 +43,6 @@ def register_weight_matrix(session: Session, weights: Any, declared: Domain | No
     categories, columns rater B's), raise an OptionError naming the cell ("error": ``who``, the
     coefficients whose raters are interchangeable, would use its symmetric part), or
     "symmetrize" it, (W + W^T) / 2."""
-    import pyarrow as pa
 
     cells: list[tuple[str, str, Any]] = []
     if isinstance(weights, Mapping):
@@ -89,12 +88,9 @@ def register_weight_matrix(session: Session, weights: Any, declared: Domain | No
         clean = _symmetric(clean, asymmetric, who)
     keys = [_category(k, declared) for k, _, _ in clean]
     cols = [_category(l, declared) for _, l, _ in clean]
-    table = pa.table({"x_k": pa.array([k[0] for k in keys], pa.float64()),
-                      "label_k": pa.array([k[1] for k in keys], pa.string()),
-                      "x_l": pa.array([c[0] for c in cols], pa.float64()),
-                      "label_l": pa.array([c[1] for c in cols], pa.string()),
-                      "w": pa.array([c[2] for c in clean], pa.float64())})
-    return session.register_arrow(table, "weights")
+    rows = [(k[0], k[1], c[0], c[1], cell[2]) for k, c, cell in zip(keys, cols, clean)]
+    return session.register_rows([("x_k", "double"), ("label_k", "text"), ("x_l", "double"),
+                                  ("label_l", "text"), ("w", "double")], rows, "weights")
 
 
 def _symmetric(cells: list[tuple[str, str, float]], asymmetric: str,
