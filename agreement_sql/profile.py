@@ -117,20 +117,23 @@ def read_profile(spec: RatingsSpec, *, domain: Domain | None = None,
                             "n_nonfinite", "n_null_item", "n_null_rater", "n_null_metric",
                             "n_null_slice", "n_outside_domain", "n_out_of_scale"), 0)
     x_min = x_max = frac = None
+    slices = spec.slices                    # a property: computed once, not per row
+    counted = [f for f in KeyProfile.__dataclass_fields__ if f not in ("x_min", "x_max", "frac_max")]
+    summed = [n for n in totals if n not in ("n_null_metric", "n_null_slice")]
     for row in rows:
         if row["part"] == "raters":
             n_raters = int(row["n_raters"] or 0)
             continue
-        kp = KeyProfile(**{f: (row[f] if f in ("x_min", "x_max", "frac_max") else int(row[f] or 0))
-                           for f in KeyProfile.__dataclass_fields__})
-        keys[(row["metric"],) + tuple(row[s] for s in spec.slices)] = kp
-        for name in totals:
-            if name == "n_null_metric":
-                totals[name] += kp.n_rows if row["metric"] is None else 0
-            elif name == "n_null_slice":
-                totals[name] += kp.n_rows if any(row[s] is None for s in spec.slices) else 0
-            else:
-                totals[name] += getattr(kp, name)
+        fields = {f: int(row[f] or 0) for f in counted}
+        kp = KeyProfile(x_min=row["x_min"], x_max=row["x_max"], frac_max=row["frac_max"], **fields)
+        key = (row["metric"],) + tuple(row[s] for s in slices)
+        keys[key] = kp
+        for name in summed:
+            totals[name] += fields[name]
+        if row["metric"] is None:
+            totals["n_null_metric"] += kp.n_rows
+        if None in key[1:]:
+            totals["n_null_slice"] += kp.n_rows
         if kp.x_min is not None:
             x_min = kp.x_min if x_min is None else min(x_min, kp.x_min)
             x_max = kp.x_max if x_max is None or kp.x_max is None else max(x_max, kp.x_max)
