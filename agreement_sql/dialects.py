@@ -7,7 +7,14 @@ numbers rows in input order (a window without ORDER BY in DuckDB, which Spark re
 monotonically_increasing_id() there), the temporary-table DDL an engine runs, and the sum of
 floating-point terms used where a parallel sum's order would change the last bits of a result
 (on DuckDB a session macro that sums each term's part on a fine binary grid exactly, as an
-integer, so the order in which threads deliver the terms cannot change a bit; decision 0008).
+integer, so the order in which threads deliver the terms cannot change a bit; decision 0008),
+and the forms a warehouse writes differently: a text's number (TRY_CAST on DuckDB, Spark and
+Snowflake, SAFE_CAST on BigQuery, a ``pg_temp`` function on PostgreSQL), trimming spaces, and
+the aggregate OR and bit count of the rater bits (sql/_rater_codes.sql.j2).
+
+A *form* is SQL with ``{}`` where the template's expression goes (``TRY_CAST({} AS DOUBLE)``);
+the template writes it as ``{{ sql.to_number(expr) }}``, and only SQL the template wrote (a
+macro's output, a quoted identifier, a bound parameter, a package keyword) can fill it.
 """
 from __future__ import annotations
 
@@ -27,7 +34,13 @@ class Dialect:
     temp_table: str     # the words before a temporary table's name
     fsum: str           # a sum of DOUBLEs whose result does not depend on the order of the terms
     isnan: str          # a function: is this DOUBLE NaN (a missing rating)
-    setup: tuple[str, ...] = ()   # statements a session runs first (fixed text, no caller input)
+    to_number: str      # form: a text's DOUBLE (decimal or scientific, nan, inf), else NULL
+    trim: str           # form: a text with its leading and trailing spaces (' ' only) removed
+    bit_or: str         # the aggregate: bitwise OR of BIGINTs
+    bit_count: str      # form: the number of bits set in a BIGINT (bits 0..61 used, never negative)
+    # statements a session runs first (fixed text, no caller input): each creates one macro or
+    # function, and a rendering's header carries those its statement calls
+    setup: tuple[str, ...] = ()
     # a data row's 1-based number in input order (a sheet's "data row 7"); Spark refuses a
     # ranking window without ORDER BY
     row_number: str = "ROW_NUMBER() OVER ()"
@@ -71,34 +84,97 @@ EXACT_SUM_MACRO = (
 # NaN from Arrow was missing. ISFINITE is not folded: NaN is neither finite nor infinite.
 ISNAN_MACRO = "CREATE OR REPLACE TEMP MACRO agreement_isnan(x) AS (NOT ISFINITE(x) AND NOT ISINF(x))"
 
+# pg_temp.agreement_to_number(t): PostgreSQL has no TRY_CAST, and its CAST of text to DOUBLE
+# PRECISION raises on a label. The function reads a text as DuckDB's TRY_CAST(t AS DOUBLE) does
+# (checked against it by tests/engines/test_warehouse_sql.py): surrounding whitespace, one
+# leading '+' (also before '-'), an underscore between two digits, decimal and scientific
+# forms, nan[(...)] and inf[inity] in any case; anything else (hex, '1,5', '', a label) is NULL;
+# beyond the double range +-Infinity, below its smallest subnormal +-0, where PostgreSQL's own
+# cast would raise. Plain decimals take the first line. PL/pgSQL without an EXCEPTION block (no
+# subtransaction a row); the regular expressions assume standard_conforming_strings (the default).
+_WS = r"[ \t\n\r\v\f]"
+_SIGNED = "CAST(CASE WHEN u ~ '^-' THEN '-{0}' ELSE '{0}' END AS DOUBLE PRECISION)"
+PG_TO_NUMBER_FUNCTION = (
+    "CREATE OR REPLACE FUNCTION pg_temp.agreement_to_number(t TEXT) RETURNS DOUBLE PRECISION\n"
+    "LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $agreement$\n"
+    "DECLARE\n"
+    "  u TEXT;\n"
+    "  e NUMERIC;\n"
+    "  n NUMERIC;\n"
+    "BEGIN\n"
+    "  IF t ~ '^-?[0-9]+([.][0-9]*)?$' AND LENGTH(t) <= 300 THEN RETURN CAST(t AS DOUBLE PRECISION); END IF;\n"
+    f"  u := regexp_replace(regexp_replace(t, '([0-9])_(?=[0-9])', '\\1', 'g'), '^{_WS}*[+]?', '');\n"
+    f"  IF u ~* '^-?nan([(][0-9a-z_]*[)])?{_WS}*$' THEN RETURN CAST('NaN' AS DOUBLE PRECISION); END IF;\n"
+    f"  IF u ~* '^-?inf(inity)?{_WS}*$' THEN RETURN CAST(u AS DOUBLE PRECISION); END IF;\n"
+    f"  IF u !~ '^-?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][+-]?[0-9]+)?{_WS}*$' THEN RETURN NULL; END IF;\n"
+    "  IF u !~ '[eE]' AND LENGTH(u) <= 300 THEN RETURN CAST(u AS DOUBLE PRECISION); END IF;\n"
+    "  -- an exponent or a long text: its decimal order first, so that no cast leaves the range\n"
+    f"  IF substring(u FROM '[0-9.]+') !~ '[1-9]' THEN RETURN {_SIGNED.format('0')}; END IF;\n"
+    "  e := FLOOR(LOG(CAST(substring(u FROM '[0-9.]+') AS NUMERIC)))\n"
+    "       + COALESCE(CAST(substring(u FROM '[eE]([+-]?[0-9]+)') AS NUMERIC), 0);\n"
+    f"  IF e < -324 THEN RETURN {_SIGNED.format('0')}; END IF;\n"
+    f"  IF e > 308 THEN RETURN {_SIGNED.format('Infinity')}; END IF;\n"
+    "  n := ABS(CAST(u AS NUMERIC));\n"
+    "  IF n >= POWER(CAST(2 AS NUMERIC), 1024) - POWER(CAST(2 AS NUMERIC), 970) THEN\n"
+    f"    RETURN {_SIGNED.format('Infinity')};\n"
+    "  END IF;\n"
+    "  IF n <= 2.4703282292062327208828439643411068618252990130716e-324 THEN\n"
+    f"    RETURN {_SIGNED.format('0')};\n"
+    "  END IF;\n"
+    "  RETURN CAST(u AS DOUBLE PRECISION);\n"
+    "END\n"
+    "$agreement$")
+
+# the bits set in x (0 <= x < 2^62) where there is no BIT_COUNT (Snowflake): the bit pairs,
+# nibbles and bytes summed in place (masks 0x55.., 0x33.., 0x0F..), and the byte sum, at most
+# 64, read as the number mod 255 (256 = 1 mod 255)
+_PAIRS = "({} - BITAND(BITSHIFTRIGHT({}, 1), 6148914691236517205))"
+_NIBBLES = (f"(BITAND({_PAIRS}, 3689348814741910323) "
+            f"+ BITAND(BITSHIFTRIGHT({_PAIRS}, 2), 3689348814741910323))")
+SWAR_BIT_COUNT = f"MOD(BITAND({_NIBBLES} + BITSHIFTRIGHT({_NIBBLES}, 4), 1085102592571150095), 255)"
+
 DUCKDB = Dialect(name="duckdb", quote='"', text="VARCHAR", double="DOUBLE", param_prefix="$",
                  inline="NOT MATERIALIZED", materialize="MATERIALIZED",
                  input_order="ROW_NUMBER() OVER ()", temp_table="CREATE TEMP TABLE",
                  fsum="agreement_fsum", isnan="agreement_isnan",
+                 to_number="TRY_CAST({} AS DOUBLE)", trim="TRIM(BOTH ' ' FROM {})",
+                 bit_or="BIT_OR", bit_count="BIT_COUNT({})",
                  setup=(EXACT_SUM_MACRO, ISNAN_MACRO))
 
 SPARK = Dialect(name="spark", quote="`", text="STRING", double="DOUBLE", param_prefix=":",
                 inline="/* inline */", materialize="", input_order="monotonically_increasing_id()",
                 temp_table="CACHE TABLE", fsum="SUM", isnan="isnan",
+                to_number="TRY_CAST({} AS DOUBLE)", trim="TRIM(BOTH ' ' FROM {})",
+                bit_or="BIT_OR", bit_count="BIT_COUNT({})",
                 row_number="ROW_NUMBER() OVER (ORDER BY monotonically_increasing_id())")
 
 # Warehouse renderings (`agreement-sql render --dialect ...`; no engine runs them from Python).
 # Parameters: PostgreSQL through psql variables (\set name value, read as :name), BigQuery's
 # named query parameters (@name), Snowflake's session variables (SET name = value; $name).
 # PostgreSQL and Snowflake have no ISNAN: NaN equals NaN there, so the test is written
-# `'NaN' = (x)` (the template writes `{{ sql.isnan }}(x)`). Decision 0011 lists what differs.
+# `'NaN' = (x)` (the template writes `{{ sql.isnan }}(x)`). PostgreSQL has no TRY_CAST (the
+# function above, defined in the rendering's header) and counts the bits of a bit string, not
+# of a BIGINT (BIT_COUNT(bit), PostgreSQL 14 and later); BigQuery writes SAFE_CAST and
+# TRIM(x, ' '); Snowflake TRIM(x, ' '), BITOR_AGG and no BIT_COUNT. Decision 0011 lists what differs.
 POSTGRES = Dialect(name="postgres", quote='"', text="TEXT", double="DOUBLE PRECISION",
                    param_prefix=":", inline="NOT MATERIALIZED", materialize="MATERIALIZED",
                    input_order="ROW_NUMBER() OVER ()", temp_table="CREATE TEMP TABLE",
-                   fsum="SUM", isnan="CAST('NaN' AS DOUBLE PRECISION) =")
+                   fsum="SUM", isnan="CAST('NaN' AS DOUBLE PRECISION) =",
+                   to_number="pg_temp.agreement_to_number({})", trim="TRIM(BOTH ' ' FROM {})",
+                   bit_or="BIT_OR", bit_count="BIT_COUNT(CAST({} AS BIT(64)))",
+                   setup=(PG_TO_NUMBER_FUNCTION,))
 
 BIGQUERY = Dialect(name="bigquery", quote="`", text="STRING", double="FLOAT64", param_prefix="@",
                    inline="", materialize="", input_order="ROW_NUMBER() OVER ()",
-                   temp_table="CREATE TEMP TABLE", fsum="SUM", isnan="IS_NAN")
+                   temp_table="CREATE TEMP TABLE", fsum="SUM", isnan="IS_NAN",
+                   to_number="SAFE_CAST({} AS FLOAT64)", trim="TRIM({}, ' ')",
+                   bit_or="BIT_OR", bit_count="BIT_COUNT({})")
 
 SNOWFLAKE = Dialect(name="snowflake", quote='"', text="VARCHAR", double="DOUBLE", param_prefix="$",
                     inline="", materialize="", input_order="SEQ8()",
                     temp_table="CREATE TEMPORARY TABLE", fsum="SUM",
-                    isnan="CAST('NaN' AS DOUBLE) =", row_number="ROW_NUMBER() OVER (ORDER BY SEQ8())")
+                    isnan="CAST('NaN' AS DOUBLE) =", to_number="TRY_CAST({} AS DOUBLE)",
+                    trim="TRIM({}, ' ')", bit_or="BITOR_AGG", bit_count=SWAR_BIT_COUNT,
+                    row_number="ROW_NUMBER() OVER (ORDER BY SEQ8())")
 
 DIALECTS = {d.name: d for d in (DUCKDB, SPARK, POSTGRES, BIGQUERY, SNOWFLAKE)}

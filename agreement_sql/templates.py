@@ -24,7 +24,7 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 import jinja2
 from jinja2 import meta
@@ -235,14 +235,38 @@ class Rendered:
         for p in self.params:
             shown = f" = {_one_line(repr(values[p]))}" if values and p in values else ""
             lines.append(f"-- parameter: {DIALECTS[self.dialect].param_prefix}{p}{shown}")
-        # the dialect's session macros the statement calls, defined first (fixed package text)
-        setup = [s + ";" for s in DIALECTS[self.dialect].setup if _macro_name(s) in self.sql]
+        # the dialect's session macros and functions the statement calls, defined first
+        setup = [s + ";" for s in self.setup()]
         return "\n".join(lines + setup) + "\n" + self.sql.strip() + "\n"
+
+    def setup(self) -> list[str]:
+        """The dialect's setup statements (fixed package text) that define a macro or function
+        this statement calls, to run before it: DuckDB's session macros, PostgreSQL's
+        ``pg_temp`` functions."""
+        return [s for s in DIALECTS[self.dialect].setup if _macro_name(s) in self.sql]
+
+
+_DEFINES = re.compile(r"^CREATE\s+(?:OR\s+REPLACE\s+)?(?:TEMP(?:ORARY)?\s+)?(?:MACRO|FUNCTION)\s+"
+                      r"([A-Za-z_][A-Za-z0-9_.]*)\s*\(", re.IGNORECASE)
 
 
 def _macro_name(statement: str) -> str:
-    """The name a ``CREATE ... MACRO name(...)`` statement defines."""
-    return statement.split("MACRO", 1)[1].split("(", 1)[0].strip()
+    """The name a ``CREATE [OR REPLACE] [TEMP] MACRO|FUNCTION name(...)`` statement defines, as
+    the statement calls it (``agreement_fsum``, ``pg_temp.agreement_to_number``)."""
+    found = _DEFINES.match(statement)
+    if found is None:
+        raise TemplateError(f"a dialect setup statement must define a macro or function: {statement[:60]!r}")
+    return found.group(1)
+
+
+def _form(form: str) -> Callable[[Any], Keyword]:
+    """A dialect form (``TRY_CAST({} AS DOUBLE)``) as a function of the SQL the template wrote:
+    a macro's output, an identifier, a bound parameter or a keyword, never a value."""
+    def apply(expr: Any) -> Keyword:
+        if not isinstance(expr, (Markup, Identifier, BoundParam, Keyword)):
+            raise TemplateError(f"a dialect form takes SQL the template wrote, got {expr!r}")
+        return Keyword(form.replace("{}", str.__str__(expr)))
+    return apply
 
 
 def _one_line(text: str) -> str:
@@ -319,7 +343,9 @@ def render(template: str, options: Mapping[str, Any], *, dialect: str | Dialect 
         sql={"text": Keyword(d.text), "double": Keyword(d.double), "inline": Keyword(d.inline),
              "materialize": Keyword(d.materialize), "input_order": Keyword(d.input_order),
              "fsum": Keyword(d.fsum), "isnan": Keyword(d.isnan),
-             "row_number": Keyword(d.row_number)},
+             "row_number": Keyword(d.row_number), "bit_or": Keyword(d.bit_or),
+             "to_number": _form(d.to_number), "trim": _form(d.trim),
+             "bit_count": _form(d.bit_count)},
         const=constants.sql_constants(),
         dialect=d.name,
         dialect_=d,
