@@ -48,7 +48,7 @@ def rater_diagnostics(source: Any, *, item: str = "item", rater: str = "rater", 
     _check(level, max_items)
     with ratings_session(source, con=con, item=item, rater=rater, value=value, metric=metric,
                          group_by=group_by, on_duplicate=on_duplicate, missing=missing,
-                         copy=True, layout=check_layout(layout, rater_columns, orientation),
+                         layout=check_layout(layout, rater_columns, orientation),
                          needs_raters="rater_diagnostics") as spec:
         results = diagnose(spec, level=level, max_items=max_items, max_pair_raters=max_pair_raters)
     return results if spec.several else results[0]

@@ -152,3 +152,28 @@ def test_diagnose_on_a_callers_source_without_rater_patterns():
     assert direct[0] == rater_diagnostics(table, level="interval")
     assert len(direct[0]["pairs"]) == 6 and all(r["alpha_without"] is not None
                                                for r in direct[0]["raters"])
+
+
+@pytest.mark.parametrize("max_items", [0, 1, 3, 7, 40, 1000])
+def test_top_items_with_many_ties_match_a_full_ranking(max_items):
+    """The statement sorts only the units at or above the max_items-th largest D_o term: the
+    listed units must be exactly the first max_items of a full ranking done here (D_u = 2 (m S2 -
+    S1^2) / (m - 1), Krippendorff 2011's unit term, larger first, then more disagreeing pairs,
+    then the item id), ties at the cut included."""
+    rng = np.random.default_rng(7)
+    ratings = {r: [int(v) if rng.random() > 0.15 else None for v in rng.integers(1, 4, 60)]
+               for r in "abcd"}
+    d = rater_diagnostics(_table(ratings), max_items=max_items)
+    expected = []
+    for k in range(60):
+        vs = [vs[k] for vs in ratings.values() if vs[k] is not None]
+        m = len(vs)
+        if m < 2:
+            continue
+        d_u = 2 * (m * sum(v * v for v in vs) - sum(vs) ** 2) / (m - 1)
+        pairs = sum(1 for i in range(m) for j in range(i + 1, m) if vs[i] != vs[j])
+        if d_u > 0:
+            expected.append((-d_u, -pairs, f"i{k + 1}"))
+    expected.sort()
+    assert [i["item"] for i in d["items"]] == [e[2] for e in expected[:max_items]]
+    assert [i["rank"] for i in d["items"]] == list(range(1, min(max_items, len(expected)) + 1))
