@@ -152,8 +152,9 @@ def test_relation_from_another_connection(long_arrow, expected):
     assert results(other.sql("SELECT * FROM t"), **LONG) == expected
 
 
-def test_polars_if_installed(long_arrow, expected):
-    pl = pytest.importorskip("polars")
+def test_polars(long_arrow, expected):
+    import polars as pl                         # a test dependency (pyproject's [test] extra)
+
     assert results(pl.from_arrow(long_arrow), **LONG) == expected
 
 
