@@ -18,6 +18,7 @@ from typing import Any, Sequence
 
 from .errors import OptionError
 from .engine import Session
+from .runner import lookup_rows
 
 
 @dataclass(frozen=True)
@@ -89,6 +90,6 @@ def register_domain(session: Session, domain: Sequence[Any] | None) -> Domain | 
     parsed = parse_domain(domain)
     rows = [(str(v), i, float(v) if parsed.numeric else float(i))
             for i, v in enumerate(parsed.values, start=1)]
-    name = session.register_rows([("value_text", "text"), ("rank", "bigint"), ("x", "double")],
-                                 rows, "domain")
+    name = lookup_rows(session, [("value_text", "text"), ("rank", "bigint"), ("x", "double")],
+                       rows, "domain")
     return Domain(values=parsed.values, numeric=parsed.numeric, relation=name)

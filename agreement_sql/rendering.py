@@ -94,6 +94,8 @@ TEMPLATE_OPTIONS: dict[str, dict[str, Any]] = {
                     "marginals": "pairwise", "variance": None,
                     "weight_basis": "value", "weight_matrix": None, "ci": False, "part": "kappa"},
     "judge_agreement": {"with_row_number": True},
+    "lookup_rows": {"n_rows": 2, "row_names": ["value_text", "rank", "x"],
+                    "row_types": ["text", "bigint", "double"]},
     "report_traces": {"n_traces": 1, "numeric_items": False},
     "plan_simulation": {"n_categories": 2},
     "consistency": {"input_form": "pairs", "part": "summary"},
@@ -238,6 +240,9 @@ def _template_params(template: str, options: dict[str, Any], spec: RatingsSpec) 
     out: dict[str, Any] = {}
     if template in ("named_raters", "concordance", "cohen_pairs"):
         out.update({f"rater_{i}": rater(i) for i in range(options["named_raters"])})
+    if template == "lookup_rows":                       # a declared domain ["no", "yes"]
+        for i, label in enumerate(("no", "yes")):
+            out.update({f"row_{i}_0": label, f"row_{i}_1": i + 1, f"row_{i}_2": float(i + 1)})
     if template == "concordance":                       # 95% (concordance(ci=0.95, level=0.95))
         out.update(z_ci=SAMPLE_PARAMS["z"], z_limits=SAMPLE_PARAMS["z"])
     if template == "report_traces":                     # irr()'s first listed traces

@@ -11,6 +11,7 @@ from typing import Any, Mapping
 
 from .errors import OptionError
 from .engine import Session
+from .runner import lookup_rows
 
 _RANGE = re.compile(r"^\s*(-?\d+(?:\.\d+)?)\s*(?:\.\.|-|:)\s*(-?\d+(?:\.\d+)?)\s*$")
 
@@ -44,8 +45,8 @@ def register_scales(session: Session, scales: Mapping[str, Any] | None) -> str |
         raise OptionError(f"scales must map question names to scales, e.g. "
                           f"{{'tone': (1, 5), 'safe': 'binary'}}, got {scales!r}")
     rows = [(str(metric), *parse_scale(str(metric), declared)) for metric, declared in scales.items()]
-    return session.register_rows([("metric", "text"), ("kind", "text"), ("lo", "double"),
-                                  ("hi", "double")], rows, "scales")
+    return lookup_rows(session, [("metric", "text"), ("kind", "text"), ("lo", "double"),
+                                ("hi", "double")], rows, "scales")
 
 
 def register_all_scales(session: Session, profile: Any, scales: Mapping[str, Any] | None) -> str:
@@ -67,5 +68,5 @@ def register_all_scales(session: Session, profile: Any, scales: Mapping[str, Any
         else:
             kind, (lo, hi) = "likert", LIKERT_DEFAULT
         rows.append((metric, kind, lo, hi))
-    return session.register_rows([("metric", "text"), ("kind", "text"), ("lo", "double"),
-                                  ("hi", "double")], rows, "scales")
+    return lookup_rows(session, [("metric", "text"), ("kind", "text"), ("lo", "double"),
+                                ("hi", "double")], rows, "scales")

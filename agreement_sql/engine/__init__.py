@@ -55,13 +55,6 @@ class Session(Protocol):
     def register_arrow(self, table: Any, kind: str) -> str:
         """Register an Arrow table the package built (a workflow's parsed input)."""
 
-    def register_rows(self, columns: Sequence[tuple[str, str]], rows: Sequence[Sequence[Any]],
-                      kind: str) -> str:
-        """Register a few rows the package built (a declared domain, weights, scales) as a
-        temporary relation: ``columns`` are (name, type) with type "text", "double", "bigint"
-        or "boolean"; the values are bound parameters (:func:`rows_statement`). No Arrow: a
-        first ``pyarrow.array`` of Python values imports pandas, a quarter second per process."""
-
     def materialize(self, sql: str, params: dict[str, Any], kind: str) -> Relation:
         """Run a SELECT into a temporary relation under a generated name."""
 
@@ -78,31 +71,6 @@ class Engine(Protocol):
     dialect: Dialect
 
     def session(self) -> Session: ...
-
-
-ROW_TYPES = ("text", "double", "bigint", "boolean")
-
-
-def rows_statement(dialect: Dialect, columns: Sequence[tuple[str, str]],
-                   rows: Sequence[Sequence[Any]]) -> tuple[str, dict[str, Any]]:
-    """A SELECT of ``rows`` with every value a bound parameter, each cast to its column's type
-    (a VALUES list; no rows: one row of NULLs filtered out). Names are the package's own."""
-    types = {"text": dialect.text, "double": dialect.double, "bigint": "BIGINT",
-             "boolean": "BOOLEAN"}
-    names = [dialect.quote_identifier(name) for name, _ in columns]
-    params: dict[str, Any] = {}
-
-    def cell(i: int, j: int) -> str:
-        key = f"row_{i}_{j}"
-        params[key] = rows[i][j]
-        return f"CAST({dialect.param_prefix}{key} AS {types[columns[j][1]]})"
-
-    if not rows:
-        nulls = ", ".join(f"CAST(NULL AS {types[t]}) AS {n}" for n, (_, t) in zip(names, columns))
-        return f"SELECT {nulls} FROM (SELECT 1 AS one) AS nothing WHERE 1 = 0", params
-    values = ",\n  ".join("(" + ", ".join(cell(i, j) for j in range(len(columns))) + ")"
-                           for i in range(len(rows)))
-    return f"SELECT * FROM (VALUES\n  {values}\n) AS v({', '.join(names)})", params
 
 
 def resolve_engine(con: Any) -> Engine:

@@ -205,14 +205,6 @@ class DuckDBSession:
         self._owned.append(("view", name))
         return name
 
-    def register_rows(self, columns: Any, rows: Any, kind: str) -> str:
-        from . import rows_statement
-        sql, params = rows_statement(self.dialect, columns, rows)
-        name = generated_name(kind)
-        self._run(self.dialect.create_temp_table(name) + sql, params, what=kind)
-        self._owned.append(("table", name))
-        return name
-
     def materialize(self, sql: str, params: dict[str, Any], kind: str) -> Relation:
         name = generated_name(kind)
         self._run(self.dialect.create_temp_table(name) + sql, params, what=kind)

@@ -302,17 +302,6 @@ class SparkCallSession:
         self._views.append(name)
         return name
 
-    def register_rows(self, columns: Any, rows: Any, kind: str) -> str:
-        from . import rows_statement
-        sql, params = rows_statement(self.dialect, columns, rows)
-        name = generated_name(kind)
-        try:
-            self._statement(sql, params).createOrReplaceTempView(name)
-        except self._errors as exc:
-            raise AgreementError(f"{kind}: cannot register a table: {_first_line(exc)}") from None
-        self._views.append(name)
-        return name
-
     def materialize(self, sql: str, params: dict[str, Any], kind: str) -> Relation:
         name = generated_name(kind)
         df = self._sql(sql, params, what=kind)

@@ -13,6 +13,7 @@ from typing import Any, Mapping
 from ..domain import Domain
 from ..engine import Session
 from ..errors import OptionError
+from ..runner import lookup_rows
 
 
 def _label(value: Any) -> str:
@@ -89,8 +90,8 @@ def register_weight_matrix(session: Session, weights: Any, declared: Domain | No
     keys = [_category(k, declared) for k, _, _ in clean]
     cols = [_category(l, declared) for _, l, _ in clean]
     rows = [(k[0], k[1], c[0], c[1], cell[2]) for k, c, cell in zip(keys, cols, clean)]
-    return session.register_rows([("x_k", "double"), ("label_k", "text"), ("x_l", "double"),
-                                  ("label_l", "text"), ("w", "double")], rows, "weights")
+    return lookup_rows(session, [("x_k", "double"), ("label_k", "text"), ("x_l", "double"),
+                                ("label_l", "text"), ("w", "double")], rows, "weights")
 
 
 def _symmetric(cells: list[tuple[str, str, float]], asymmetric: str,
