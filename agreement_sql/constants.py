@@ -67,6 +67,7 @@ def sql_constants() -> dict[str, Any]:
     values: dict[str, Any] = {
         "bits_per_block": BITS_PER_BLOCK,
         "rater_blocks": RATER_BLOCKS,
+        "listed_raters": MAX_BIT_RATERS + 1,
         "pack_base": PACK_BASE,
         "pack_digits": PACK_DIGITS,
         "max_exact_rating": repr(MAX_EXACT_RATING),

@@ -83,6 +83,8 @@ OPTIONS: dict[str, tuple[Check, str]] = {
     # the per-unit aggregation (sql/_units.sql.j2) and the forms of the statistics' inputs
     "form": (_choice("wide", "counts"), "wide: a count column per category; counts: a counts table"),
     "categories": (_kinds(("number", "label")), "the wide form's categories, bound as $category_i"),
+    "rater_list": (_opt_str, "the raters the profile listed (a relation of rater), or None: "
+                             "the statement finds them (sql/_rater_codes.sql.j2)"),
     "rater_blocks": (lambda v: _count(v) and v <= RATER_BLOCKS,
                      "blocks of rater bits counted per unit (0: no in-statement duplicate check)"),
     "category_kinds": (_choice("number", "label", "mixed"),

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import checks
-from .constants import MAX_WIDE_CATEGORIES
+from .constants import MAX_BIT_RATERS, MAX_WIDE_CATEGORIES
 from .domain import Domain
 from .errors import InvalidRatingError, OptionError, SourceError
 from .ratings import RatingsSpec
@@ -54,6 +54,7 @@ class Profile:
     domain: Domain | None = None
     scales: str | None = None
     totals: dict[str, int] = field(default_factory=dict)
+    raters: tuple[str, ...] = ()      # the raters in name order, when at most MAX_BIT_RATERS
 
     def key_of(self, row: dict[str, Any]) -> Key:
         return (row.get("metric"),) + tuple(row.get(s) for s in self.spec.slices)
@@ -113,6 +114,7 @@ def read_profile(spec: RatingsSpec, *, domain: Domain | None = None,
     rows = query(spec.session, "ratings_profile", options, spec.params())
     keys: dict[Key, KeyProfile] = {}
     n_raters = 0
+    listed: list[str] = []
     totals = dict.fromkeys(("n_rows", "n_missing", "n_placeholder", "n_ratings", "n_labels",
                             "n_nonfinite", "n_null_item", "n_null_rater", "n_null_metric",
                             "n_null_slice", "n_outside_domain", "n_out_of_scale"), 0)
@@ -123,6 +125,7 @@ def read_profile(spec: RatingsSpec, *, domain: Domain | None = None,
     for row in rows:
         if row["part"] == "raters":
             n_raters = int(row["n_raters"] or 0)
+            listed.append(row["rater"])
             continue
         fields = {f: int(row[f] or 0) for f in counted}
         kp = KeyProfile(x_min=row["x_min"], x_max=row["x_max"], frac_max=row["frac_max"], **fields)
@@ -139,7 +142,8 @@ def read_profile(spec: RatingsSpec, *, domain: Domain | None = None,
             x_max = kp.x_max if x_max is None or kp.x_max is None else max(x_max, kp.x_max)
             frac = kp.frac_max if frac is None or kp.frac_max is None else max(frac, kp.frac_max)
     profile = Profile(spec=spec, keys=keys, n_raters=n_raters, categories=(), many_categories=False,
-                      domain=domain, scales=scales, totals=totals)
+                      domain=domain, scales=scales, totals=totals,
+                      raters=tuple(listed) if n_raters <= MAX_BIT_RATERS else ())
     return _with_categories(profile, x_min, x_max, frac)
 
 

@@ -4,8 +4,9 @@ A coefficient statement reads its ratings in one of two forms chosen by
 ``agreement_sql.plan.make_plan``: ``wide`` (at most 16 categories, a count column per category,
 sums over unit patterns) or ``counts`` (a counts-per-(unit, value) table); with at most
 ``plan.MAX_BIT_RATERS`` raters the statement's own units find duplicates with rater bits, beyond
-that ``sql/duplicate_check.sql.j2`` runs first. :func:`routes` forces each of them
-(``plan.FORCED_FORM``, ``plan.MAX_BIT_RATERS``), records the plan every call made, and returns
+that ``sql/duplicate_check.sql.j2`` runs first; on large inputs the statement numbers the raters
+the profile listed (``plan.LIST_RATERS_FROM``). :func:`routes` forces each of them
+(``plan.FORCED_FORM``, ``plan.MAX_BIT_RATERS``, ``plan.LIST_RATERS_FROM``), records the plan every call made, and returns
 each route's outcome (its result, or its typed error as ``(name, message)``); :func:`same`
 compares them.
 
@@ -26,7 +27,7 @@ import pytest
 from agreement_sql import plan
 from agreement_sql.metrics import coefficient as coefficient_module
 
-ROUTES = ("wide", "counts", "no_bits")
+ROUTES = ("wide", "counts", "no_bits", "listed")
 ALL_ROUTES = ROUTES + ("counts_no_bits",)
 
 
@@ -82,6 +83,7 @@ def routes(monkeypatch, call: Callable[[], Any], names=ROUTES) -> dict[str, dict
 
     forced = {"wide": {}, "counts": {"FORCED_FORM": "counts"},
               "no_bits": {"MAX_BIT_RATERS": 0},
+              "listed": {"LIST_RATERS_FROM": 0},
               "counts_no_bits": {"FORCED_FORM": "counts", "MAX_BIT_RATERS": 0}}
     out: dict[str, dict[str, Any]] = {}
     with monkeypatch.context() as mp:
@@ -99,6 +101,10 @@ def routes(monkeypatch, call: Callable[[], Any], names=ROUTES) -> dict[str, dict
                 assert p.form == "counts", (name, p)
             if "no_bits" in name:
                 assert p.rater_blocks == 0, (name, p)
+            if name == "listed" and p.rater_blocks:
+                assert p.rater_list is not None, (name, p)
+            if name != "listed":
+                assert p.rater_list is None, (name, p)
     return out
 
 

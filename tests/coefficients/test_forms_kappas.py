@@ -446,11 +446,13 @@ def test_light_kappa_skip_is_noted_under_the_cli_table(tmp_path, capsys):
 
 
 def test_every_route_is_exercised(monkeypatch):
-    # the routes differ where they should: the forced counts form and the lowered rater cap
-    # reach the plan (a route that silently kept the wide form would make every test above
+    # the routes differ where they should: the forced counts form, the lowered rater cap and
+    # the raters listed by the profile reach the plan (a route that silently kept the wide form would make every test above
     # compare a call with itself)
     table = random_table(1, metrics=1)
     got = routes(monkeypatch, lambda: ag.fleiss_kappa(table), ALL_ROUTES)
-    assert [(p.form, p.rater_blocks) for name in ALL_ROUTES for p in got[name]["plans"]] == [
-        ("wide", 1), ("counts", 1), ("wide", 0), ("counts", 0)]
+    assert [(p.form, p.rater_blocks, p.rater_list is not None)
+            for name in ALL_ROUTES for p in got[name]["plans"]] == [
+        ("wide", 1, False), ("counts", 1, False), ("wide", 0, False), ("wide", 1, True),
+        ("counts", 0, False)]
     same(got)

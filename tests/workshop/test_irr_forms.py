@@ -42,7 +42,8 @@ def _table(seed: int, *, items: int = 60, raters: int = 7, values=(1, 2, 3, 4, 5
 
 
 def _routes(monkeypatch, call):
-    """The call's outcome in the wide form, the counts form, and without rater bits."""
+    """The call's outcome in the wide form, the counts form, without rater bits, and with the
+    raters numbered from the profile's list (as on large inputs)."""
     def outcome():
         try:
             return call()
@@ -55,12 +56,15 @@ def _routes(monkeypatch, call):
     with monkeypatch.context() as mp:
         mp.setattr(plan, "MAX_BIT_RATERS", 0)
         out["no_bits"] = outcome()
+    with monkeypatch.context() as mp:
+        mp.setattr(plan, "LIST_RATERS_FROM", 0)     # the raters numbered from the profile's list
+        out["listed"] = outcome()
     return out
 
 
 def _same(routes):
     first = json.dumps(routes["one_pass"], sort_keys=True, default=str)
-    for name in ("counts", "no_bits"):
+    for name in ("counts", "no_bits", "listed"):
         assert json.dumps(routes[name], sort_keys=True, default=str) == first, name
 
 

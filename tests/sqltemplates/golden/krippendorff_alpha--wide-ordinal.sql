@@ -87,11 +87,12 @@ COUNT(*) AS n_rows_u,
 unit_wide AS (
   SELECT metric, item, m_u, n_rows_u,
 or_0, 
-         CAST(FLOOR(pack_0 / 1.0) - 512.0 * FLOOR(pack_0 / 512.0) AS BIGINT) AS n_0,
+                  CAST(FLOOR(pack_0 / 1.0) - 512.0 * FLOOR(pack_0 / 512.0) AS BIGINT) AS n_0,
          CAST(FLOOR(pack_0 / 512.0) - 512.0 * FLOOR(pack_0 / 262144.0) AS BIGINT) AS n_1,
          CAST(FLOOR(pack_0 / 262144.0) - 512.0 * FLOOR(pack_0 / 134217728.0) AS BIGINT) AS n_2,
          CAST(FLOOR(pack_0 / 134217728.0) - 512.0 * FLOOR(pack_0 / 68719476736.0) AS BIGINT) AS n_3,
          CAST(FLOOR(pack_0 / 68719476736.0) - 512.0 * FLOOR(pack_0 / 35184372088832.0) AS BIGINT) AS n_4
+
   FROM unit_packed
 ),
 units AS (
@@ -108,13 +109,25 @@ n_0 * n_0 + n_1 * n_1 + n_2 * n_2 + n_3 * n_3 + n_4 * n_4 + 0 AS q_u,
 CASE WHEN n_0 > 0 THEN 1 ELSE 0 END + CASE WHEN n_1 > 0 THEN 1 ELSE 0 END + CASE WHEN n_2 > 0 THEN 1 ELSE 0 END + CASE WHEN n_3 > 0 THEN 1 ELSE 0 END + CASE WHEN n_4 > 0 THEN 1 ELSE 0 END + 0 AS n_values_u
   FROM unit_wide
 ),
-unit_patterns AS (
-  -- units with the same size and category counts, w of them
-  SELECT metric, m_u, n_0, n_1, n_2, n_3, n_4, COUNT(*) AS w,
+pack_patterns AS (
+  -- units with the same size and packed counts, w of them: grouped before the digits are
+  -- decoded, so the decoding runs once a pattern instead of once a unit
+  SELECT metric, m_u, pack_0, COUNT(*) AS w,
 BIT_OR(or_0) AS or_0, 
-         SUM(n_rows_u) AS n_rows, SUM(dup_u) AS n_dup
-  FROM units
-  GROUP BY metric, m_u, n_0, n_1, n_2, n_3, n_4
+         SUM(n_rows_u) AS n_rows, SUM(CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + 0 THEN 1 ELSE 0 END) AS n_dup
+  FROM unit_packed
+  GROUP BY metric, m_u, pack_0
+),
+unit_patterns AS (
+  SELECT metric, m_u,          CAST(FLOOR(pack_0 / 1.0) - 512.0 * FLOOR(pack_0 / 512.0) AS BIGINT) AS n_0,
+         CAST(FLOOR(pack_0 / 512.0) - 512.0 * FLOOR(pack_0 / 262144.0) AS BIGINT) AS n_1,
+         CAST(FLOOR(pack_0 / 262144.0) - 512.0 * FLOOR(pack_0 / 134217728.0) AS BIGINT) AS n_2,
+         CAST(FLOOR(pack_0 / 134217728.0) - 512.0 * FLOOR(pack_0 / 68719476736.0) AS BIGINT) AS n_3,
+         CAST(FLOOR(pack_0 / 68719476736.0) - 512.0 * FLOOR(pack_0 / 35184372088832.0) AS BIGINT) AS n_4
+, w,
+or_0, 
+         n_rows, n_dup
+  FROM pack_patterns
 ),
 
 unit_counts AS (

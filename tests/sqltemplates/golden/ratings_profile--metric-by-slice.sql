@@ -15,7 +15,10 @@ CREATE OR REPLACE TEMP MACRO agreement_isnan(x) AS (NOT ISFINITE(x) AND NOT ISIN
 --           n_outside_domain (with a declared domain), n_out_of_scale (with declared scales);
 --           n_ratings = n_numbers + n_labels, n_missing = the rest less the placeholders (NULL,
 --           NaN, blank), n_nonfinite = 1 when some number is +-inf or 2^53 or more in magnitude
---   raters  one: n_raters, the distinct raters of every metric together
+--   raters  the distinct raters of every metric together, in name order, one row each
+--           (rater) and each with n_raters, their number; at most MAX_BIT_RATERS + 1 rows:
+--           the statements that follow number these raters (sql/_rater_codes.sql.j2) instead
+--           of finding them again; beyond that only their number is of use
 -- The categories are listed by sql/ratings_categories.sql.j2 when they cannot be read off
 -- here (labels, or numbers that are not a short run of whole numbers).
 -- A metric whose key is NULL is a row with a NULL metric (n_rows counts its rows).
@@ -73,6 +76,10 @@ profile_keys AS (
   FROM ratings_in AS r
   LEFT JOIN "scales" AS d ON d.metric = r.metric
   GROUP BY r.metric, r.slice_0
+),
+profile_raters AS (
+  SELECT rater, COUNT(*) OVER () AS n_raters
+  FROM (SELECT DISTINCT rater FROM ratings WHERE rater IS NOT NULL) AS d
 )
 SELECT 'key' AS part, k.metric, k.slice_0, k.n_rows, k.n_numbers, k.n_labels,
        k.n_numbers + k.n_labels AS n_ratings,
@@ -83,11 +90,12 @@ SELECT 'key' AS part, k.metric, k.slice_0, k.n_rows, k.n_numbers, k.n_labels,
        k.n_null_item, k.n_null_rater, CAST(NULL AS BIGINT) AS n_raters, k.x_min, k.x_max, k.frac_max,
        CASE WHEN k.x_min <= -9007199254740992.0 OR k.x_max >= 9007199254740992.0 THEN 1 ELSE 0 END AS n_nonfinite,
 0 AS n_outside_domain,
-       k.n_out_of_scale
+       k.n_out_of_scale, CAST(NULL AS VARCHAR) AS rater
 FROM profile_keys AS k
 UNION ALL
 SELECT 'raters', CAST(NULL AS VARCHAR), CAST(NULL AS VARCHAR), NULL, NULL, NULL,
        NULL, NULL, NULL, NULL, NULL, NULL,
-       (SELECT COUNT(DISTINCT rater) FROM ratings WHERE rater IS NOT NULL),
-       NULL, NULL, NULL, NULL, NULL, NULL
-ORDER BY 1, metric, slice_0
+       n_raters, NULL, NULL, NULL, NULL, NULL, NULL, rater
+FROM (SELECT rater, n_raters FROM profile_raters
+      ORDER BY rater LIMIT 497) AS listed
+ORDER BY 1, metric, slice_0, rater
