@@ -18,6 +18,18 @@ from .ratings import RatingsSpec, materialize, prepare
 from .sources import Layout, check_layout, layout_source
 
 
+def check_raters(layout: str, needs_raters: str) -> None:
+    """Refuse a counts table (``layout`` "counts") for a call that needs to know which rater
+    gave each rating (``needs_raters``: what the call computes)."""
+    if layout == "counts":
+        raise OptionError(f"{needs_raters} needs to know which rater gave each rating, and a "
+                          "counts table (layout='counts') has anonymous raters: it holds how many "
+                          "raters chose each category, not who. Give the ratings per rater "
+                          "(layout='wide' or long rows), or use a rater-free coefficient (Fleiss' "
+                          "kappa, Gwet's AC1, Brennan-Prediger, percent agreement, Krippendorff's "
+                          "alpha, pairwise agreement)")
+
+
 @contextmanager
 def ratings_session(source: Any, *, con: Any = None, item: Any = "item", rater: Any = "rater",
                     value: Any = "value", metric: Any = None, group_by: Any = None,
@@ -38,13 +50,8 @@ def ratings_session(source: Any, *, con: Any = None, item: Any = "item", rater: 
     """
     shape = layout if isinstance(layout, Layout) else check_layout(layout)
     source, shape, default_item = layout_source(source, shape)
-    if shape.kind == "counts" and needs_raters:
-        raise OptionError(f"{needs_raters} needs to know which rater gave each rating, and a "
-                          "counts table (layout='counts') has anonymous raters: it holds how many "
-                          "raters chose each category, not who. Give the ratings per rater "
-                          "(layout='wide' or long rows), or use a rater-free coefficient (Fleiss' "
-                          "kappa, Gwet's AC1, Brennan-Prediger, percent agreement, Krippendorff's "
-                          "alpha, pairwise agreement)")
+    if needs_raters:
+        check_raters(shape.kind, needs_raters)
     with open_session(con) as session:
         relation = session.read_source(source)
         spec = prepare(session, relation, item=item, rater=rater, value=value, metric=metric,

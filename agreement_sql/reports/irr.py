@@ -28,6 +28,7 @@ from ..sources import check_layout
 from .suggestions import LOW_CRITERIA, metric_suggestions, more_message, pattern_message
 
 PRIORITY_SD = 1.5
+MAX_PATTERNS = 20        # trace patterns listed per question (irr()'s max_patterns)
 EXTREME_RANGE = 4.0
 MEAN_GAP = 2.0
 
@@ -68,7 +69,7 @@ def _threshold(value: Any) -> float:
 def irr(source: Any, *, item: str = "item", rater: str = "rater", value: str = "value",
         metric: str | None = None, scales: Mapping[str, Any] | None = None,
         threshold: float = 75.0, on_duplicate: str | None = None, missing: Any = None,
-        max_traces: int | None = 100, max_patterns: int = 20, con: Any = None,
+        max_traces: int | None = 100, max_patterns: int = MAX_PATTERNS, con: Any = None,
         layout: str = "long", rater_columns: Sequence[str] | None = None,
         orientation: str | None = None) -> IRRReport | IRRError:
     """The workshop IRR report: pairwise agreement %, GDPval A^HH and Krippendorff's alpha.
@@ -81,30 +82,48 @@ def irr(source: Any, *, item: str = "item", rater: str = "rater", value: str = "
     AgreementError. ``max_traces`` caps ``trace_disagreements`` (largest sigma first; None for
     all) and ``max_patterns`` the trace patterns listed per question.
     """
-    threshold = _threshold(threshold)
-    cap_traces = _whole(max_traces, "max_traces", allow_none=True)
-    cap_patterns = _whole(max_patterns, "max_patterns")
-    if scales is not None and not isinstance(scales, Mapping):
-        raise OptionError(f"scales must map question names to scales, e.g. "
-                          f"{{'tone': (1, 5), 'safe': 'binary'}}, got {scales!r}")
+    threshold, cap_traces, cap_patterns = checked_options(threshold, max_traces, max_patterns, scales)
     with ratings_session(source, con=con, item=item, rater=rater, value=value, metric=metric,
                          on_duplicate=on_duplicate, missing=missing,
                          layout=check_layout(layout, rater_columns, orientation)) as spec:
-        declared = register_scales(spec.session, scales)
-        profile = read_profile(spec, scales=declared)
-        profile.check(numbers=True, allow_empty=True, what="the workshop report (numeric ratings)")
-        _check_declared(scales, profile)
-        all_scales = register_all_scales(spec.session, profile, scales)
-        plan = make_plan(profile, rater_bits=True)
-        options = {**spec.options(), **plan.options(), "scales": all_scales, "level": "interval"}
-        params = {**spec.params(), **plan.params(), **_score_params(threshold),
-                  **_pattern_params(cap_patterns), **_trace_params(cap_traces)}
-        rows = query(spec.session, "irr_report", options, params)
-        validation = _part(rows, "validation")[0]
-        verify_units(profile, [validation])
-        failure = _validate(validation, profile, scales)
-        if failure is not None:
-            return failure
+        return irr_on(spec, workshop_profile(spec, scales), scales=scales, threshold=threshold,
+                      max_traces=cap_traces, max_patterns=cap_patterns)
+
+
+def checked_options(threshold: Any, max_traces: Any, max_patterns: Any,
+                    scales: Any) -> tuple[float, int | None, int]:
+    """irr()'s keyword arguments, checked: (threshold, max_traces, max_patterns)."""
+    if scales is not None and not isinstance(scales, Mapping):
+        raise OptionError(f"scales must map question names to scales, e.g. "
+                          f"{{'tone': (1, 5), 'safe': 'binary'}}, got {scales!r}")
+    return (_threshold(threshold), _whole(max_traces, "max_traces", allow_none=True),
+            _whole(max_patterns, "max_patterns") or 0)
+
+
+def workshop_profile(spec: Any, scales: Mapping[str, Any] | None) -> Profile:
+    """The ratings profile the report reads (with the declared scales), checked."""
+    profile = read_profile(spec, scales=register_scales(spec.session, scales))
+    profile.check(numbers=True, allow_empty=True, what="the workshop report (numeric ratings)")
+    _check_declared(scales, profile)
+    return profile
+
+
+def irr_on(spec: Any, profile: Profile, *, scales: Mapping[str, Any] | None, threshold: float,
+           max_traces: int | None, max_patterns: int) -> IRRReport | IRRError:
+    """The report on the ratings of an open call (:func:`workshop_profile` read them): one
+    statement, sql/irr_report.sql.j2. The HTML report calls this in its own session, so that its
+    other statements read the same profile."""
+    all_scales = register_all_scales(spec.session, profile, scales)
+    plan = make_plan(profile, rater_bits=True)
+    options = {**spec.options(), **plan.options(), "scales": all_scales, "level": "interval"}
+    params = {**spec.params(), **plan.params(), **_score_params(threshold),
+              **_pattern_params(max_patterns), **_trace_params(max_traces)}
+    rows = query(spec.session, "irr_report", options, params)
+    validation = _part(rows, "validation")[0]
+    verify_units(profile, [validation])
+    failure = _validate(validation, profile, scales)
+    if failure is not None:
+        return failure
     scores, patterns = _part(rows, "scores"), _part(rows, "patterns")
     traces = [{**t, "item": t["trace_item"]} for t in _part(rows, "traces")]
     report = _report(validation, scores, patterns, traces, threshold, scales)

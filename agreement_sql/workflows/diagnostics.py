@@ -18,7 +18,7 @@ from typing import Any, Sequence
 from ..errors import OptionError
 from ..parameters import LEVELS
 from ..plan import make_plan, verify_units
-from ..profile import read_profile
+from ..profile import Profile, read_profile
 from ..ratings import RatingsSpec, materialize
 from ..results import DisagreementItem, RaterAgreement, RaterBias, RaterDiagnostics, RaterPair
 from ..runner import query
@@ -61,8 +61,9 @@ def _check(level: str, max_items: Any) -> None:
         raise OptionError(f"max_items must be a whole number >= 0, got {max_items!r}")
 
 
-def _run(spec: RatingsSpec, level: str, max_items: int, *, patterns: bool) -> tuple[list[dict[str, Any]], bool]:
-    profile = read_profile(spec)
+def _run(spec: RatingsSpec, level: str, max_items: int, *, patterns: bool,
+         profile: Profile | None = None) -> tuple[list[dict[str, Any]], bool]:
+    profile = profile if profile is not None else read_profile(spec)
     profile.check(numbers=level != "nominal",
                   what=f"diagnostics at level {level!r} (use level='nominal' for labels)")
     plan = make_plan(profile, patterns=patterns)
@@ -76,10 +77,12 @@ def _run(spec: RatingsSpec, level: str, max_items: int, *, patterns: bool) -> tu
 
 
 def diagnose(spec: RatingsSpec, *, level: str, max_items: int = MAX_ITEMS,
-             max_pair_raters: int = MAX_PAIR_RATERS) -> list[RaterDiagnostics]:
-    """Diagnostics on a canonical ``spec`` (re-keyed as the caller needs), one per metric and group."""
+             max_pair_raters: int = MAX_PAIR_RATERS,
+             profile: Profile | None = None) -> list[RaterDiagnostics]:
+    """Diagnostics on a canonical ``spec`` (re-keyed as the caller needs), one per metric and
+    group; ``profile``: the ratings profile of ``spec`` when the caller has read it already."""
     _check(level, max_items)
-    rows, from_patterns = _run(spec, level, max_items, patterns=True)
+    rows, from_patterns = _run(spec, level, max_items, patterns=True, profile=profile)
     names, slices = list(spec.group_by), spec.slices
     by_key: dict[tuple, RaterDiagnostics] = {}
 

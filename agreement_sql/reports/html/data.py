@@ -21,17 +21,16 @@ from typing import Any, Mapping
 
 from ...engine import open_session
 from ...plan import make_plan, verify_units
-from ...profile import read_profile
 from ...ratings import RatingsSpec, materialize
 from ...results import (EvaluationSheetReport, IRRError, IRRReport, JudgeAgreementReport,
                         PerMetricScore, RaterDiagnostics)
 from ...runner import query
-from ...session import ratings_session
+from ...session import check_raters, ratings_session
 from ...sources import FileSource, resolve_source
 from ...workflows.diagnostics import diagnose
 from ...workflows.judges import judge_agreement
 from ...workflows.sheet import ANNOTATOR, evaluation_sheet
-from ..irr import irr
+from ..irr import MAX_PATTERNS, checked_options, irr_on, workshop_profile
 
 if sys.version_info >= (3, 11):
     from typing import TypedDict
@@ -193,26 +192,30 @@ def _workshop(data: ReportData, source: Any, *, item: str, rater: str, value: st
               missing: Any, con: Any, max_traces: int, layout: Any = None) -> None:
     """irr() for the verdict, scores, patterns and trace ranking; the rater diagnostics for the
     rater figures; the report_* statements for the rest (one session, the same ratings)."""
-    report = irr(source, item=item, rater=rater, value=value, metric=metric, scales=scales,
-                 threshold=data["threshold"], on_duplicate=on_duplicate, missing=missing,
-                 max_traces=max_traces, con=con, layout=layout or "long")
-    data["irr"] = report
-    if "error" in report:
-        return
-    data["conventions"] = {**report["conventions"], **CONVENTIONS}
-    scores = report["per_metric_scores"]
-    traces = report["trace_disagreements"]
+    threshold, cap_traces, cap_patterns = checked_options(data["threshold"], max_traces,
+                                                          MAX_PATTERNS, scales)
     with ratings_session(source, con=con, item=item, rater=rater, value=value, metric=metric,
-                         on_duplicate=on_duplicate, missing=missing, layout=layout,
-                         needs_raters="the report's rater figures") as spec:
-        profile = read_profile(spec)
+                         on_duplicate=on_duplicate, missing=missing, layout=layout) as spec:
+        # one profile for irr()'s statement and the page's own (docs/report.md)
+        profile = workshop_profile(spec, scales)
+        report = irr_on(spec, profile, scales=scales, threshold=threshold,
+                        max_traces=cap_traces, max_patterns=cap_patterns)
+        data["irr"] = report
+        if "error" in report:
+            return
+        data["conventions"] = {**report["conventions"], **CONVENTIONS}
+        scores = report["per_metric_scores"]
+        traces = report["trace_disagreements"]
+        check_raters(spec.layout, "the report's rater figures")
         plan = make_plan(profile, patterns=True)
         if not plan.rater_patterns and not spec.canonical and profile.n_raters <= MAX_SHOWN_RATERS:
             # diagnostics then expands the ratings per left-out rater and per pair, which reads
-            # a canonical copy
+            # a canonical copy (the same ratings: the profile holds for it)
             spec = materialize(spec)
+            profile = replace(profile, spec=spec)
         diagnostics = {d["metric"]: d for d in diagnose(spec, level=LEVEL, max_items=0,
-                                                        max_pair_raters=MAX_SHOWN_RATERS)}
+                                                        max_pair_raters=MAX_SHOWN_RATERS,
+                                                        profile=profile)}
         units = query(spec.session, "report_coincidences",
                       {**spec.options(), **replace(plan, rater_patterns=False).options(),
                        "category_kinds": "number"},
