@@ -177,3 +177,31 @@ def test_top_items_with_many_ties_match_a_full_ranking(max_items):
     expected.sort()
     assert [i["item"] for i in d["items"]] == [e[2] for e in expected[:max_items]]
     assert [i["rank"] for i in d["items"]] == list(range(1, min(max_items, len(expected)) + 1))
+
+
+@pytest.mark.parametrize("level", ["interval", "nominal"])
+def test_listed_units_ratings_are_the_same_with_and_without_rater_patterns(monkeypatch, level):
+    """With rater patterns the listed units' ratings are decoded from each unit's pattern
+    (no second scan of the ratings); without, they are joined from the ratings. Both must list
+    the same units with the same ratings, per group, numbers and labels alike."""
+    import agreement_sql.plan as plan
+
+    rng = np.random.default_rng(11)
+    rows = {"g": [], "item": [], "rater": [], "value": []}
+    for g in ("a", "b"):
+        for k in range(40):
+            for r in ("r1", "r2", "r3", "r4"):
+                if rng.random() < 0.2:
+                    continue
+                v = int(rng.integers(1, 5))
+                rows["g"].append(g)
+                rows["item"].append(f"i{k}")
+                rows["rater"].append(r)
+                rows["value"].append(v if level == "interval" else f"c{v}")
+    table = pa.table(rows)
+    with_patterns = rater_diagnostics(table, group_by="g", level=level, max_items=15)
+    monkeypatch.setattr(plan, "FORCED_PATTERNS", False)
+    joined = rater_diagnostics(table, group_by="g", level=level, max_items=15)
+    assert [d["items"] for d in with_patterns] == [d["items"] for d in joined]
+    assert all(len(d["items"]) == 15 for d in joined)
+    assert all(len(i["ratings"]) == i["n_ratings"] for d in joined for i in d["items"])
