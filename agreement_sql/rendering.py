@@ -178,7 +178,8 @@ def statement(name: str, *, dialect: str = "duckdb", relation: str = "ratings",
     wanted = template_options(template)
     options.update(TEMPLATE_OPTIONS.get(template, {}))
     defaults = {"level": "interval", "category_kinds": "number", "with_usage": True,
-                "with_points": True, "problem": "duplicate", "part": None}
+                "with_points": True, "with_coincidences": False, "problem": "duplicate",
+                "part": None}
     for key, value_ in choices.items():
         options[key] = value_
     if template == "icc":

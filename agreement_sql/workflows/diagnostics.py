@@ -62,7 +62,8 @@ def _check(level: str, max_items: Any) -> None:
 
 
 def _run(spec: RatingsSpec, level: str, max_items: int, *, patterns: bool,
-         profile: Profile | None = None) -> tuple[list[dict[str, Any]], bool]:
+         profile: Profile | None = None,
+         coincidences: bool = False) -> tuple[list[dict[str, Any]], bool]:
     profile = profile if profile is not None else read_profile(spec)
     profile.check(numbers=level != "nominal",
                   what=f"diagnostics at level {level!r} (use level='nominal' for labels)")
@@ -70,7 +71,8 @@ def _run(spec: RatingsSpec, level: str, max_items: int, *, patterns: bool,
     kinds = "number" if not profile.has_labels else (
         "label" if profile.totals["n_labels"] == profile.totals["n_ratings"] else "mixed")
     rows = query(spec.session, "rater_diagnostics",
-                 {**spec.options(), **plan.options(), "level": level, "category_kinds": kinds},
+                 {**spec.options(), **plan.options(), "level": level, "category_kinds": kinds,
+                  "with_coincidences": coincidences},
                  {**spec.params(), **plan.params(), "max_items": max_items})
     verify_units(profile, [r for r in rows if r["part"] == "alpha"])
     return rows, plan.rater_patterns
@@ -81,8 +83,19 @@ def diagnose(spec: RatingsSpec, *, level: str, max_items: int = MAX_ITEMS,
              profile: Profile | None = None) -> list[RaterDiagnostics]:
     """Diagnostics on a canonical ``spec`` (re-keyed as the caller needs), one per metric and
     group; ``profile``: the ratings profile of ``spec`` when the caller has read it already."""
+    return diagnose_with_rows(spec, level=level, max_items=max_items,
+                              max_pair_raters=max_pair_raters, profile=profile)[0]
+
+
+def diagnose_with_rows(spec: RatingsSpec, *, level: str, max_items: int = MAX_ITEMS,
+                       max_pair_raters: int = MAX_PAIR_RATERS, profile: Profile | None = None,
+                       coincidences: bool = False) -> tuple[list[RaterDiagnostics], list[dict[str, Any]]]:
+    """:func:`diagnose`, and the statement's rows: part "alpha" with each key's unit counts
+    (n_units, n_single) and, with ``coincidences``, part "coincidence" (the pooled coincidence
+    matrix, sql/_coincidences.sql.j2), for the HTML report."""
     _check(level, max_items)
-    rows, from_patterns = _run(spec, level, max_items, patterns=True, profile=profile)
+    rows, from_patterns = _run(spec, level, max_items, patterns=True, profile=profile,
+                               coincidences=coincidences)
     names, slices = list(spec.group_by), spec.slices
     by_key: dict[tuple, RaterDiagnostics] = {}
 
@@ -137,7 +150,7 @@ def diagnose(spec: RatingsSpec, *, level: str, max_items: int = MAX_ITEMS,
     for d in by_key.values():
         d["raters"].sort(key=lambda r: (r["agreement_with_others"] is None,
                                         r["agreement_with_others"] or 0.0, r["rater"]))
-    return list(by_key.values())
+    return list(by_key.values()), rows
 
 
 def _expanded(spec: RatingsSpec, level: str, by_key: dict[tuple, RaterDiagnostics],

@@ -315,8 +315,6 @@ def test_cli_writes_the_page_and_refuses_the_source(tmp_path):
 
 
 @pytest.mark.parametrize("name, choices", [
-    ("report_coincidences", {"form": "wide", "categories": "0,1,2"}),
-    ("report_coincidences", {"form": "counts"}),
     ("report_distribution", {}),
     ("report_traces", {"n_traces": 2, "numeric_items": True}),
     ("report_traces", {"n_traces": 1, "numeric_items": False}),

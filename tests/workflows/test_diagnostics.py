@@ -205,3 +205,18 @@ def test_listed_units_ratings_are_the_same_with_and_without_rater_patterns(monke
     assert [d["items"] for d in with_patterns] == [d["items"] for d in joined]
     assert all(len(d["items"]) == 15 for d in joined)
     assert all(len(i["ratings"]) == i["n_ratings"] for d in joined for i in d["items"])
+
+
+def test_a_rater_rating_a_unit_twice_is_refused():
+    """Like every statistic (docs/decisions/0002): a duplicate (item, rater) raises unless a
+    duplicate policy chooses one rating; rater_diagnostics used to count the rater twice."""
+    from agreement_sql.errors import DuplicateRatingError
+
+    t = pa.table({"item": [1, 1, 1, 2, 2, 3, 3], "rater": ["a", "a", "b", "a", "b", "a", "b"],
+                  "value": [1, 2, 2, 3, 3, 1, 2]})
+    with pytest.raises(DuplicateRatingError, match="item=1, rater='a'"):
+        rater_diagnostics(t)
+    first = rater_diagnostics(t, on_duplicate="first")
+    # the oracle: the krippendorff package on the ratings the policy keeps (item 1: a's first, 1)
+    assert first["alpha"] == pytest.approx(krippendorff.alpha(
+        reliability_data=[[1, 3, 1], [2, 3, 2]], level_of_measurement="interval"))

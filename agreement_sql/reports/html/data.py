@@ -2,12 +2,13 @@
 
 Every number comes from SQL, and each statistic from the one statement that computes it in the
 package: the public functions (``irr``, ``judge_agreement``, ``evaluation_sheet``), the rater
-diagnostics (:func:`agreement_sql.workflows.diagnostics.diagnose`: each rater's exact agreement
-with the others, mean absolute difference, bias, alpha without the rater; each pair's exact % and
-alpha) and sql/cohen_pairs.sql.j2 (two raters' confusion counts). The report's own statements add
-what no other statement returns: ``sql/report_coincidences`` (the pooled coincidence matrix, and
-the unit counts of sql/_units.sql.j2), ``sql/report_distribution`` (ratings per rater and value or
-bin) and ``sql/report_traces`` (the ratings of the listed traces). This module only picks rows,
+diagnostics (:func:`agreement_sql.workflows.diagnostics.diagnose_with_rows`: each rater's exact
+agreement with the others, mean absolute difference, bias, alpha without the rater; each pair's
+exact % and alpha; and, from the same statement, the unit counts of sql/_units.sql.j2 and the
+pooled coincidence matrix of sql/_coincidences.sql.j2) and sql/cohen_pairs.sql.j2 (two raters'
+confusion counts). The report's own statements add what no other statement returns:
+``sql/report_distribution`` (ratings per rater and value or bin) and ``sql/report_traces`` (the
+ratings of the listed traces). This module only picks rows,
 orders them and caps lists; the page (``page.html.j2``) rounds for display.
 """
 from __future__ import annotations
@@ -20,14 +21,14 @@ from dataclasses import replace
 from typing import Any, Mapping
 
 from ...engine import open_session
-from ...plan import make_plan, verify_units
+from ...plan import make_plan
 from ...ratings import RatingsSpec, materialize
 from ...results import (EvaluationSheetReport, IRRError, IRRReport, JudgeAgreementReport,
                         PerMetricScore, RaterDiagnostics)
 from ...runner import query
 from ...session import check_raters, ratings_session
 from ...sources import FileSource, resolve_source
-from ...workflows.diagnostics import diagnose
+from ...workflows.diagnostics import diagnose_with_rows
 from ...workflows.judges import judge_agreement
 from ...workflows.sheet import ANNOTATOR, evaluation_sheet
 from ..irr import MAX_PATTERNS, checked_options, irr_on, workshop_profile
@@ -213,14 +214,11 @@ def _workshop(data: ReportData, source: Any, *, item: str, rater: str, value: st
             # a canonical copy (the same ratings: the profile holds for it)
             spec = materialize(spec)
             profile = replace(profile, spec=spec)
-        diagnostics = {d["metric"]: d for d in diagnose(spec, level=LEVEL, max_items=0,
-                                                        max_pair_raters=MAX_SHOWN_RATERS,
-                                                        profile=profile)}
-        units = query(spec.session, "report_coincidences",
-                      {**spec.options(), **replace(plan, rater_patterns=False).options(),
-                       "category_kinds": "number"},
-                      {**spec.params(), **plan.params()})
-        verify_units(profile, [r for r in units if r["part"] == "units"])
+        # the diagnostics' statement also returns the unit counts and the pooled coincidences
+        found, units = diagnose_with_rows(spec, level=LEVEL, max_items=0,
+                                          max_pair_raters=MAX_SHOWN_RATERS, profile=profile,
+                                          coincidences=True)
+        diagnostics = {d["metric"]: d for d in found}
         dist = query(spec.session, "report_distribution", spec.options(),
                      {**spec.params(), "n_bins": N_BINS, "max_categories": MAX_CATEGORIES,
                       "max_raters": MAX_SHOWN_RATERS})
@@ -277,7 +275,7 @@ def _question(name: str, scores: PerMetricScore, diag: RaterDiagnostics | None,
               units: list[dict[str, Any]], dist: list[dict[str, Any]],
               conf: list[dict[str, Any]] | None) -> Question:
     """One question's rows from each statement (no arithmetic: grouping, ordering, caps)."""
-    counted = next((r for r in units if r["part"] == "units" and r["metric"] == name), None)
+    counted = next((r for r in units if r["part"] == "alpha" and r["metric"] == name), None)
     drows = [r for r in dist if r["metric"] == name]
     bins = sorted({(r["bin_lo"], r["bin_hi"]) for r in drows})
     order = sorted({(r["rater_rank"], r["rater"], r["n_rater"]) for r in drows}, key=lambda t: t[0])
@@ -302,7 +300,7 @@ def _question(name: str, scores: PerMetricScore, diag: RaterDiagnostics | None,
                          f"{MAX_SHOWN_RATERS} least agreeing raters.")
     coincidence = None
     if scores["is_binary"] and not conf:
-        cells = {(r["x_c"], r["x_k"]): r["o"] for r in units
+        cells = {(r["category_x"], r["x_k"]): r["o"] for r in units
                  if r["part"] == "coincidence" and r["metric"] == name}
         if any(cells.get((a, b)) for a in (0.0, 1.0) for b in (0.0, 1.0)):
             coincidence = Grid(rows=[0.0, 1.0], cols=[0.0, 1.0], row_title="rating",
