@@ -81,7 +81,8 @@ def make_plan(profile: Profile, *, wide: bool = True, rater_bits: bool | None = 
         blocks = (profile.n_raters + BITS_PER_BLOCK - 1) // BITS_PER_BLOCK
     elif checking and profile.n_raters > MAX_BIT_RATERS:
         check_duplicates_apart(profile)
-    use_patterns = (patterns and form == "wide" and FORCED_PATTERNS is not False
+    # the patterns' place values come with the rater bits' join (sql/_units.sql.j2)
+    use_patterns = (patterns and form == "wide" and FORCED_PATTERNS is not False and blocks > 0
                     and 0 < profile.n_raters <= pattern_capacity(len(categories)))
     listed = None
     if (blocks and len(profile.raters) == profile.n_raters

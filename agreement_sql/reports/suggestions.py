@@ -1,7 +1,7 @@
 """The workshop report's words: per-question suggestions and problematic-pattern messages.
 
 Strings are verbatim from seed 001 (dashboards match on them); the rules read unrounded values
-that the templates computed. SEED_BEHAVIOUR §1 Decision: the "close but not exact" note is given
+that the templates computed. Decision (README, the rules of irr()): the "close but not exact" note is given
 whenever adjacent >= 75 and exact < 50, also when the question is acceptable.
 """
 from __future__ import annotations

@@ -186,7 +186,7 @@ def test_broken_jsonl_names_the_file(tmp_path):
 
 
 def test_csv_ids_stay_text(tmp_path):
-    # ids such as 007 are not turned into integers (DESIGN_NOTES §3)
+    # ids such as 007 are not turned into integers: a text id stays text, leading zeros kept
     path = tmp_path / "ids.csv"
     pacsv.write_csv(pa.table({"item": ["007", "007", "010", "010"], "rater": ["a", "b", "a", "b"],
                               "value": [1, 1, 2, 3]}), path)

@@ -1,4 +1,4 @@
-"""Judge agreement (seed 004, Weval): SEED_BEHAVIOUR §2, checked against independent oracles.
+"""Judge agreement (seed 004, Weval): docs/workflows.md, checked against independent oracles.
 
 Oracles: the `krippendorff` package (Castro 2017) on reliability matrices built here from the
 raw JSON with the json module; hand calculations where stated.
@@ -55,7 +55,7 @@ def _group(report, prompt, model):
 
 
 def test_fingerprint_of_the_seed_example():
-    # SEED_BEHAVIOUR §2: sha256("judge-a,judge-b")[:12]
+    # seed 004: the fingerprint is sha256("judge-a,judge-b")[:12]
     assert judge_set_fingerprint(["judge-a", "judge-b"]) == "f24547d5af25"
     assert judge_set_fingerprint(["judge-b", "judge-a", "judge-a"]) == "f24547d5af25"
 

@@ -1,4 +1,4 @@
-"""The workshop IRR report's rules (SEED_BEHAVIOUR §1): validation order and messages, rounding
+"""The workshop IRR report's rules (the README's irr() rules, seeds 000 and 001): validation order and messages, rounding
 vs decisions, suggestions, patterns, the disagreement ranking, duplicates and declared scales."""
 from __future__ import annotations
 
