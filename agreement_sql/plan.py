@@ -12,6 +12,8 @@ misspelt flag.
 * ``rater_blocks``: with at most constants.MAX_BIT_RATERS raters, the statement's own per-unit
   aggregation finds a rater who rated a unit twice (rater bits); with more, the separate
   sql/duplicate_check.sql.j2 runs before it. With a duplicate policy nothing needs checking.
+* ``all_rated``: the profile counted no missing value and no placeholder, so the statement
+  reads every row as a rating without testing its state (sql/_ratings.sql.j2).
 * ``rater_list``: on large inputs (LIST_RATERS_FROM ratings or more) the raters the profile
   listed, registered for sql/_rater_codes.sql.j2 to number; else None, and the statement finds
   them itself. The codes are the same either way (name order).
@@ -43,11 +45,12 @@ class Plan:
     rater_blocks: int = 0
     rater_patterns: bool = False                      # keep each unit's rater pattern
     rater_list: str | None = None                     # the profile's raters, registered
+    all_rated: bool = False                           # no row is missing or a placeholder
 
     def options(self) -> dict[str, Any]:
         return {"form": self.form, "categories": [kind for kind, _ in self.categories],
                 "rater_blocks": self.rater_blocks, "rater_patterns": self.rater_patterns,
-                "rater_list": self.rater_list}
+                "rater_list": self.rater_list, "all_rated": self.all_rated}
 
     def params(self) -> dict[str, Any]:
         return {f"category_{i}": value for i, (_, value) in enumerate(self.categories)}
@@ -90,8 +93,11 @@ def make_plan(profile: Profile, *, wide: bool = True, rater_bits: bool | None = 
         # the statement numbers the profile's raters instead of finding them in another scan
         listed = lookup_rows(profile.spec.session, [("rater", "text")],
                              [(r,) for r in profile.raters], "raters")
+    totals = profile.totals
+    all_rated = (totals.get("n_rows", 0) > 0 and totals.get("n_missing", 1) == 0
+                 and totals.get("n_placeholder", 1) == 0)
     return Plan(form=form, categories=categories, rater_blocks=blocks,
-                rater_patterns=use_patterns, rater_list=listed)
+                rater_patterns=use_patterns, rater_list=listed, all_rated=all_rated)
 
 
 def check_duplicates_apart(profile: Profile) -> None:

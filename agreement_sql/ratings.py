@@ -103,6 +103,7 @@ class RatingsSpec:
             "layout_columns": list(self.layout_columns),
             "unit_from_row": self.unit_from_row,
             "numbers": self.numbers,
+            "all_rated": False,
         }
 
     def params(self) -> dict[str, Any]:

@@ -177,7 +177,7 @@ def icc_on(spec: Any, profile: Profile, wanted: Sequence[str],
     rows = query(spec.session, "icc",
                  {**spec.options(), "rater_blocks": 0 if digits else plan.rater_blocks,
                   "rater_digits": digits, "categories": kinds, "rater_patterns": False,
-                  "rater_list": plan.rater_list},
+                  "rater_list": plan.rater_list, "all_rated": plan.all_rated},
                  {**spec.params(), **params})
     duplicates = sum(int(r["n_duplicate_units"] or 0) for r in rows if r["position"] == 1)
     if duplicates and spec.on_duplicate in (None, "error"):
