@@ -88,7 +88,7 @@ def krippendorff_label(alpha: float | None) -> str | None:
     return "reliable" if alpha >= 0.800 else "tentative" if alpha >= 0.667 else "unreliable"
 
 
-# --- issue 14: continuous scores -------------------------------------------------------------
+# --- continuous scores (ICC, CCC) -------------------------------------------------------------
 
 def koo_li(icc: float | None) -> str | None:
     """Koo & Li (2016), J. Chiropractic Medicine 15(2): ICC < 0.5 poor, 0.5-0.75 moderate,

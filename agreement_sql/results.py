@@ -193,7 +193,7 @@ class PercentAgreementResult(KappaResult):
     pass
 
 
-# --- workflows (issue 4): rater diagnostics, judge agreement, consistency, evaluation sheet ---
+# --- workflows: rater diagnostics, judge agreement, consistency, evaluation sheet ---
 
 class RaterAgreement(TypedDict):
     rater: str
@@ -380,7 +380,7 @@ class CalibrationSample(TypedDict):
     notes: List[str]
 
 
-# --- issue 14: continuous scores and study planning (ICC, Lin's CCC, Bland-Altman, planning) ---
+# --- continuous scores and study planning (ICC, Lin's CCC, Bland-Altman, planning) ---
 
 class ICCResult(TypedDict):
     """One intraclass correlation form (agreement_sql.metrics.icc; docs/icc.md)."""

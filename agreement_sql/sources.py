@@ -221,7 +221,7 @@ def as_arrow(source: Any, *, check_only: bool = False) -> tuple[Any, str]:
 Reader = Callable[[Any], Any]
 
 
-# -- the peers' layouts (issue 11) ------------------------------------------------------------
+# -- the peers' layouts (docs/migrating.md) ------------------------------------------------------------
 # A source in a peer library's shape is turned into the canonical long ratings by one adapter in
 # SQL (sql/_ratings.sql.j2, option layout); here only in-memory arrays get column names, by
 # reshaping (no loop over rows):

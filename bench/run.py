@@ -75,7 +75,7 @@ MEASUREMENTS = (
         for level in LEVELS
     ),
     Measurement("coefficients", "agreement_sql:coefficients", COLUMNS),
-    # the seed workflows on the same file (issue #15's targets: within 4x per_item) and the page
+    # the seed workflows on the same file (targets: within 4x per_item) and the page
     Measurement("judges", "agreement_sql:judge_agreement",
                 {"item": "item", "rater": "rater", "value": "value", "group_by": "metric"}),
     Measurement("diagnostics", "agreement_sql:rater_diagnostics", COLUMNS),

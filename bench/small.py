@@ -5,7 +5,7 @@
     python bench/small.py --datasets k2011,10k --only alpha_nominal,irr --shared-connection
     python bench/small.py --json small.json                 # also save everything
 
-Issue #11, part 4 ("Small data fast"): a warm call on up to 10,000 ratings, ``krippendorff_alpha``
+Small data: a warm call on up to 10,000 ratings, ``krippendorff_alpha``
 and each kappa in at most 5 ms, ``irr`` and ``coefficients()`` in at most 20 ms, the CLI on the
 bundled example in under 0.4 s wall.
 

@@ -1,4 +1,4 @@
-"""The seed workflows at platform scale (issue #15): each against its floor, measured in the same run.
+"""The seed workflows at platform scale: each against its floor, measured in the same run.
 
     python bench/workflows.py                                  # 1M-row sheet and pairs, 10M ratings
     python bench/workflows.py --sheet-rows 50k --pairs-rows 50k --rows 200k --repeat 1   # smoke run

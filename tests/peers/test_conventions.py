@@ -1,4 +1,4 @@
-"""Peer conventions on request (issue 11, docs/migrating.md): Gwet's marginals for Cohen, Light and
+"""Peer conventions on request (docs/migrating.md): Gwet's marginals for Cohen, Light and
 Scott with missing ratings, the orientation of an asymmetric weight matrix, irrCAC's variance
 divisors. Defaults are unchanged and say nothing; a requested convention is stated in the
 result's ``conventions``."""
@@ -15,7 +15,7 @@ QUAD = {"weights": "quadratic", "categories": ["A", "B", "C"]}
 
 
 def test_example_3_2_both_conventions():
-    # Gwet (2014) Example 3.2 (Table 3.5) with quadratic weights, as issue 11 quotes it: the
+    # Gwet (2014) Example 3.2 (Table 3.5) with quadratic weights, as irrCAC computes it: the
     # units both raters rated give 0.7500 (Cohen) and 0.7419 (Scott); Gwet's marginals 0.7772
     # and 0.7673 (irrCAC conger.kappa.raw / fleiss.kappa.raw, tests/reference/peers)
     data = gwet_table3_5()

@@ -109,7 +109,7 @@ def test_dist_functions(name):
 def test_gwet_marginals(weights):
     # Gwet (2014) Example 3.2 (Table 3.5): irrCAC's Cohen's kappa for two raters with missing
     # ratings is conger.kappa.raw, its Scott's pi fleiss.kappa.raw (each rater's marginals over
-    # the units it rated; quadratic: 0.7772 and 0.7673 as issue 11 quotes)
+    # the units it rated; quadratic: 0.7772 and 0.7673, irrCAC's values)
     data = gwet_table3_5()
     expected = IRRCAC[f"gwet2014_table3_5/{weights}"]
     extra = {} if weights == "identity" else {"weights": weights, "categories": ["A", "B", "C"]}

@@ -51,7 +51,7 @@ def test_grrrr_placeholder_is_missing_only_when_declared():
     assert round(interval["value"], 3) == 0.811
     # 3 coders x 15 units = 45 cells, 18 of them "*": placeholders, not ratings
     assert (nominal["n_rows"], nominal["n_excluded"]["placeholder"]) == (45, 18)
-    # not missing-aware, "*" is one more category: 0.235 (issue 11); krippendorff gives the same
+    # not missing-aware, "*" is one more category: 0.235; krippendorff gives the same
     # number when "*" is coded as a value of its own
     unaware = a.krippendorff_alpha(rows, layout="wide", orientation="raters_x_units",
                                    level="nominal")

@@ -1,4 +1,4 @@
-"""The peers' layouts (issue 11): each is turned into the canonical long ratings by one adapter in
+"""The peers' layouts (docs/migrating.md): each is turned into the canonical long ratings by one adapter in
 SQL (sql/_ratings.sql.j2), so a wide, counts or contingency table gives the numbers of the same
 ratings as long rows, with the accounting n_rows = n_ratings + sum(n_excluded) (n_rows counts
 cells for wide, ratings for counts and tables)."""
@@ -168,7 +168,7 @@ def test_cli_layout_wide_and_counts(tmp_path):
                           "--categories", "A,B,C", "--marginals", "gwet"],
                          capture_output=True, text=True, check=True)
     result = json.loads(out.stdout)
-    # Gwet (2014) Example 3.2, Gwet's convention: 0.7772 (issue 11; irrCAC conger.kappa.raw)
+    # Gwet (2014) Example 3.2, Gwet's convention: 0.7772 (irrCAC conger.kappa.raw)
     assert round(result["value"], 4) == 0.7772 and result["n_rows"] == 22
     counts = PEERS / "irrcac_distrib6raters.csv"
     out = subprocess.run([sys.executable, "-m", "agreement_sql", "coefficients", str(counts),

@@ -1,4 +1,4 @@
-"""One self-contained HTML page of agreement results (issue 13): ``report()`` and its renderer.
+"""One self-contained HTML page of agreement results (docs/report.md): ``report()`` and its renderer.
 
 ``report(source, ...)`` reads everything through :mod:`.data` (every number from SQL), then
 renders ``page.html.j2`` with autoescape on: inline CSS (``report.css``), inline SVG charts
