@@ -114,7 +114,7 @@ def irr_on(spec: Any, profile: Profile, *, scales: Mapping[str, Any] | None, thr
     statement, sql/irr_report.sql.j2. The HTML report calls this in its own session, so that its
     other statements read the same profile."""
     all_scales = register_all_scales(spec.session, profile, scales)
-    plan = make_plan(profile, rater_bits=True, patterns=True)
+    plan = make_plan(profile, rater_bits=True)
     options = {**spec.options(), **plan.options(), "scales": all_scales, "level": "interval"}
     params = {**spec.params(), **plan.params(), **_score_params(threshold),
               **_pattern_params(max_patterns), **_trace_params(max_traces)}
