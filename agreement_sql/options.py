@@ -108,6 +108,7 @@ OPTIONS: dict[str, tuple[Check, str]] = {
     "with_points": (_bool, "judge_agreement: each point's spread and flag"),
     "rater_patterns": (_bool, "keep each unit's rater pattern (few raters, wide form)"),
     "with_coincidences": (_bool, "rater_diagnostics: also the pooled coincidence matrix (the HTML report)"),
+    "with_items": (_bool, "rater_diagnostics: rank the units that drive disagreement ($max_items > 0)"),
     "level": (_choice("nominal", "ordinal", "interval", "ratio"), "Krippendorff's level of measurement"),
     "marginals": (_choice("pairwise", "gwet"),
                   "Cohen/Light/Scott marginals: the shared units, or each rater's rated units "

@@ -88,7 +88,7 @@ def _ident_filter(context: Any, name: Any) -> Identifier:
     return quote_identifier(context["dialect_"], name)
 
 
-def _bytecode_cache() -> jinja2.BytecodeCache | None:
+def bytecode_cache() -> jinja2.BytecodeCache | None:
     """Compiled templates kept between processes (a CLI run or a batch job is a new process, and
     compiling a metric's templates costs ~0.1 s).
 
@@ -116,7 +116,7 @@ def _bytecode_cache() -> jinja2.BytecodeCache | None:
 def environment(directory: str | None = None) -> jinja2.Environment:
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(directory or str(template_dir())),
-        bytecode_cache=_bytecode_cache(),
+        bytecode_cache=bytecode_cache(),
         undefined=jinja2.StrictUndefined,
         autoescape=True,
         finalize=_finalize,
@@ -129,7 +129,7 @@ def environment(directory: str | None = None) -> jinja2.Environment:
 
 
 def _cache_dir() -> str | None:
-    cache = _bytecode_cache()
+    cache = bytecode_cache()
     return getattr(cache, "directory", None)
 
 

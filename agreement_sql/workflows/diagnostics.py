@@ -72,7 +72,7 @@ def _run(spec: RatingsSpec, level: str, max_items: int, *, patterns: bool,
         "label" if profile.totals["n_labels"] == profile.totals["n_ratings"] else "mixed")
     rows = query(spec.session, "rater_diagnostics",
                  {**spec.options(), **plan.options(), "level": level, "category_kinds": kinds,
-                  "with_coincidences": coincidences},
+                  "with_coincidences": coincidences, "with_items": max_items > 0},
                  {**spec.params(), **plan.params(), "max_items": max_items})
     verify_units(profile, [r for r in rows if r["part"] == "alpha"])
     return rows, plan.rater_patterns

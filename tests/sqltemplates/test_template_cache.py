@@ -1,4 +1,4 @@
-"""The compiled-template cache (agreement_sql.templates._bytecode_cache): where it lives, how it
+"""The compiled-template cache (agreement_sql.templates.bytecode_cache): where it lives, how it
 is turned off, and that a cached compile renders the same SQL."""
 from __future__ import annotations
 
@@ -9,18 +9,18 @@ from agreement_sql import templates
 
 def test_cache_dir_from_the_environment(monkeypatch, tmp_path):
     monkeypatch.setenv("AGREEMENT_SQL_CACHE_DIR", str(tmp_path / "c"))
-    cache = templates._bytecode_cache()
+    cache = templates.bytecode_cache()
     assert isinstance(cache, jinja2.FileSystemBytecodeCache)
     assert cache.directory == str(tmp_path / "c")
 
 
 def test_cache_off_and_unwritable_places_mean_no_cache(monkeypatch, tmp_path):
     monkeypatch.setenv("AGREEMENT_SQL_CACHE_DIR", "off")
-    assert templates._bytecode_cache() is None
+    assert templates.bytecode_cache() is None
     blocker = tmp_path / "a-file"
     blocker.write_text("not a directory")
     monkeypatch.setenv("AGREEMENT_SQL_CACHE_DIR", str(blocker / "sub"))
-    assert templates._bytecode_cache() is None
+    assert templates.bytecode_cache() is None
 
 
 def test_cached_compile_renders_the_same_sql(monkeypatch, tmp_path):

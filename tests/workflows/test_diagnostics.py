@@ -220,3 +220,12 @@ def test_a_rater_rating_a_unit_twice_is_refused():
     # the oracle: the krippendorff package on the ratings the policy keeps (item 1: a's first, 1)
     assert first["alpha"] == pytest.approx(krippendorff.alpha(
         reliability_data=[[1, 3, 1], [2, 3, 2]], level_of_measurement="interval"))
+
+
+def test_max_items_zero_lists_no_units_and_changes_nothing_else():
+    """max_items=0 skips the ranking of the units (option with_items): no units are listed, and
+    every other figure is the one max_items=10 gives."""
+    t = _table(RATINGS)
+    none, some = rater_diagnostics(t, max_items=0), rater_diagnostics(t, max_items=10)
+    assert none["items"] == [] and some["items"]
+    assert {k: v for k, v in none.items() if k != "items"} == {k: v for k, v in some.items() if k != "items"}
