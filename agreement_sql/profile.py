@@ -55,6 +55,8 @@ class Profile:
     scales: str | None = None
     totals: dict[str, int] = field(default_factory=dict)
     raters: tuple[str, ...] = ()      # the raters in name order, when at most MAX_BIT_RATERS
+    # n_raters and raters count every rater named on a row, with a rating or not: they size the
+    # rater codes and bits; the raters a result reports are counted from the units' bits
 
     def key_of(self, row: dict[str, Any]) -> Key:
         return (row.get("metric"),) + tuple(row.get(s) for s in self.spec.slices)

@@ -324,3 +324,14 @@ def test_decimal_ratings_a_tolerance_apart_are_adjacent(monkeypatch):
     routes = _routes(monkeypatch, lambda: ag.irr(table, **LONG))
     _same(routes)
     assert routes["one_pass"]["per_metric_scores"]["q"]["adjacent_agreement"] == 66.7
+
+
+def test_a_rater_without_a_rating_is_not_counted_on_any_route(monkeypatch):
+    # the profile names every rater on a row (u99's values are all missing); the raters the
+    # report counts are those with a rating: 7 of the table's 8, on every route
+    table = _table(11, raters=7)
+    rows = table.to_pylist() + [{"trace_id": f"t{i:03d}", "user_id": "u99", "question_id": "q1",
+                                 "rating": None} for i in range(5)]
+    routes = _routes(monkeypatch, lambda: ag.irr(pa.Table.from_pylist(rows), **LONG))
+    _same(routes)
+    assert routes["one_pass"]["num_raters"] == 7

@@ -259,7 +259,11 @@ irr_validation AS (
            SUM(CASE WHEN n_raters >= 2 THEN 1 ELSE 0 END) AS traces_multi
     FROM trace_raters
   ) AS t
-  CROSS JOIN (SELECT COUNT(*) AS num_raters FROM rater_codes) AS r
+  CROSS JOIN (
+    -- the raters with a rating: the bits set in the OR of every unit's (rater_codes may also
+    -- number raters the profile saw without a rating)
+    SELECT COALESCE(CAST(BIT_COUNT(BIT_OR(or_0)) AS BIGINT) + 0, 0) AS num_raters FROM units
+  ) AS r
   CROSS JOIN (
     SELECT SUM(n_duplicate_units) AS n_duplicate_units, SUM(n_merged) AS n_merged FROM unit_counts
   ) AS u

@@ -15,10 +15,13 @@ CREATE OR REPLACE TEMP MACRO agreement_isnan(x) AS (NOT ISFINITE(x) AND NOT ISIN
 --           n_outside_domain (with a declared domain), n_out_of_scale (with declared scales);
 --           n_ratings = n_numbers + n_labels, n_missing = the rest less the placeholders (NULL,
 --           NaN, blank), n_nonfinite = 1 when some number is +-inf or 2^53 or more in magnitude
---   raters  the distinct raters of every metric together, in name order, one row each
---           (rater) and each with n_raters, their number; at most MAX_BIT_RATERS + 1 rows:
---           the statements that follow number these raters (sql/_rater_codes.sql.j2) instead
---           of finding them again; beyond that only their number is of use
+--   raters  the distinct raters named on the input rows (a rating or not: testing every
+--           row's value here would cost a second pass of the rules), in name order, one row
+--           each (rater) and each with n_raters, their number; at most MAX_BIT_RATERS + 1
+--           rows: the statements that follow number these raters (sql/_rater_codes.sql.j2)
+--           instead of finding them again; beyond that only their number is of use. A rater
+--           with no rating only takes a code (and a bit) no unit sets: the raters a result
+--           reports are counted from the units' bits.
 -- The categories are listed by sql/ratings_categories.sql.j2 when they cannot be read off
 -- here (labels, or numbers that are not a short run of whole numbers).
 -- A metric whose key is NULL is a row with a NULL metric (n_rows counts its rows).
@@ -79,7 +82,7 @@ profile_keys AS (
 ),
 profile_raters AS (
   SELECT rater, COUNT(*) OVER () AS n_raters
-  FROM (SELECT DISTINCT rater FROM ratings WHERE rater IS NOT NULL) AS d
+  FROM (SELECT DISTINCT rater FROM ratings_in WHERE rater IS NOT NULL) AS d
 )
 SELECT 'key' AS part, k.metric, k.slice_0, k.n_rows, k.n_numbers, k.n_labels,
        k.n_numbers + k.n_labels AS n_ratings,
