@@ -20,7 +20,8 @@ icc                  ``rater_digits=0``: the joined form (metrics/icc.py; the pa
                      ``rater_digits=k``, needs ``categories=``)
 concordance          ``named_raters=0``: no ``raters=``, the metric's two raters (metrics/concordance.py)
 named_raters         ``named_raters=2``: ``raters=[a, b]`` (metrics/coefficient.py check_named_raters)
-cohen_pairs          every pair, unweighted, no interval, ``part="kappa"`` (workflows/sheet.py)
+cohen_pairs          every pair, unweighted, no interval, ``part="kappa"`` (workflows/sheet.py;
+                     it also names one pair, ``named_raters=2``)
 judge_agreement      ``with_row_number=True``: rows numbered in input order, as
                      ``ratings_session(ordered=True)`` does (workflows/judges.py)
 report_traces        ``n_traces=1``, ``numeric_items=False`` (reports/html/data.py)
@@ -32,16 +33,21 @@ sheet_examples,      columns Annotator_1_Label, Annotator_2_Label, LLM_Judge_Ver
 sheet_long,          Final_Consensus_Label, the breakdowns Dataset_Split, Module, Scenario;
 calibration_sample   Train rows left out; ``problem="invalid"``; stratum Scenario, verdict
                      LLM_Judge_Verdict, ``part="rows"`` (workflows/sheet.py, workflows/sample.py)
-sheet_disagreements  the annotators (``rater_filter=2``) and the breakdowns, reading the
-                     canonical table sheet_long writes (workflows/sheet.py)
+sheet_disagreements  the same sheet, its first two labelling columns the annotators
+                     (``n_annotators=2``) (workflows/sheet.py)
+sheet_agreement      the same sheet's annotators (Annotator_1_Label, Annotator_2_Label) and
+                     breakdowns; Fleiss' kappa in the wide form over the labels FAIL and PASS,
+                     keyed by (breakdown, level) (workflows/sheet.py SHEET_FLEISS)
+sheet_confusion      the same sheet's labelling columns, in rater name order (workflows/sheet.py)
 ==================== ===========================================================================
 
 The caller's own input is ``relation`` (a sheet for the sheet templates and
-calibration_sample); relations a call registers itself appear under the readable names of
+calibration_sample; sheet_agreement, sheet_confusion and sheet_disagreements show it as
+``sheet``); relations a call registers itself appear under the readable names of
 :data:`SAMPLE_RELATIONS` and :data:`CALL_RELATIONS` (``scales``, ``pairs``, ``citations``,
-``retrieved``, ``scholar``, ``auditor``, ``sheet_long``). Parameters a call computes from its
-data are shown with the values of :data:`SAMPLE_PARAMS`, and with :func:`_template_params` for
-a template's own (``$rater_i``, ``$trace_item_i``, ``$cum_i``, ``$column_i``, ...).
+``retrieved``, ``jsonl``, ``lines``, ``repeats``, ``scholar``, ``auditor``, ``sheet``).
+Parameters a call computes from its data are shown with the values of :data:`SAMPLE_PARAMS`,
+and with :func:`_template_params` for a template's own (``$rater_i``, ``$trace_item_i``, ``$cum_i``, ``$column_i``, ...).
 """
 from __future__ import annotations
 
@@ -69,13 +75,21 @@ SAMPLE_PARAMS: dict[str, Any] = {
 # relations a template joins that a call registers itself (shown under these names)
 SAMPLE_RELATIONS = {"scales": "scales", "domain": None, "weight_matrix": None}
 # the relations of a workflow's own input preparation: consistency's JSONL lines (by
-# input_form) and the canonical sheet table that sheet_long writes
+# input_form) and the caller's sheet, for the sheet statements that read it in one pass
+_NO_CONSISTENCY_RELATIONS = {"jsonl_rel": None, "lines_rel": None, "repeats_rel": None,
+                             "pairs_rel": None, "citations_rel": None, "retrieved_rel": None,
+                             "scholar_rel": None, "auditor_rel": None}
 CALL_RELATIONS: dict[str, dict[str, Any]] = {
-    "consistency:pairs": {"pairs_rel": "pairs", "citations_rel": "citations",
-                          "retrieved_rel": "retrieved", "scholar_rel": None, "auditor_rel": None},
-    "consistency:split": {"pairs_rel": None, "citations_rel": None, "retrieved_rel": None,
-                          "scholar_rel": "scholar", "auditor_rel": "auditor"},
-    "sheet_disagreements": {"source": "sheet_long"},
+    "consistency:pairs": {**_NO_CONSISTENCY_RELATIONS, "pairs_rel": "pairs",
+                          "citations_rel": "citations", "retrieved_rel": "retrieved"},
+    "consistency:jsonl": {**_NO_CONSISTENCY_RELATIONS, "jsonl_rel": "jsonl"},
+    "consistency:lines": {**_NO_CONSISTENCY_RELATIONS, "lines_rel": "lines",
+                          "repeats_rel": "repeats"},
+    "consistency:split": {**_NO_CONSISTENCY_RELATIONS, "scholar_rel": "scholar",
+                          "auditor_rel": "auditor"},
+    "sheet_disagreements": {"source": "sheet"},
+    "sheet_agreement": {"source": "sheet"},
+    "sheet_confusion": {"source": "sheet"},
 }
 
 # the seed 003 evaluation sheet (workflows/sheet.py): its columns, as evaluation_sheet() finds them
@@ -90,7 +104,8 @@ TEMPLATE_OPTIONS: dict[str, dict[str, Any]] = {
     "icc": {"rater_digits": 0},
     "concordance": {"named_raters": 0},
     "named_raters": {"named_raters": 2},
-    "cohen_pairs": {"named_raters": 0, "pair_max_raters": False, "weights": None,
+    "cohen_pairs": {"named_raters": 0, "pair_max_raters": False, "confusion_given": False,
+                    "weights": None,
                     "marginals": "pairwise", "variance": None,
                     "weight_basis": "value", "weight_matrix": None, "ci": False, "part": "kappa"},
     "judge_agreement": {"with_row_number": True},
@@ -98,11 +113,19 @@ TEMPLATE_OPTIONS: dict[str, dict[str, Any]] = {
                     "row_types": ["text", "bigint", "double"]},
     "report_traces": {"n_traces": 1, "numeric_items": False},
     "plan_simulation": {"n_categories": 2},
-    "consistency": {"input_form": "pairs", "part": "summary"},
+    "consistency": {"input_form": "pairs", "part": "summary", "confusion_given": True,
+                    "weights": None, "weight_basis": "value", "weight_matrix": None,
+                    "marginals": "pairwise", "named_raters": 0, "pair_max_raters": False,
+                    "ci": False, "variance": None},
     "sheet_checks": SHEET,
     "sheet_examples": {**SHEET, "problem": "invalid"},
     "sheet_long": SHEET,
-    "sheet_disagreements": {**SHEET, "rater_filter": 2},
+    "sheet_disagreements": {**SHEET, "n_annotators": 2},
+    "sheet_agreement": {**SHEET, "label_columns": SHEET_LABELS[:2], "slices": ["slice_0", "slice_1"],
+                        "bootstrap": False, "form": "wide", "categories": ["label", "label"],
+                        "category_kinds": "label", "ci": False, "domain": None, "variance": None,
+                        "weights": None, "weight_basis": "value", "weight_matrix": None},
+    "sheet_confusion": {**SHEET, "label_columns": SHEET_LABELS[:2] + SHEET_LABELS[:1:-1]},
     "calibration_sample": {**SHEET, "stratum_column": "Scenario",
                            "verdict_column": "LLM_Judge_Verdict", "part": "rows"},
     # a counts table whose one category column is the sample's value column (ratings.py)
@@ -173,7 +196,7 @@ def statement(name: str, *, dialect: str = "duckdb", relation: str = "ratings",
                         "weights": {"unweighted": None, "custom": "matrix"}.get(opts.weights, opts.weights),
                         "weight_basis": opts.weight_basis, "weight_matrix": None,
                         "ci": bool(choices.pop("ci", False)), "category_kinds": "number",
-                        "named_raters": 0, "pair_max_raters": False,
+                        "named_raters": 0, "pair_max_raters": False, "confusion_given": False,
                         "marginals": "pairwise", "variance": None})
     wanted = template_options(template)
     options.update(TEMPLATE_OPTIONS.get(template, {}))
@@ -232,8 +255,7 @@ def _template_params(template: str, options: dict[str, Any], spec: RatingsSpec) 
     """Sample values of the parameters a template's own call binds (beyond SAMPLE_PARAMS), for
     the counts its options hold: the raters a call names, the listed traces, the cumulative
     prevalences, a sheet's labelling columns and breakdowns."""
-    from .workflows.consistency import RATERS
-    from .workflows.sheet import BLANK_LEVEL, MAX_EXAMPLES
+    from .workflows.sheet import BLANK_LEVEL, LABELS, MAX_EXAMPLES
 
     def rater(i: int) -> str:
         return SAMPLE_RATERS[i] if i < len(SAMPLE_RATERS) else f"rater_{i}"
@@ -254,8 +276,6 @@ def _template_params(template: str, options: dict[str, Any], spec: RatingsSpec) 
         k = options["n_categories"]
         out.update(n_studies=200, n_items=50, n_raters=2, kappa=0.6)
         out.update({f"cum_{c}": (c + 1) / k for c in range(k - 1)})
-    if template == "consistency":
-        out.update(default_metric="label", rater_0=RATERS[0], rater_1=RATERS[1])
     if template == "calibration_sample":                # calibration_sample(n_per_stratum=4, seed=0)
         out.update(seed=0, n_pass=2, n_fail=2, blank_level=BLANK_LEVEL)
     if template == "sheet_examples":
@@ -264,10 +284,14 @@ def _template_params(template: str, options: dict[str, Any], spec: RatingsSpec) 
     if template == "sheet_long":
         out.update({f"rater_{i}": _sheet_rater(c) for i, c in enumerate(options["label_columns"])},
                    default_metric="label", blank_level=BLANK_LEVEL)
-    if template in ("sheet_long", "sheet_disagreements"):
+    if template in ("sheet_long", "sheet_agreement"):
         out.update({f"dimension_{i}": b for i, b in enumerate(options["breakdowns"])})
-    if template == "sheet_disagreements":               # the annotators (rater_filter of them)
-        out.update({f"keep_rater_{i}": f"Annotator_{i + 1}" for i in range(options["rater_filter"])})
+    if template in ("sheet_agreement", "sheet_disagreements"):
+        out.update(blank_level=BLANK_LEVEL)
+    if template == "sheet_agreement":                   # the labels sheet_checks lets through
+        out.update({f"category_{i}": c for i, c in enumerate(LABELS)}, default_metric="label")
+    if template == "sheet_confusion":
+        out.update({f"rater_{i}": _sheet_rater(c) for i, c in enumerate(options["label_columns"])})
     return out
 
 

@@ -196,6 +196,7 @@ class _Statement:
             "weight_basis": opts.weight_basis, "weight_matrix": self.matrix,
             "ci": interval.analytic, "category_kinds": self.category_kinds,
             "named_raters": len(opts.raters), "pair_max_raters": self.cap_pairs,
+            "confusion_given": False,
             "marginals": opts.marginals, "variance": opts.variance,
         }
         params = {**self.spec.params(), **self.plan.params(), **interval.params(),

@@ -56,17 +56,6 @@ def regrouped(spec: RatingsSpec, *, pool: bool = False, across: str | None = Non
                    keep_raters=tuple(raters))
 
 
-def kappa_of(spec: RatingsSpec, raters: Sequence[str]) -> float | None:
-    """Cohen's kappa of the named pair on ``spec`` (the coefficient's own statement)."""
-    from ..metrics.coefficient import compute_on
-    from ..parameters import validate
-    from ..registry import REGISTRY
-
-    computed = compute_on(spec, [REGISTRY["cohen_kappa"]], opts=validate(raters=list(raters)))
-    rows = [r for r in computed.rows if r.get("name") == "cohen_kappa"]
-    return rows[0]["value"] if rows else None
-
-
 def slice_values(row: dict[str, Any], names: Sequence[str], slices: Sequence[str]) -> dict[str, Any]:
     """A result row's slice columns under the caller's names."""
     return {name: row.get(s) for name, s in zip(names, slices)}

@@ -2,12 +2,32 @@
 
 Input: the merged pairs JSONL (``{qid, scholar{label, reason}, auditor{label, reason},
 answer_json?, retrieved_ids?, flags?}`` per line), or a scholar and an auditor JSONL joined on
-``qid`` (intersection; a qid given twice keeps its last line). The JSONL lines are parsed here,
-in Python, into flat Arrow relations (one row per line; citations and retrieved ids as child
-relations): that is input preparation only, and it lets every error name its file and line.
+``qid`` (intersection; a qid given twice keeps its last line).
+
+A merged pairs file is read by the database. On DuckDB its JSON reader reads the declared
+fields of every line (:data:`PAIRS_COLUMNS`, the engine's ``read_json_lines``), and
+``sql/consistency.sql.j2`` flattens them in one statement (input form "jsonl", part "lines":
+qid, the two labels, the hard flag, whether a cited id is not among the retrieved ids),
+materialised in input order; a second statement lists the qids given more than once (part
+"repeats"), and every part reads those two relations (input form "lines"). The flattening also
+marks the lines it cannot read exactly as the Python reader below does (irregular: a qid that
+is not a string or an integer, no scholar or auditor object, a flag other than true, false or
+null, an id that is not a string where it matters). The file is read again, line by line in
+Python, when a line is irregular, when DuckDB's reader refuses a line (malformed JSON, a value
+of the wrong shape), when the file has no line, or when unknown labels stop the call: that
+reader names the file and the line of every error, and reads every file the way this function
+always has. DuckDB's reader is more lenient than Python's json module in a few ways (a trailing
+comma before ``}`` or ``]``, ``inf``/``nan`` in any case, U+2028, U+2029, U+0085 or a lone
+carriage return inside a line, which Python's ``str.splitlines`` splits): such a file is read
+rather than refused. Lists of dicts, two separate files, and engines without a JSON Lines
+reader (Spark) go through the Python reader, into flat Arrow relations (one row per line;
+citations and retrieved ids as child relations) read by the same statement (input forms
+"pairs" and "split").
+
 Everything else is ``sql/consistency.sql.j2``: the join and de-duplication, percent agreement,
-kappa (through the kappa family's ``_confusion``/``_pairs``/``_cohen`` partials), the scholar-side
-abstain rate, the gates (on unrounded values), the confusion matrix and the arbitration policy.
+Cohen's kappa (on the 4 x 4 grid, with the terms and sums of the kappa family's ``_pairs`` and
+``_cohen`` partials), the scholar-side abstain rate, the confusion matrix, the arbitration
+policy and the rows with unknown labels; the gates are decided here, on unrounded values.
 """
 from __future__ import annotations
 
@@ -16,18 +36,42 @@ import json
 import os
 from typing import Any, Iterator, Mapping
 
-from ..engine import open_session
-from ..errors import ColumnError, InvalidRatingError, OptionError, SourceError
+from ..engine import Session, open_session
+from ..errors import AgreementError, ColumnError, InvalidRatingError, OptionError, SourceError
 from ..interpret import at_least, settled
 from ..results import ConsistencyReport
-from ..runner import query
-from ._common import canonical_spec, kappa_of
+from ..runner import query, run_template
 
 LABELS = ("VALID", "NOT_IN_CONTEXT", "REJECT", "ABSTAIN")
 GATES = {"pa": 0.90, "kappa": 0.75, "abstain": 0.02}
 UNKNOWN = ("error", "exclude")
 TSV_COLUMNS = ("qid", "scholar", "auditor", "final", "why")
 RATERS = ("scholar", "auditor")
+# what the database's JSON reader reads of a merged pairs line (DuckDB types; other keys are
+# not read): values whose type matters stay JSON, so the statement can tell a string from a
+# number, true from "true"
+PAIRS_COLUMNS = {
+    "qid": "JSON",
+    "scholar": "STRUCT(label VARCHAR)",
+    "auditor": "STRUCT(label VARCHAR)",
+    "answer_json": "STRUCT(citations JSON[])",
+    "retrieved_ids": "JSON[]",
+    "flags": "STRUCT(provenance_violation JSON, constraints_mismatch JSON)",
+}
+# the input relations of sql/consistency.sql.j2: each call names the ones of its input form;
+# and the options of the kappa partials it includes (sql/_pairs.sql.j2, sql/_cohen.sql.j2): the
+# plain Cohen's kappa of one pair, from the label grid the statement counts (confusion_given)
+NO_RELATIONS: dict[str, Any] = {"jsonl_rel": None, "lines_rel": None, "repeats_rel": None,
+                                "pairs_rel": None, "citations_rel": None, "retrieved_rel": None,
+                                "scholar_rel": None, "auditor_rel": None,
+                                "slices": [], "bootstrap": False, "confusion_given": True,
+                                "weights": None, "weight_basis": "value", "weight_matrix": None,
+                                "domain": None, "marginals": "pairwise", "named_raters": 0,
+                                "pair_max_raters": False, "ci": False, "variance": None}
+
+
+class _ReadInPython(Exception):
+    """The database's reading of a pairs file cannot be vouched for: read it line by line."""
 
 
 def consistency(pairs: Any = None, *, scholar: Any = None, auditor: Any = None,
@@ -54,38 +98,24 @@ def consistency(pairs: Any = None, *, scholar: Any = None, auditor: Any = None,
 
     with open_session(con) as session:
         if pairs is not None:
-            tables = _pairs_tables(pairs)
-            options: dict[str, Any] = {
-                "input_form": "pairs", "pairs_rel": session.register_arrow(tables["pairs"], "pairs"),
-                "citations_rel": session.register_arrow(tables["citations"], "citations"),
-                "retrieved_rel": session.register_arrow(tables["retrieved"], "retrieved"),
-                "scholar_rel": None, "auditor_rel": None}
             inputs: dict[str, Any] = {"form": "pairs", "pairs": _describe(pairs)}
+            try:
+                scored = _score(session, _read_by_engine(session, pairs), inputs, unknown_labels,
+                                read_by_engine=True)
+            except _ReadInPython:
+                tables = _pairs_tables(pairs)
+                options = {**NO_RELATIONS, "input_form": "pairs",
+                           "pairs_rel": session.register_arrow(tables["pairs"], "pairs"),
+                           "citations_rel": session.register_arrow(tables["citations"], "citations"),
+                           "retrieved_rel": session.register_arrow(tables["retrieved"], "retrieved")}
+                scored = _score(session, options, inputs, unknown_labels, read_by_engine=False)
         else:
-            options = {"input_form": "split", "pairs_rel": None, "citations_rel": None,
-                       "retrieved_rel": None,
+            options = {**NO_RELATIONS, "input_form": "split",
                        "scholar_rel": session.register_arrow(_side_table(scholar, "scholar"), "scholar"),
                        "auditor_rel": session.register_arrow(_side_table(auditor, "auditor"), "auditor")}
             inputs = {"form": "split", "scholar": _describe(scholar), "auditor": _describe(auditor)}
-        params = {"default_metric": "label", "rater_0": RATERS[0], "rater_1": RATERS[1]}
-
-        def part(name: str) -> list[dict[str, Any]]:
-            return query(session, "consistency", {**options, "part": name}, params)
-
-        summary = part("summary")[0]
-        unknown = part("unknown") if summary["n_unknown"] else []
-        if unknown and unknown_labels == "error":
-            raise InvalidRatingError(_unknown_message(unknown, int(summary["n_unknown"]), inputs))
-        if not summary["n_joined"]:
-            where = "the two files share no qid" if pairs is None else "the file holds no pair"
-            raise SourceError(f"nothing to score: {where}")
-        confusion = part("confusion")
-        arbitration = part("disagreements")
-        kappa = None
-        if summary["n"]:
-            spec = canonical_spec(session, "consistency", {**options, "part": "ratings"}, params,
-                                  description="the joined scholar and auditor labels")
-            kappa = kappa_of(spec, RATERS)
+            scored = _score(session, options, inputs, unknown_labels, read_by_engine=False)
+    summary, unknown, confusion, arbitration, kappa = scored
 
     if disagreements_tsv is not None:
         write_tsv(disagreements_tsv, arbitration)
@@ -131,6 +161,57 @@ def consistency(pairs: Any = None, *, scholar: Any = None, auditor: Any = None,
         },
     }
     return report
+
+
+def _read_by_engine(session: Session, source: Any) -> dict[str, Any]:
+    """The options of input form "lines": the pairs file read by the engine's JSON Lines reader
+    and flattened (part "lines"), and its repeated qids (part "repeats"), both materialised;
+    :class:`_ReadInPython` when the engine has no such reader, the source is not one plain
+    file, or the reader refuses a line."""
+    read = getattr(session, "read_json_lines", None)
+    if read is None or not isinstance(source, (str, os.PathLike)):
+        raise _ReadInPython
+    path = os.fspath(source)
+    # the reader would expand a glob; a missing or empty file is the Python reader's to name
+    if not isinstance(path, str) or any(ch in path for ch in "*?[{") or not os.path.isfile(path) \
+            or os.path.getsize(path) == 0:
+        raise _ReadInPython
+    try:
+        jsonl = read(os.path.abspath(path), PAIRS_COLUMNS)
+        lines = run_template(session, "consistency",
+                             {**NO_RELATIONS, "input_form": "jsonl", "jsonl_rel": jsonl.name,
+                              "part": "lines"}, {}, into="consistency")
+    except AgreementError:
+        raise _ReadInPython from None
+    options = {**NO_RELATIONS, "input_form": "lines", "lines_rel": lines.name}
+    repeats = run_template(session, "consistency", {**options, "part": "repeats"}, {},
+                           into="consistency")
+    return {**options, "repeats_rel": repeats.name}
+
+
+def _score(session: Session, options: dict[str, Any], inputs: dict[str, Any], unknown_labels: str,
+           *, read_by_engine: bool) -> tuple[dict[str, Any], list[dict[str, Any]],
+                                             list[dict[str, Any]], list[dict[str, Any]], float | None]:
+    """The summary, unknown rows, confusion cells, arbitration and kappa of the prepared input;
+    :class:`_ReadInPython` where the engine's reading cannot answer as the Python reader would."""
+    def part(name: str) -> list[dict[str, Any]]:
+        return query(session, "consistency", {**options, "part": name}, {})
+
+    summary = part("summary")[0]
+    if read_by_engine and (summary["n_irregular"] or not summary["n_joined"]):
+        raise _ReadInPython
+    unknown = part("unknown") if summary["n_unknown"] else []
+    if unknown and unknown_labels == "error":
+        if read_by_engine:      # the message names lines as the Python reader numbers them
+            raise _ReadInPython
+        raise InvalidRatingError(_unknown_message(unknown, int(summary["n_unknown"]), inputs))
+    if not summary["n_joined"]:
+        where = "the two files share no qid" if inputs["form"] == "split" else "the file holds no pair"
+        raise SourceError(f"nothing to score: {where}")
+    confusion = part("confusion")
+    arbitration = part("disagreements")
+    kappa = summary["kappa"] if summary["n"] else None
+    return summary, unknown, confusion, arbitration, kappa
 
 
 def write_tsv(path: str | os.PathLike, rows: list[dict[str, Any]]) -> None:
@@ -180,7 +261,7 @@ def _unknown_message(rows: list[dict[str, Any]], count: int, inputs: dict[str, A
             "without them")
 
 
-# --- input preparation: JSONL lines into flat Arrow relations ---------------------------------
+# --- the Python reader: JSONL lines into flat Arrow relations, errors naming file and line ---
 
 def _records(source: Any, role: str) -> Iterator[tuple[int, str, Mapping[str, Any]]]:
     """(line number, where, record) for every non-blank line; typed errors name file and line."""

@@ -4,9 +4,18 @@ Input: the seed's CSV (``Sample_ID, Dataset_Split, Scenario, Module, ..., Annota
 ..., Final_Consensus_Label, LLM_Judge_Verdict, ...``) with any number of ``Annotator_N_Label``
 columns. Labels are PASS/FAIL in any case; an empty cell is a missing label (never a category);
 any other text is an error naming the row and column. Train rows are left out by default (few-shot
-examples inflate agreement), with a note saying so. The sheet is read once into a temporary
-table (``sql/sheet_long.sql.j2``); every number comes from ``sql/sheet_*.sql.j2``, which reuse the
-kappa family's Cohen and Fleiss partials.
+examples inflate agreement), with a note saying so. Every number comes from ``sql/sheet_*.sql.j2``
+and ``sql/cohen_pairs.sql.j2``, which reuse the kappa family's Cohen and Fleiss partials:
+
+* the sheet is wide (a row per sample, a column per labeller), so what needs no rater pair is
+  read from it in one pass each: the annotators' Fleiss' kappa and "all agree" share per slice
+  (``sheet_agreement``: the wide form's unit patterns, produced from the rows), the confusion
+  counts (``sheet_confusion``), the samples for the consensus round (``sheet_disagreements``);
+* the pairs' Cohen's kappas need each sample's two labels side by side per slice: the sheet's
+  canonical ratings (``sheet_long``, one row per slice, sample and label, kept in a temporary
+  table) are read by ``cohen_pairs`` once per named pair the report shows per slice (the two
+  annotators', the judge against the consensus) and once for the overall pairs, and by the
+  rater diagnostics.
 """
 from __future__ import annotations
 
@@ -20,8 +29,6 @@ from ..errors import (ColumnError, DuplicateRatingError, InvalidRatingError, Mis
 from ..interpret import at_least, landis_koch
 from ..metrics.coefficient import compute_on
 from ..parameters import validate
-from ..plan import make_plan
-from ..profile import read_profile
 from ..ratings import RatingsSpec, _has, _resolve
 from ..registry import REGISTRY
 from ..results import EvaluationSheetReport
@@ -35,6 +42,15 @@ BREAKDOWNS = ("Dataset_Split", "Module", "Scenario")
 TARGET = 0.60
 BLANK_LEVEL = "(blank)"
 MAX_EXAMPLES = 5
+LABELS = ("FAIL", "PASS")           # the only labels sheet_checks lets through, in label order
+LABEL_METRIC = "label"              # the canonical ratings' one metric
+MAX_NAMED_PAIRS = 4                 # overall pairs beyond this: one every-pair statement
+# sql/sheet_agreement.sql.j2's Fleiss' kappa: the wide form over the two labels, unweighted, no
+# interval, keyed by (breakdown, level) like the canonical ratings
+SHEET_FLEISS: dict[str, Any] = {
+    "slices": ["slice_0", "slice_1"], "bootstrap": False, "form": "wide",
+    "categories": ["label"] * len(LABELS), "category_kinds": "label", "ci": False, "domain": None,
+    "variance": None, "weights": None, "weight_basis": "value", "weight_matrix": None}
 
 CONVENTIONS = {
     "labels": "PASS/FAIL compared case-insensitively after trimming; an empty cell is a missing label",
@@ -74,36 +90,85 @@ def evaluation_sheet(source: Any, *, include_train: bool = False, target: float 
                    "include_train": bool(include_train), "source": src.name}
         checks = query(session, "sheet_checks", options, {})[0]
         check_sheet(session, src, checks, options, cols)
-        spec = _materialize(session, src, {**options, "breakdowns": cols["breakdowns"]}, cols)
         annotators = [r for c, r in cols["labels"] if r not in (JUDGE, CONSENSUS)]
-        pair_options = _pair_options(spec)
-        pairs = query(session, "cohen_pairs", {**pair_options, "part": "kappa"}, spec.params())
-        overall = regrouped(spec, select={"slice_0": "overall", "slice_1": "all"})
-        confusion = query(session, "cohen_pairs", {**_pair_options(overall), "part": "confusion"},
-                          overall.params())
-        annotated = regrouped(spec, raters=annotators)
-        fleiss = compute_on(annotated, [REGISTRY["fleiss_kappa"]], opts=validate()).rows
-        plan = make_plan(read_profile(annotated))
-        agree = query(session, "sheet_agreement", {**annotated.options(), **plan.options()},
-                      {**annotated.params(), **plan.params()})
-        dims = {f"dimension_{i}": b for i, b in enumerate(cols["breakdowns"])}
+        if not any(checks[f"n_labels_{i}"] for i, (_, r) in enumerate(cols["labels"])
+                   if r in annotators):
+            # what the annotators' ratings profile refuses: no annotator label is kept
+            raise SourceError(f"{src.description} has no rows")
+        spec = _materialize(session, src, {**options, "breakdowns": cols["breakdowns"]}, cols)
+        dims = cols["breakdowns"]
+        if len(set(annotators)) < len(annotators) or len(set(dims)) < len(dims) or "overall" in dims:
+            # two columns name one annotator (Annotator_1_Label, Annotator_01_Label), a breakdown
+            # is given twice or is named like the overall slice: a sample may then be rated twice
+            # by one annotator in one slice of the canonical ratings, which the coefficient
+            # statement on them refuses (sheet_agreement, reading the sheet's columns, would not)
+            compute_on(regrouped(spec, raters=annotators), [REGISTRY["fleiss_kappa"]], opts=validate())
+        pairs = _pairs(session, spec, annotators, {r for _, r in cols["labels"]})
+        # the statements that read the sheet's own columns, one pass each
+        read = {k: options[k] for k in ("split_column", "include_train", "source")}
+        by_name = sorted(cols["labels"], key=lambda cr: cr[1])
+        confusion = query(session, "sheet_confusion",
+                          {**read, "label_columns": [c for c, _ in by_name]},
+                          {f"rater_{i}": r for i, (_, r) in enumerate(by_name)})
+        agree = query(session, "sheet_agreement",
+                      {**read, **SHEET_FLEISS, "breakdowns": dims,
+                       "label_columns": [c for c, r in cols["labels"] if r in annotators]},
+                      {"default_metric": LABEL_METRIC, "blank_level": BLANK_LEVEL,
+                       **{f"dimension_{i}": b for i, b in enumerate(dims)},
+                       **{f"category_{i}": c for i, c in enumerate(LABELS)}})
         disagreements = query(session, "sheet_disagreements",
-                              {"source": spec.relation.name, "rater_filter": len(annotators),
-                               "breakdowns": cols["breakdowns"]},
-                              {**{f"keep_rater_{i}": r for i, r in enumerate(annotators)}, **dims})
+                              {**options, "breakdowns": dims, "n_annotators": len(annotators)},
+                              {"blank_level": BLANK_LEVEL})
         diag = (diagnose(regrouped(spec, select={"slice_0": "overall", "slice_1": "all"},
                                    raters=annotators), level="nominal", max_items=max_items)
                 if diagnostics else [])
     shown = os.fspath(source) if isinstance(source, (str, os.PathLike)) else src.description
-    return _report(checks, cols, annotators, pairs, confusion, fleiss, agree, disagreements, diag,
+    return _report(checks, cols, annotators, pairs, confusion, agree, disagreements, diag,
                    bool(include_train), float(target), shown)
 
 
+def _pairs(session: Session, spec: RatingsSpec, annotators: list[str],
+           raters: set[str]) -> list[dict[str, Any]]:
+    """sql/cohen_pairs.sql.j2 for the pairs the report shows, each pair named (the rater pair
+    self-join then pairs only its two raters' ratings): per slice (overall and every breakdown
+    level) the two annotators (when exactly two) and the judge against the consensus; overall
+    only, each annotator against the judge and, with more than two annotators, every pair of
+    them (with many such pairs, one every-pair statement on the overall ratings instead). A pair
+    is named in rater name order, the order the every-pair form gives it; a pair of one rater
+    name (two columns of one annotator) is no pair."""
+    def named(scope: RatingsSpec, pair: tuple[str, str]) -> list[dict[str, Any]]:
+        return query(session, "cohen_pairs", {**_pair_options(scope), "named_raters": 2, "part": "kappa"},
+                     {**scope.params(), "rater_0": pair[0], "rater_1": pair[1]})
+
+    def ordered(pairs: list[tuple[str, str]]) -> list[tuple[str, str]]:
+        found = [(min(a, b), max(a, b)) for a, b in pairs if a != b]
+        return list(dict.fromkeys(found))
+
+    per_slice = ordered(([(annotators[0], annotators[1])] if len(annotators) == 2 else [])
+                        + ([(CONSENSUS, JUDGE)] if JUDGE in raters and CONSENSUS in raters else []))
+    overall = ordered(([(a, b) for i, a in enumerate(annotators) for b in annotators[i + 1:]]
+                       if len(annotators) > 2 else [])
+                      + ([(a, JUDGE) for a in annotators] if JUDGE in raters else []))
+    rows: list[dict[str, Any]] = []
+    for pair in per_slice:
+        rows += named(spec, pair)
+    keep = list(dict.fromkeys(r for pair in overall for r in pair))
+    scope = regrouped(spec, select={"slice_0": "overall", "slice_1": "all"},
+                      raters=keep if len(overall) > MAX_NAMED_PAIRS else ())
+    if len(overall) > MAX_NAMED_PAIRS:
+        found = query(session, "cohen_pairs", {**_pair_options(scope), "part": "kappa"}, scope.params())
+    else:
+        found = [row for pair in overall for row in named(scope, pair)]
+    rows += [{**r, "slice_0": "overall", "slice_1": "all"} for r in found]
+    return rows
+
+
 def _pair_options(spec: RatingsSpec) -> dict[str, Any]:
-    """sql/cohen_pairs.sql.j2 on the sheet's labels: every pair, unweighted, no interval."""
-    return {**spec.options(), "named_raters": 0, "pair_max_raters": False, "weights": None,
-            "weight_basis": "value", "weight_matrix": None, "ci": False, "marginals": "pairwise",
-            "variance": None}
+    """sql/cohen_pairs.sql.j2 on the sheet's labels: every pair (the caller may name one),
+    unweighted, no interval."""
+    return {**spec.options(), "named_raters": 0, "pair_max_raters": False, "confusion_given": False,
+            "weights": None, "weight_basis": "value", "weight_matrix": None, "ci": False,
+            "marginals": "pairwise", "variance": None}
 
 
 # --- columns and checks ---------------------------------------------------------------------
@@ -165,7 +230,7 @@ def check_sheet(session: Session, src: Relation, checks: dict[str, Any], options
 
 
 def _materialize(session: Session, src: Relation, options: dict[str, Any], cols) -> RatingsSpec:
-    params = {"default_metric": "label", "blank_level": BLANK_LEVEL,
+    params = {"default_metric": LABEL_METRIC, "blank_level": BLANK_LEVEL,
               **{f"rater_{i}": r for i, (_, r) in enumerate(cols["labels"])},
               **{f"dimension_{i}": b for i, b in enumerate(cols["breakdowns"])}}
     return canonical_spec(session, "sheet_long", options, params, description=src.description,
@@ -193,17 +258,49 @@ def _pair_entry(row: dict[str, Any]) -> dict[str, Any]:
             "interpretation": landis_koch(row["kappa"])}
 
 
-def _report(checks, cols, annotators, pairs, confusion, fleiss, agree, disagreements, diag,
+def _disagreement_rows(rows: list[dict[str, Any]], cols, label_of: dict[str, str]) -> list[dict[str, Any]]:
+    """One entry per disagreeing sample (sql/sheet_disagreements.sql.j2 gives one row each): the
+    id, the breakdown values, then the labels present in rater name order, then the missing ones
+    (None) in column order. A label is filed under the column its rater names (of two columns of
+    one annotator, the last)."""
+    id_column = cols["id"]
+    columns = [column for column, _ in cols["labels"]]
+    filed = sorted(((f"label_{j}", rater) for j, (_, rater) in enumerate(cols["labels"])),
+                   key=lambda kr: kr[1])
+    filed_as = [(key, label_of[rater]) for key, rater in filed]
+    every_column = len({column for _, column in filed_as}) == len(columns)
+    # a breakdown named "overall" shares its slice name with the overall slice ('all'), so the
+    # canonical ratings gave the least of the two
+    levels = [(f"level_{i}", b, b == "overall") for i, b in enumerate(cols["breakdowns"])]
+    out = []
+    for r in rows:
+        entry: dict[str, Any] = {id_column: r["item"]}
+        for key, b, shared in levels:
+            entry[b] = min(r[key], "all") if shared else r[key]
+        complete = every_column
+        for key, column in filed_as:
+            value = r[key]
+            if value is None:
+                complete = False
+            else:
+                entry[column] = value
+        if not complete:
+            for column in columns:
+                entry.setdefault(column, None)
+        out.append(entry)
+    return out
+
+
+def _report(checks, cols, annotators, pairs, confusion, agree, disagreements, diag,
             include_train, target, description) -> EvaluationSheetReport:
     label_of = {rater: column for column, rater in cols["labels"]}
     by_level: dict[tuple, dict[tuple, dict[str, Any]]] = {}
     for row in pairs:
         by_level.setdefault((row["slice_0"], row["slice_1"]), {})[(row["rater_a"], row["rater_b"])] = row
-    agree_by = {(r["slice_0"], r["slice_1"]): r for r in agree}
     fleiss_by = {(r["slice_0"], r["slice_1"]): {
-        "fleiss_kappa": r["value"], "percent_agreement": _percent(r["observed_agreement"]),
-        "n_items": r["n_items"], "all_agree_percent": agree_by.get((r["slice_0"], r["slice_1"]), {}).get("all_agree_percent")}
-        for r in fleiss if r.get("name") == "fleiss_kappa"}
+        "fleiss_kappa": r["fleiss_kappa"], "percent_agreement": _percent(r["observed_agreement"]),
+        "n_items": r["n_items"], "all_agree_percent": r["all_agree_percent"]}
+        for r in agree}
 
     def pair(level: tuple, a: str, b: str) -> dict[str, Any] | None:
         rows = by_level.get(level, {})
@@ -239,6 +336,8 @@ def _report(checks, cols, annotators, pairs, confusion, fleiss, agree, disagreem
                        for b in annotators[i + 1:] for p in [pair(overall, a, b)] if p]
     matrices: dict[str, Any] = {}
     for row in confusion:
+        if row["rater_a"] == row["rater_b"]:
+            continue                    # two columns of one annotator: not a pair of raters
         if row["rater_a"] in annotators and row["rater_b"] in annotators or JUDGE in (row["rater_a"], row["rater_b"]):
             key = f"{row['rater_a']} x {row['rater_b']}"
             matrices.setdefault(key, {}).setdefault(row["label_a"], {})[row["label_b"]] = int(row["n"])
@@ -253,14 +352,7 @@ def _report(checks, cols, annotators, pairs, confusion, fleiss, agree, disagreem
     levels = sorted({k for k in list(by_level) + list(fleiss_by) if k[0] != "overall"})
     for b in cols["breakdowns"]:
         breakdown_out[b] = [{"level": lv[1], **summary(lv)} for lv in levels if lv[0] == b]
-    rows: dict[str, dict[str, Any]] = {}
-    for r in disagreements:
-        entry = rows.setdefault(r["item"], {cols["id"]: r["item"],
-                                            **{b: r[f"level_{i}"] for i, b in enumerate(cols["breakdowns"])}})
-        entry[label_of[r["rater"]]] = r["value_text"]
-    for entry in rows.values():
-        for column, _ in cols["labels"]:
-            entry.setdefault(column, None)
+    shown = _disagreement_rows(disagreements, cols, label_of)
     notes = list(cols["notes"])
     if include_train:
         notes.append(f"Train rows are INCLUDED ({int(checks['n_train'])} rows): few-shot examples "
@@ -280,7 +372,7 @@ def _report(checks, cols, annotators, pairs, confusion, fleiss, agree, disagreem
         llm_judge=judge,
         confusion_matrices=matrices,
         breakdowns=breakdown_out,
-        disagreements=list(rows.values()),
+        disagreements=shown,
         diagnostics=diag[0] if diag else None,
         notes=notes,
         conventions=dict(CONVENTIONS),

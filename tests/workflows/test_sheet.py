@@ -164,3 +164,61 @@ def test_cli_malformed_input_is_one_line(tmp_path, capsys, text, needle):
     assert main(["sheet", str(path)]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and needle in err
+
+
+# -- the per-slice pairs, the one-pass statements and the refusals they keep -------------------
+
+def test_llm_vs_consensus_per_level_and_confusion_counts(report):
+    df = _frame(SHEET)
+    for level in report["breakdowns"]["Dataset_Split"]:
+        c, j = _both(df[df["Dataset_Split"] == level["level"]], "Final_Consensus_Label", "LLM_Judge_Verdict")
+        assert level["llm_vs_consensus"]["n"] == len(c)
+        assert level["llm_vs_consensus"]["kappa"] == round(cohen_kappa_score(c, j), 4)
+    a, b = _both(df, "Annotator_1_Label", "Annotator_2_Label")
+    counts = pd.crosstab(pd.Series(a, name="a"), pd.Series(b, name="b"))
+    matrix = report["confusion_matrices"]["Annotator_1 x Annotator_2"]
+    assert {la: {lb: int(counts.loc[la, lb]) for lb in counts.columns if counts.loc[la, lb]}
+            for la in counts.index} == matrix
+    assert set(report["confusion_matrices"]) == {"Annotator_1 x Annotator_2", "Annotator_1 x LLM_Judge",
+                                                 "Annotator_2 x LLM_Judge", "Consensus x LLM_Judge"}
+
+
+def test_fleiss_and_all_agree_per_level_with_three_annotators(tmp_path):
+    cols = ["Annotator_1_Label", "Annotator_2_Label", "Annotator_3_Label"]
+    df = _frame(SHEET3)
+    complete = df[(df[cols] != "").all(axis=1)]
+    path = tmp_path / "complete.csv"
+    pd.read_csv(SHEET3, dtype=str, keep_default_na=False).loc[complete.index].to_csv(path, index=False)
+    r = evaluation_sheet(str(path), diagnostics=False)
+    for level in r["breakdowns"]["Dataset_Split"]:
+        rows = complete[complete["Dataset_Split"] == level["level"]]
+        table, _ = aggregate_raters(rows[cols].to_numpy())
+        assert level["coefficient"] == "fleiss_kappa" and level["n"] == len(rows)
+        assert level["kappa"] == round(fleiss_kappa(table, method="fleiss"), 4)
+        same = (rows[cols].nunique(axis=1) == 1).mean()
+        assert level["all_agree_percent"] == round(100 * same, 1)
+
+
+def test_a_missing_label_in_a_disagreement_is_none_after_the_labels_present(tmp_path):
+    path = tmp_path / "s.csv"
+    path.write_text("Sample_ID,Dataset_Split,Module,Annotator_1_Label,Annotator_2_Label,"
+                    "LLM_Judge_Verdict,Final_Consensus_Label\n"
+                    "a,Dev,M,PASS,fail,,PASS\nb,Test,,FAIL,FAIL,PASS,FAIL\n", encoding="utf-8")
+    r = evaluation_sheet(str(path), diagnostics=False)
+    assert r["disagreements"] == [{"Sample_ID": "a", "Dataset_Split": "Dev", "Module": "M",
+                                   "Annotator_1_Label": "PASS", "Annotator_2_Label": "FAIL",
+                                   "Final_Consensus_Label": "PASS", "LLM_Judge_Verdict": None}]
+    assert list(r["disagreements"][0])[-1] == "LLM_Judge_Verdict"
+
+
+@pytest.mark.parametrize("header,row,kwargs", [
+    # two columns of one annotator, both labelling a sample: a rater rating it twice
+    ("Annotator_1_Label,Annotator_01_Label,Annotator_2_Label", "PASS,FAIL,PASS", {}),
+    # a breakdown given twice: every sample twice in its slice
+    ("Annotator_1_Label,Annotator_2_Label,Module", "PASS,FAIL,M", {"breakdowns": ["Module", "module"]}),
+])
+def test_a_sample_rated_twice_in_a_slice_is_refused(tmp_path, header, row, kwargs):
+    path = tmp_path / "s.csv"
+    path.write_text(f"Sample_ID,Dataset_Split,{header}\na,Dev,{row}\n", encoding="utf-8")
+    with pytest.raises(DuplicateRatingError, match="occur more than once"):
+        evaluation_sheet(str(path), **kwargs)

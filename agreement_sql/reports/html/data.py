@@ -248,6 +248,7 @@ def _confusions(spec: RatingsSpec, scores: Mapping[str, PerMetricScore],
     for (a, b), names in wanted.items():
         rows = query(spec.session, "cohen_pairs",
                      {**spec.options(), "named_raters": 2, "pair_max_raters": False,
+                      "confusion_given": False,
                       "weights": None, "weight_basis": "value", "weight_matrix": None, "ci": False,
                       "marginals": "pairwise", "variance": None, "part": "confusion"},
                      {**spec.params(), "rater_0": a, "rater_1": b})

@@ -358,8 +358,7 @@ pair_keys AS (
     FROM (SELECT DISTINCT metric, x, label FROM pair_domain) AS d
     GROUP BY metric
   ) AS c ON r.metric = c.metric
-)
-,
+),
 cohen_expected AS (
   -- p_e = sum_ij w_ij p_i. p_.j = sum_i p_i. w_i.
   SELECT r.metric, r.rater_a, r.rater_b, agreement_fsum(r.p_row * r.w_row) AS p_e
