@@ -111,6 +111,7 @@ OPTIONS: dict[str, tuple[Check, str]] = {
     "rater_patterns": (_bool, "keep each unit's rater pattern (few raters, wide form)"),
     "with_coincidences": (_bool, "rater_diagnostics: also the pooled coincidence matrix (the HTML report)"),
     "with_items": (_bool, "rater_diagnostics: rank the units that drive disagreement ($max_items > 0)"),
+    "with_distribution": (_bool, "rater_diagnostics: also each rater's ratings per value or bin (the HTML report)"),
     "level": (_choice("nominal", "ordinal", "interval", "ratio"), "Krippendorff's level of measurement"),
     "marginals": (_choice("pairwise", "gwet"),
                   "Cohen/Light/Scott marginals: the shared units, or each rater's rated units "

@@ -201,7 +201,7 @@ def statement(name: str, *, dialect: str = "duckdb", relation: str = "ratings",
     wanted = template_options(template)
     options.update(TEMPLATE_OPTIONS.get(template, {}))
     defaults = {"level": "interval", "category_kinds": "number", "with_usage": True,
-                "with_points": True, "with_coincidences": False, "with_items": True, "problem": "duplicate",
+                "with_points": True, "with_coincidences": False, "with_items": True, "with_distribution": False, "problem": "duplicate",
                 "part": None}
     for key, value_ in choices.items():
         options[key] = value_

@@ -62,8 +62,8 @@ def _check(level: str, max_items: Any) -> None:
 
 
 def _run(spec: RatingsSpec, level: str, max_items: int, *, patterns: bool,
-         profile: Profile | None = None,
-         coincidences: bool = False) -> tuple[list[dict[str, Any]], bool]:
+         profile: Profile | None = None, coincidences: bool = False,
+         distribution: dict[str, Any] | None = None) -> tuple[list[dict[str, Any]], bool]:
     profile = profile if profile is not None else read_profile(spec)
     profile.check(numbers=level != "nominal",
                   what=f"diagnostics at level {level!r} (use level='nominal' for labels)")
@@ -72,8 +72,9 @@ def _run(spec: RatingsSpec, level: str, max_items: int, *, patterns: bool,
         "label" if profile.totals["n_labels"] == profile.totals["n_ratings"] else "mixed")
     rows = query(spec.session, "rater_diagnostics",
                  {**spec.options(), **plan.options(), "level": level, "category_kinds": kinds,
-                  "with_coincidences": coincidences, "with_items": max_items > 0},
-                 {**spec.params(), **plan.params(), "max_items": max_items})
+                  "with_coincidences": coincidences, "with_items": max_items > 0,
+                  "with_distribution": distribution is not None},
+                 {**spec.params(), **plan.params(), "max_items": max_items, **(distribution or {})})
     verify_units(profile, [r for r in rows if r["part"] == "alpha"])
     return rows, plan.rater_patterns
 
@@ -89,13 +90,15 @@ def diagnose(spec: RatingsSpec, *, level: str, max_items: int = MAX_ITEMS,
 
 def diagnose_with_rows(spec: RatingsSpec, *, level: str, max_items: int = MAX_ITEMS,
                        max_pair_raters: int = MAX_PAIR_RATERS, profile: Profile | None = None,
-                       coincidences: bool = False) -> tuple[list[RaterDiagnostics], list[dict[str, Any]]]:
+                       coincidences: bool = False, distribution: dict[str, Any] | None = None,
+                       ) -> tuple[list[RaterDiagnostics], list[dict[str, Any]]]:
     """:func:`diagnose`, and the statement's rows: part "alpha" with each key's unit counts
-    (n_units, n_single) and, with ``coincidences``, part "coincidence" (the pooled coincidence
-    matrix, sql/_coincidences.sql.j2), for the HTML report."""
+    (n_units, n_single); with ``coincidences`` part "coincidence" (the pooled coincidence matrix,
+    sql/_coincidences.sql.j2); with ``distribution`` (its parameters n_bins, max_categories,
+    max_raters) part "distribution" (sql/_distribution.sql.j2), for the HTML report."""
     _check(level, max_items)
     rows, from_patterns = _run(spec, level, max_items, patterns=True, profile=profile,
-                               coincidences=coincidences)
+                               coincidences=coincidences, distribution=distribution)
     names, slices = list(spec.group_by), spec.slices
     by_key: dict[tuple, RaterDiagnostics] = {}
 

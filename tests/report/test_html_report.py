@@ -315,7 +315,6 @@ def test_cli_writes_the_page_and_refuses_the_source(tmp_path):
 
 
 @pytest.mark.parametrize("name, choices", [
-    ("report_distribution", {}),
     ("report_traces", {"n_traces": 2, "numeric_items": True}),
     ("report_traces", {"n_traces": 1, "numeric_items": False}),
 ])

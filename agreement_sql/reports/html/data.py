@@ -4,12 +4,12 @@ Every number comes from SQL, and each statistic from the one statement that comp
 package: the public functions (``irr``, ``judge_agreement``, ``evaluation_sheet``), the rater
 diagnostics (:func:`agreement_sql.workflows.diagnostics.diagnose_with_rows`: each rater's exact
 agreement with the others, mean absolute difference, bias, alpha without the rater; each pair's
-exact % and alpha; and, from the same statement, the unit counts of sql/_units.sql.j2 and the
-pooled coincidence matrix of sql/_coincidences.sql.j2) and sql/cohen_pairs.sql.j2 (two raters'
-confusion counts). The report's own statements add what no other statement returns:
-``sql/report_distribution`` (ratings per rater and value or bin) and ``sql/report_traces`` (the
-ratings of the listed traces). This module only picks rows,
-orders them and caps lists; the page (``page.html.j2``) rounds for display.
+exact % and alpha; and, from the same statement, the unit counts of sql/_units.sql.j2, the
+pooled coincidence matrix of sql/_coincidences.sql.j2 and the ratings per rater and value or bin
+of sql/_distribution.sql.j2) and sql/cohen_pairs.sql.j2 (two raters' confusion counts). The
+report's own statement, ``sql/report_traces``, adds the ratings of the listed traces. This
+module only picks rows, orders them and caps lists; the page (``page.html.j2``) rounds for
+display.
 """
 from __future__ import annotations
 
@@ -215,13 +215,12 @@ def _workshop(data: ReportData, source: Any, *, item: str, rater: str, value: st
             spec = materialize(spec)
             profile = replace(profile, spec=spec)
         # the diagnostics' statement also returns the unit counts and the pooled coincidences
+        bins = {"n_bins": N_BINS, "max_categories": MAX_CATEGORIES, "max_raters": MAX_SHOWN_RATERS}
         found, units = diagnose_with_rows(spec, level=LEVEL, max_items=0,
                                           max_pair_raters=MAX_SHOWN_RATERS, profile=profile,
-                                          coincidences=True)
+                                          coincidences=True, distribution=bins)
         diagnostics = {d["metric"]: d for d in found}
-        dist = query(spec.session, "report_distribution", spec.options(),
-                     {**spec.params(), "n_bins": N_BINS, "max_categories": MAX_CATEGORIES,
-                      "max_raters": MAX_SHOWN_RATERS})
+        dist = [r for r in units if r["part"] == "distribution"]
         confusion = _confusions(spec, scores, diagnostics)
         picked = _trace_ratings(spec, traces) if traces else []
     data["questions"] = [_question(name, s, diagnostics.get(name), units, dist, confusion.get(name))
