@@ -175,6 +175,7 @@ def test_a_file_of_blank_lines_is_empty(tmp_path):
         ag.consistency(str(path))
 
 
+@pytest.mark.slow       # an 80 MB file, read in parallel
 def test_order_and_the_last_line_survive_a_parallel_read(tmp_path, monkeypatch):
     """A file of many read buffers, with repeated qids spread over it: the disagreements come
     in file order and each repeated qid keeps its last line, as the Python reader has it."""
