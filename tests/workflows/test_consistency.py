@@ -1,4 +1,4 @@
-"""Cross-agent consistency (seed 002, WFGY): SEED_BEHAVIOUR §3.
+"""Cross-agent consistency (seed 002, WFGY), as docs/workflows.md describes it.
 
 Oracles: scikit-learn's cohen_kappa_score on labels read here with the json module; the seed's
 own arithmetic (PA = agreeing / N, abstain = scholar ABSTAIN / N) by hand where stated.

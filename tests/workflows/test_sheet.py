@@ -1,4 +1,4 @@
-"""The Cohen's kappa evaluation sheet (seed 003): SEED_BEHAVIOUR §4.
+"""The Cohen's kappa evaluation sheet (seed 003), as docs/workflows.md describes it.
 
 Oracles: scikit-learn's cohen_kappa_score and statsmodels' fleiss_kappa on labels read here
 with pandas; simple agreement by hand (same label / both labelled).
