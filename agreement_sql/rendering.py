@@ -61,6 +61,7 @@ from .parameters import validate
 from .plan import Plan
 from .ratings import RatingsSpec
 from .templates import Rendered, render as render_template, template_options
+from .workflows.sheet import SHEET_FLEISS
 
 # what render() binds and shows for parameters a call computes from its data
 SAMPLE_PARAMS: dict[str, Any] = {
@@ -121,10 +122,7 @@ TEMPLATE_OPTIONS: dict[str, dict[str, Any]] = {
     "sheet_examples": {**SHEET, "problem": "invalid"},
     "sheet_long": SHEET,
     "sheet_disagreements": {**SHEET, "n_annotators": 2},
-    "sheet_agreement": {**SHEET, "label_columns": SHEET_LABELS[:2], "slices": ["slice_0", "slice_1"],
-                        "bootstrap": False, "form": "wide", "categories": ["label", "label"],
-                        "category_kinds": "label", "ci": False, "domain": None, "variance": None,
-                        "weights": None, "weight_basis": "value", "weight_matrix": None},
+    "sheet_agreement": {**SHEET, **SHEET_FLEISS, "label_columns": SHEET_LABELS[:2]},
     "sheet_confusion": {**SHEET, "label_columns": SHEET_LABELS[:2] + SHEET_LABELS[:1:-1]},
     "calibration_sample": {**SHEET, "stratum_column": "Scenario",
                            "verdict_column": "LLM_Judge_Verdict", "part": "rows"},
