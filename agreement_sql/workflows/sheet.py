@@ -105,10 +105,10 @@ def evaluation_sheet(source: Any, *, include_train: bool = False, target: float 
             compute_on(regrouped(spec, raters=annotators), [REGISTRY["fleiss_kappa"]], opts=validate())
         pairs = _pairs(session, spec, annotators, {r for _, r in cols["labels"]})
         # the statements that read the sheet's own columns, one pass each
-        read = {k: options[k] for k in ("split_column", "include_train", "source")}
+        read = {k: options[k] for k in ("id_column", "split_column", "include_train", "source")}
         by_name = sorted(cols["labels"], key=lambda cr: cr[1])
         confusion = query(session, "sheet_confusion",
-                          {**read, "label_columns": [c for c, _ in by_name]},
+                          {**read, "breakdowns": dims, "label_columns": [c for c, _ in by_name]},
                           {f"rater_{i}": r for i, (_, r) in enumerate(by_name)})
         agree = query(session, "sheet_agreement",
                       {**read, **SHEET_FLEISS, "breakdowns": dims,
