@@ -19,6 +19,7 @@ macro's output, a quoted identifier, a bound parameter, a package keyword) can f
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Sequence
 
 
 @dataclass(frozen=True)
@@ -60,8 +61,11 @@ class Dialect:
     def create_temp_table(self, name: str) -> str:
         return self.temp_table + " " + self.quote_identifier(name) + " AS\n"
 
-    def copy_into_temp_table(self, name: str, source: str) -> str:
-        return self.create_temp_table(name) + "SELECT * FROM " + self.quote_identifier(source)
+    def copy_into_temp_table(self, name: str, source: str,
+                             columns: Sequence[str] | None = None) -> str:
+        """Every column of ``source``, or only ``columns`` (each quoted), into a new table."""
+        kept = "*" if columns is None else ", ".join(self.quote_identifier(c) for c in columns)
+        return self.create_temp_table(name) + "SELECT " + kept + " FROM " + self.quote_identifier(source)
 
     def drop_temp_table(self, name: str) -> str:
         return "DROP TABLE IF EXISTS " + self.quote_identifier(name)

@@ -39,6 +39,11 @@ def _count(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool) and v >= 0
 
 
+def _index_pairs(v: Any) -> bool:
+    return isinstance(v, (list, tuple)) and all(
+        isinstance(p, (list, tuple)) and len(p) == 2 and all(_count(k) for k in p) for p in v)
+
+
 def _kinds(allowed: tuple[str, ...]) -> Check:
     return lambda v: isinstance(v, (list, tuple)) and all(x in allowed for x in v)
 
@@ -102,7 +107,8 @@ OPTIONS: dict[str, tuple[Check, str]] = {
     "named_raters": (_count, "raters named by the caller, bound as $rater_i (0: every rater)"),
     "pair_max_raters": (_bool, "pair coefficients only where at most $pair_max_raters raters rate"),
     "confusion_given": (_bool, "sql/_pairs.sql.j2 reads the includer's confusion counts instead "
-                               "of a self-join of the ratings (the consistency report's grid)"),
+                               "of a self-join of the ratings (the consistency report's grid, "
+                               "the evaluation sheet's pair counts)"),
     "n_rows": (_count, "lookup_rows: the rows, bound as $row_<i>_<j>"),
     "row_names": (_str_list, "lookup_rows: the column names (the package's own)"),
     "row_types": (_kinds(("text", "double", "bigint", "boolean")), "lookup_rows: the column types"),
@@ -119,7 +125,8 @@ OPTIONS: dict[str, tuple[Check, str]] = {
     "variance": (_choice(None, "irrcac_raw", "irrcac_table"),
                  "the analytic variance's divisor as irrCAC's *.raw (n - 1) or *.table (n) "
                  "functions; None: each coefficient's own"),
-    # the intraclass correlation (sql/_icc.sql.j2) and the planning simulation (issue 14)
+    # the intraclass correlation (sql/_icc.sql.j2) and the planning simulation
+    # (sql/plan_simulation.sql.j2)
     "rater_digits": (lambda v: _count(v) and v <= 62,
                      "raters whose ratings are packed as digits per item (0: the joined form)"),
     "n_categories": (lambda v: _count(v) and 2 <= v <= 16,
@@ -149,6 +156,10 @@ OPTIONS: dict[str, tuple[Check, str]] = {
     "label_columns": (_str_list, "the sheet's labelling columns"),
     "breakdowns": (_str_list, "the sheet's breakdown columns"),
     "n_annotators": (_count, "the sheet's annotators: the first n of its labelling columns"),
+    "slice_pairs": (_index_pairs, "sheet_pairs: the labelling column pairs [i, j] counted in "
+                                  "every slice (overall and each breakdown level)"),
+    "overall_pairs": (_index_pairs, "sheet_pairs: the labelling column pairs [i, j] counted "
+                                    "overall only"),
     "include_train": (_bool, "keep the Train rows"),
     "stratum_column": (_is_str, "the calibration sample's stratum column"),
     "verdict_column": (_is_str, "the calibration sample's LLM verdict column"),

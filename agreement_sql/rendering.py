@@ -20,8 +20,8 @@ icc                  ``rater_digits=0``: the joined form (metrics/icc.py; the pa
                      ``rater_digits=k``, needs ``categories=``)
 concordance          ``named_raters=0``: no ``raters=``, the metric's two raters (metrics/concordance.py)
 named_raters         ``named_raters=2``: ``raters=[a, b]`` (metrics/coefficient.py check_named_raters)
-cohen_pairs          every pair, unweighted, no interval, ``part="kappa"`` (workflows/sheet.py;
-                     it also names one pair, ``named_raters=2``)
+cohen_pairs          every pair, unweighted, no interval, ``part="kappa"`` (a call may name one
+                     pair, ``named_raters=2``, as reports/html/data.py does for part "confusion")
 judge_agreement      ``with_row_number=True``: rows numbered in input order, as
                      ``ratings_session(ordered=True)`` does (workflows/judges.py)
 report_traces        ``n_traces=1``, ``numeric_items=False`` (reports/html/data.py)
@@ -39,10 +39,14 @@ sheet_agreement      the same sheet's annotators (Annotator_1_Label, Annotator_2
                      breakdowns; Fleiss' kappa in the wide form over the labels FAIL and PASS,
                      keyed by (breakdown, level) (workflows/sheet.py SHEET_FLEISS)
 sheet_confusion      the same sheet's labelling columns, in rater name order (workflows/sheet.py)
+sheet_pairs          the same sheet's labelling columns and breakdowns; per slice the two
+                     annotators and the consensus against the judge, overall only each annotator
+                     against the judge; plain Cohen's kappa from the counted confusion counts
+                     (workflows/sheet.py SHEET_COHEN)
 ==================== ===========================================================================
 
 The caller's own input is ``relation`` (a sheet for the sheet templates and
-calibration_sample; sheet_agreement, sheet_confusion and sheet_disagreements show it as
+calibration_sample; sheet_agreement, sheet_confusion, sheet_pairs and sheet_disagreements show it as
 ``sheet``); relations a call registers itself appear under the readable names of
 :data:`SAMPLE_RELATIONS` and :data:`CALL_RELATIONS` (``scales``, ``pairs``, ``citations``,
 ``retrieved``, ``jsonl``, ``lines``, ``repeats``, ``scholar``, ``auditor``, ``sheet``).
@@ -61,7 +65,7 @@ from .parameters import validate
 from .plan import Plan
 from .ratings import RatingsSpec
 from .templates import Rendered, render as render_template, template_options
-from .workflows.sheet import SHEET_FLEISS
+from .workflows.sheet import SHEET_COHEN, SHEET_FLEISS
 
 # what render() binds and shows for parameters a call computes from its data
 SAMPLE_PARAMS: dict[str, Any] = {
@@ -91,6 +95,7 @@ CALL_RELATIONS: dict[str, dict[str, Any]] = {
     "sheet_disagreements": {"source": "sheet"},
     "sheet_agreement": {"source": "sheet"},
     "sheet_confusion": {"source": "sheet"},
+    "sheet_pairs": {"source": "sheet"},
 }
 
 # the seed 003 evaluation sheet (workflows/sheet.py): its columns, as evaluation_sheet() finds them
@@ -124,6 +129,9 @@ TEMPLATE_OPTIONS: dict[str, dict[str, Any]] = {
     "sheet_disagreements": {**SHEET, "n_annotators": 2},
     "sheet_agreement": {**SHEET, **SHEET_FLEISS, "label_columns": SHEET_LABELS[:2]},
     "sheet_confusion": {**SHEET, "label_columns": SHEET_LABELS[:2] + SHEET_LABELS[:1:-1]},
+    # columns Annotator_1, Annotator_2, LLM_Judge, Consensus; each pair in rater name order
+    "sheet_pairs": {**SHEET, **SHEET_COHEN, "slice_pairs": [[0, 1], [3, 2]],
+                    "overall_pairs": [[0, 2], [1, 2]]},
     "calibration_sample": {**SHEET, "stratum_column": "Scenario",
                            "verdict_column": "LLM_Judge_Verdict", "part": "rows"},
     # a counts table whose one category column is the sample's value column (ratings.py)
@@ -282,14 +290,16 @@ def _template_params(template: str, options: dict[str, Any], spec: RatingsSpec) 
     if template == "sheet_long":
         out.update({f"rater_{i}": _sheet_rater(c) for i, c in enumerate(options["label_columns"])},
                    default_metric="label", blank_level=BLANK_LEVEL)
-    if template in ("sheet_long", "sheet_agreement"):
+    if template in ("sheet_long", "sheet_agreement", "sheet_pairs"):
         out.update({f"dimension_{i}": b for i, b in enumerate(options["breakdowns"])})
-    if template in ("sheet_agreement", "sheet_disagreements"):
+    if template in ("sheet_agreement", "sheet_disagreements", "sheet_pairs"):
         out.update(blank_level=BLANK_LEVEL)
     if template == "sheet_agreement":                   # the labels sheet_checks lets through
         out.update({f"category_{i}": c for i, c in enumerate(LABELS)}, default_metric="label")
-    if template == "sheet_confusion":
+    if template in ("sheet_confusion", "sheet_pairs"):
         out.update({f"rater_{i}": _sheet_rater(c) for i, c in enumerate(options["label_columns"])})
+    if template == "sheet_pairs":
+        out.update(default_metric="label")
     return out
 
 

@@ -11,8 +11,8 @@ connection per thread).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Iterator, Protocol, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Callable, Iterator, Protocol, Sequence, Union
 
 from ..dialects import Dialect
 
@@ -44,13 +44,44 @@ class Relation:
         return next(c for c in self.columns if c.name == name)
 
 
+# read_source(columns=): the names of the columns to keep, or a function of the source's columns
+# (a Relation that describes them; the function must not read it) that returns those names
+Columns = Union[Sequence[str], Callable[[Relation], Sequence[str]]]
+
+
+def kept_columns(relation: Relation, columns: Columns) -> tuple[str, ...]:
+    """The columns of ``relation`` that ``columns`` keeps, in the relation's order: each name
+    resolved as every column a caller names is (exact, else a unique case-insensitive match;
+    otherwise a ColumnError naming the available columns)."""
+    from ..ratings import _resolve
+
+    wanted = columns(relation) if callable(columns) else columns
+    if isinstance(wanted, str):
+        wanted = [wanted]
+    found = {_resolve(relation, name, "kept") for name in wanted}
+    return tuple(c.name for c in relation.columns if c.name in found)
+
+
+def keeping(relation: Relation, kept: Sequence[str]) -> Relation:
+    """``relation`` described by the ``kept`` columns only (a source read where it is: nothing
+    is copied, and statements read only the columns they name)."""
+    return replace(relation, columns=tuple(c for c in relation.columns if c.name in set(kept)))
+
+
 class Session(Protocol):
     """One call's access to the database. Every method raises AgreementError subclasses only."""
 
     dialect: Dialect
 
-    def read_source(self, source: Any) -> Relation:
-        """Register a caller's source (path, glob, in-memory table, native relation, table name)."""
+    def read_source(self, source: Any, *, columns: Columns | None = None) -> Relation:
+        """Register a caller's source (path, glob, in-memory table, native relation, table name).
+
+        ``columns`` (:data:`Columns`, :func:`kept_columns`): the relation lists only those
+        columns, and a source the engine copies (on DuckDB a text file or a streamed relation)
+        is copied with only those, so a column not kept is not read (its text not checked);
+        None keeps every column. When choosing the columns fails, such a source is read in full
+        first, so that a malformed file is still reported as such. (Spark parses and caches a
+        text file's every column, as without ``columns``.)"""
 
     def register_arrow(self, table: Any, kind: str) -> str:
         """Register an Arrow table the package built (a workflow's parsed input)."""
@@ -111,5 +142,6 @@ def generated_names(prefix: str) -> Iterator[str]:  # pragma: no cover - documen
     yield prefix
 
 
-__all__: Sequence[str] = ("Column", "Engine", "Relation", "Session", "open_session",
-                          "resolve_engine", "NUMBER", "BOOLEAN", "TEXT", "STRUCT", "OTHER")
+__all__: Sequence[str] = ("Column", "Columns", "Engine", "Relation", "Session", "kept_columns",
+                          "keeping", "open_session", "resolve_engine", "NUMBER", "BOOLEAN", "TEXT",
+                          "STRUCT", "OTHER")

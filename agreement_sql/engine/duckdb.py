@@ -10,7 +10,8 @@
 * Sources are read, never modified: files through DuckDB's readers with explicit options (CSV:
   the delimiter, quote and column names given, every column as text, strict; see sources.py),
   in-memory tables registered, a relation of another connection streamed in as Arrow, a table
-  or view of the caller's database read where it is.
+  or view of the caller's database read where it is. Text files and streams are copied into a
+  temporary table once; with ``read_source(columns=)`` only the kept columns are copied.
 * The progress bar is off unless the engine was made with ``progress=True`` (the CLI, on a
   terminal); it is drawn on stderr by agreement_sql.progress, never printed by DuckDB.
 """
@@ -27,7 +28,7 @@ import duckdb
 from ..dialects import DUCKDB, Dialect
 from ..errors import AgreementError, SourceError
 from ..sources import FileSource, as_arrow, resolve_source
-from . import BOOLEAN, NUMBER, OTHER, STRUCT, TEXT, Column, Relation
+from . import BOOLEAN, NUMBER, OTHER, STRUCT, TEXT, Column, Columns, Relation, keeping, kept_columns
 
 _NUMBER_IDS = {"tinyint", "smallint", "integer", "bigint", "hugeint", "utinyint", "usmallint",
                "uinteger", "ubigint", "uhugeint", "float", "double", "decimal"}
@@ -104,12 +105,12 @@ class DuckDBSession:
             self._reporter = ProgressReporter(self.cursor).start()
 
     # -- sources -------------------------------------------------------------------------
-    def read_source(self, source: Any) -> Relation:
+    def read_source(self, source: Any, *, columns: Columns | None = None) -> Relation:
         kind = resolve_source(source, native=(duckdb.DuckDBPyRelation,))
         if isinstance(kind, FileSource):
-            return self._read_files(kind)
+            return self._read_files(kind, columns)
         if kind == "table":
-            return self._read_table(str(source))
+            return self._read_table(str(source), columns)
         if kind == "native":
             # a relation of the caller's connection (or another one): streamed into this
             # session as Arrow; nothing is created on the relation's connection
@@ -117,11 +118,17 @@ class DuckDBSession:
                 reader = source.to_arrow_reader() if hasattr(source, "to_arrow_reader") else source.arrow()
             except duckdb.Error as exc:
                 raise SourceError(f"cannot read the DuckDB relation: {_first_line(exc)}") from None
-            return self._copy_stream(reader, "the DuckDB relation")
+            return self._copy_stream(reader, "the DuckDB relation", columns)
         table, description = as_arrow(source)
-        return self._describe(self.register_arrow(table, "src"), description, cheap_scan=True)
+        return self._in_place(self._describe(self.register_arrow(table, "src"), description,
+                                             cheap_scan=True), columns)
 
-    def _read_table(self, name: str) -> Relation:
+    @staticmethod
+    def _in_place(relation: Relation, columns: Columns | None) -> Relation:
+        """A source read where it is (nothing copied), described by the kept columns."""
+        return relation if columns is None else keeping(relation, kept_columns(relation, columns))
+
+    def _read_table(self, name: str, columns: Columns | None = None) -> Relation:
         """A table or view of the caller's database, read in place; a temporary or registered
         object of the caller's own connection (invisible to a cursor) is copied in once."""
         description = f"table {name!r}"
@@ -132,13 +139,14 @@ class DuckDBSession:
             visible = False
         if visible:
             rel = self.cursor.table(name)
-            columns = tuple(self._column(n, t) for n, t in zip(rel.columns, rel.types))
-            return Relation(name=name, columns=columns, description=description, cheap_scan=True)
+            found = tuple(self._column(n, t) for n, t in zip(rel.columns, rel.types))
+            return self._in_place(Relation(name=name, columns=found, description=description,
+                                           cheap_scan=True), columns)
         try:
             reader = self._engine.con.table(name).to_arrow_reader()
         except (duckdb.Error, RuntimeError):
             raise SourceError(f"no file, table or view named {name!r}") from None
-        return self._copy_stream(reader, description)
+        return self._copy_stream(reader, description, columns)
 
     def _describe(self, name: str, description: str, *, cheap_scan: bool) -> Relation:
         try:
@@ -158,43 +166,58 @@ class DuckDBSession:
             kinds = tuple(column_kind(getattr(child[1], "id", "")) for child in type_.children)
         return Column(name=name, kind=kind, type_name=str(type_), fields=fields, field_kinds=kinds)
 
-    def _copy_stream(self, reader: Any, description: str) -> Relation:
+    def _copy_stream(self, reader: Any, description: str,
+                     columns: Columns | None = None) -> Relation:
         staged = generated_name("stream")
         self.cursor.register(staged, reader)
         self._owned.append(("view", staged))
         try:
-            return self._copy(staged, description)
+            return self._copy(staged, description, columns)
         except duckdb.Error as exc:
             raise SourceError(f"cannot read {description}: {_first_line(exc)}") from None
 
-    def _copy(self, view: str, description: str) -> Relation:
-        """A temporary table holding the rows of ``view`` (read once, then scanned cheaply)."""
+    def _copy(self, view: str, description: str, columns: Columns | None = None) -> Relation:
+        """A temporary table holding the rows of ``view`` (read once, then scanned cheaply):
+        every column, or those ``columns`` keeps (chosen on the view's description, before any
+        row is read). When the choice fails, every column is copied first, so that a malformed
+        file or stream is reported before the choice's error, as when every column is read."""
         name = generated_name("src")
-        self.cursor.execute(self.dialect.copy_into_temp_table(name, view))
+        kept = None
+        if columns is not None:
+            try:
+                kept = kept_columns(self._describe(view, description, cheap_scan=False), columns)
+            except AgreementError:
+                self._copy(view, description)
+                raise
+        self.cursor.execute(self.dialect.copy_into_temp_table(name, view, kept))
         self._owned.append(("table", name))
         return self._describe(name, description, cheap_scan=True)
 
-    def _read_files(self, files: FileSource) -> Relation:
+    def _read_files(self, files: FileSource, columns: Columns | None = None) -> Relation:
         try:
             if files.kind == "parquet":
                 rel = self.cursor.read_parquet(list(files.paths))
             elif files.kind == "csv":
                 rel = self.cursor.read_csv(
-                    list(files.paths),  # type: ignore[arg-type]  # the stubs omit lists
+                    # some duckdb stubs omit lists
+                    list(files.paths),  # type: ignore[arg-type, unused-ignore]
                     header=True, auto_detect=False, sep=files.delimiter,
                     quotechar='"', escapechar='"', strict_mode=True,
                     columns={c: "VARCHAR" for c in files.header})
             else:
-                rel = self.cursor.read_json(list(files.paths),  # type: ignore[arg-type]
-                                            format=files.json_format)  # type: ignore[arg-type]
+                rel = self.cursor.read_json(
+                    list(files.paths),  # type: ignore[arg-type, unused-ignore]
+                    format=files.json_format)  # type: ignore[arg-type]
             name = generated_name("files")
             self.cursor.register(name, rel)
             self._owned.append(("view", name))
             if files.kind == "parquet":
-                return self._describe(name, files.description, cheap_scan=True)
+                return self._in_place(self._describe(name, files.description, cheap_scan=True),
+                                      columns)
             # text is parsed once, now: a malformed row is reported before any statistic runs,
-            # and later statements scan the parsed table instead of the text
-            return self._copy(name, files.description)
+            # and later statements scan the parsed table instead of the text (only the kept
+            # columns: a column not kept is not parsed)
+            return self._copy(name, files.description, columns)
         except duckdb.Error as exc:
             raise SourceError(files.explain(_first_line(exc))) from None
 

@@ -40,7 +40,7 @@ from typing import Any
 from ..dialects import SPARK, Dialect
 from ..errors import AgreementError, SourceError
 from ..sources import CSV, JSON, PARQUET, FileSource, as_arrow, resolve_source
-from . import BOOLEAN, NUMBER, OTHER, STRUCT, TEXT, Column, Relation
+from . import BOOLEAN, NUMBER, OTHER, STRUCT, TEXT, Column, Columns, Relation, keeping, kept_columns
 
 _TRACE = bool(os.environ.get("AGREEMENT_SQL_TRACE"))
 _URI = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:/")
@@ -167,7 +167,14 @@ class SparkCallSession:
         self._frames: list[Any] = []          # checkpointed DataFrames, released on close
 
     # -- sources -------------------------------------------------------------------------
-    def read_source(self, source: Any) -> Relation:
+    def read_source(self, source: Any, *, columns: Columns | None = None) -> Relation:
+        """The source registered as a view (a text file parsed and cached, every column, as
+        always: a malformed row is reported whatever ``columns`` keeps); with ``columns``, the
+        relation lists only the kept columns, the ones statements then read."""
+        relation = self._read(source)
+        return relation if columns is None else keeping(relation, kept_columns(relation, columns))
+
+    def _read(self, source: Any) -> Relation:
         if is_spark_dataframe(source):
             # a DataFrame's plan is registered as it is; each statement reads it again
             return self._register(source, "the Spark DataFrame", "src", cheap_scan=True)

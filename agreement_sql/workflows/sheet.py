@@ -4,18 +4,29 @@ Input: the seed's CSV (``Sample_ID, Dataset_Split, Scenario, Module, ..., Annota
 ..., Final_Consensus_Label, LLM_Judge_Verdict, ...``) with any number of ``Annotator_N_Label``
 columns. Labels are PASS/FAIL in any case; an empty cell is a missing label (never a category);
 any other text is an error naming the row and column. Train rows are left out by default (few-shot
-examples inflate agreement), with a note saying so. Every number comes from ``sql/sheet_*.sql.j2``
-and ``sql/cohen_pairs.sql.j2``, which reuse the kappa family's Cohen and Fleiss partials:
+examples inflate agreement), with a note saying so. Every number comes from ``sql/sheet_*.sql.j2``,
+which reuse the kappa family's Cohen and Fleiss partials, and the rater diagnostics' statements:
 
-* the sheet is wide (a row per sample, a column per labeller), so what needs no rater pair is
-  read from it in one pass each: the annotators' Fleiss' kappa and "all agree" share per slice
-  (``sheet_agreement``: the wide form's unit patterns, produced from the rows), the confusion
-  counts (``sheet_confusion``), the samples for the consensus round (``sheet_disagreements``);
-* the pairs' Cohen's kappas need each sample's two labels side by side per slice: the sheet's
-  canonical ratings (``sheet_long``, one row per slice, sample and label, kept in a temporary
-  table) are read by ``cohen_pairs`` once per named pair the report shows per slice (the two
-  annotators', the judge against the consensus) and once for the overall pairs, and by the
-  rater diagnostics.
+* only the columns the report uses are read (the id, the split, the labelling columns and the
+  breakdowns): ``read_source(columns=)`` chooses them from the sheet's header before any row is
+  read (so a missing column is named as it always was), and a CSV is copied once into a
+  temporary table of those columns;
+* the sheet is wide (a row per sample, a column per labeller), so every figure is read from it
+  in one statement each: the checks (``sheet_checks``), the annotators' Fleiss' kappa and "all
+  agree" share per slice (``sheet_agreement``: the wide form's unit patterns, produced from the
+  rows), the pairs' Cohen's kappas (``sheet_pairs``: per slice, overall and every breakdown
+  level, the two annotators' when there are two and the judge against the consensus; overall
+  only, each annotator against the judge and, with more annotators, every pair of them; each
+  pair's confusion counts per slice, counted from the rows, are what ``sql/_pairs.sql.j2``
+  reads with option ``confusion_given``), the confusion matrices (``sheet_confusion``), the
+  samples for the consensus round (``sheet_disagreements``). The statements that count read
+  the rows alike in their columns' text once (``sql/_sheet_kept.sql.j2``, counted);
+* the canonical ratings (``sheet_long``, one row per slice, sample and label, kept in a
+  temporary table) are written for the rater diagnostics only, which read the overall slice:
+  so only that slice's rows are written, and none with ``diagnostics=False``. A sheet on which
+  a sample could be rated twice by one rater in one slice (two columns of one annotator, a
+  breakdown given twice or named "overall") gets them for every slice, as the coefficient
+  statement's refusal of such ratings needs.
 """
 from __future__ import annotations
 
@@ -44,13 +55,20 @@ BLANK_LEVEL = "(blank)"
 MAX_EXAMPLES = 5
 LABELS = ("FAIL", "PASS")           # the only labels sheet_checks lets through, in label order
 LABEL_METRIC = "label"              # the canonical ratings' one metric
-MAX_NAMED_PAIRS = 4                 # overall pairs beyond this: one every-pair statement
 # sql/sheet_agreement.sql.j2's Fleiss' kappa: the wide form over the two labels, unweighted, no
 # interval, keyed by (breakdown, level) like the canonical ratings
 SHEET_FLEISS: dict[str, Any] = {
     "slices": ["slice_0", "slice_1"], "bootstrap": False, "form": "wide",
     "categories": ["label"] * len(LABELS), "category_kinds": "label", "ci": False, "domain": None,
     "variance": None, "weights": None, "weight_basis": "value", "weight_matrix": None}
+# sql/sheet_pairs.sql.j2's Cohen's kappas: plain Cohen's kappa of each pair from the confusion
+# counts the statement counts (sql/_pairs.sql.j2 option confusion_given), unweighted, no
+# interval, keyed by (breakdown, level) like the canonical ratings
+SHEET_COHEN: dict[str, Any] = {
+    "slices": ["slice_0", "slice_1"], "bootstrap": False, "confusion_given": True,
+    "weights": None, "weight_basis": "value", "weight_matrix": None, "domain": None,
+    "marginals": "pairwise", "named_raters": 0, "pair_max_raters": False, "ci": False,
+    "variance": None}
 
 CONVENTIONS = {
     "labels": "PASS/FAIL compared case-insensitively after trimming; an empty cell is a missing label",
@@ -83,8 +101,16 @@ def evaluation_sheet(source: Any, *, include_train: bool = False, target: float 
     if isinstance(target, bool) or not isinstance(target, (int, float)):
         raise OptionError(f"target must be a number, got {target!r}")
     with open_session(con) as session:
-        src = session.read_source(source)
-        cols = _columns(src, id_column, split_column, judge_column, consensus_column, breakdowns)
+        cols: dict[str, Any] = {}
+
+        def used(relation: Relation) -> list[str]:
+            # the sheet's columns found in its header (errors name the columns available); only
+            # these are read
+            cols.update(_columns(relation, id_column, split_column, judge_column,
+                                 consensus_column, breakdowns))
+            return [cols["id"], cols["split"], *(c for c, _ in cols["labels"]), *cols["breakdowns"]]
+
+        src = session.read_source(source, columns=used)
         options = {"id_column": cols["id"], "split_column": cols["split"],
                    "label_columns": [c for c, _ in cols["labels"]],
                    "include_train": bool(include_train), "source": src.name}
@@ -95,17 +121,19 @@ def evaluation_sheet(source: Any, *, include_train: bool = False, target: float 
                    if r in annotators):
             # what the annotators' ratings profile refuses: no annotator label is kept
             raise SourceError(f"{src.description} has no rows")
-        spec = _materialize(session, src, {**options, "breakdowns": cols["breakdowns"]}, cols)
         dims = cols["breakdowns"]
+        spec: RatingsSpec | None = None
         if len(set(annotators)) < len(annotators) or len(set(dims)) < len(dims) or "overall" in dims:
             # two columns name one annotator (Annotator_1_Label, Annotator_01_Label), a breakdown
             # is given twice or is named like the overall slice: a sample may then be rated twice
             # by one annotator in one slice of the canonical ratings, which the coefficient
-            # statement on them refuses (sheet_agreement, reading the sheet's columns, would not)
+            # statement on them refuses (sheet_agreement and sheet_pairs, reading the sheet's
+            # columns, would not): the canonical ratings of every slice, checked
+            spec = _materialize(session, src, options, cols, cols["labels"], dims)
             compute_on(regrouped(spec, raters=annotators), [REGISTRY["fleiss_kappa"]], opts=validate())
-        pairs = _pairs(session, spec, annotators, {r for _, r in cols["labels"]})
         # the statements that read the sheet's own columns, one pass each
         read = {k: options[k] for k in ("id_column", "split_column", "include_train", "source")}
+        pairs = _pairs(session, read, cols, annotators)
         by_name = sorted(cols["labels"], key=lambda cr: cr[1])
         confusion = query(session, "sheet_confusion",
                           {**read, "breakdowns": dims, "label_columns": [c for c, _ in by_name]},
@@ -119,56 +147,58 @@ def evaluation_sheet(source: Any, *, include_train: bool = False, target: float 
         disagreements = query(session, "sheet_disagreements",
                               {**options, "breakdowns": dims, "n_annotators": len(annotators)},
                               {"blank_level": BLANK_LEVEL})
-        diag = (diagnose(regrouped(spec, select={"slice_0": "overall", "slice_1": "all"},
-                                   raters=annotators), level="nominal", max_items=max_items)
-                if diagnostics else [])
+        diag = []
+        if diagnostics:
+            if spec is None:
+                # the diagnostics read the annotators' ratings in the overall slice: only those
+                spec = _materialize(session, src, options, cols,
+                                    [(c, r) for c, r in cols["labels"] if r in annotators], [])
+            diag = diagnose(regrouped(spec, select={"slice_0": "overall", "slice_1": "all"},
+                                      raters=annotators), level="nominal", max_items=max_items)
     shown = os.fspath(source) if isinstance(source, (str, os.PathLike)) else src.description
     return _report(checks, cols, annotators, pairs, confusion, agree, disagreements, diag,
                    bool(include_train), float(target), shown)
 
 
-def _pairs(session: Session, spec: RatingsSpec, annotators: list[str],
-           raters: set[str]) -> list[dict[str, Any]]:
-    """sql/cohen_pairs.sql.j2 for the pairs the report shows, each pair named (the rater pair
-    self-join then pairs only its two raters' ratings): per slice (overall and every breakdown
-    level) the two annotators (when exactly two) and the judge against the consensus; overall
-    only, each annotator against the judge and, with more than two annotators, every pair of
-    them (with many such pairs, one every-pair statement on the overall ratings instead). A pair
-    is named in rater name order, the order the every-pair form gives it; a pair of one rater
-    name (two columns of one annotator) is no pair."""
-    def named(scope: RatingsSpec, pair: tuple[str, str]) -> list[dict[str, Any]]:
-        return query(session, "cohen_pairs", {**_pair_options(scope), "named_raters": 2, "part": "kappa"},
-                     {**scope.params(), "rater_0": pair[0], "rater_1": pair[1]})
+def _pairs(session: Session, read: dict[str, Any], cols,
+           annotators: list[str]) -> list[dict[str, Any]]:
+    """sql/sheet_pairs.sql.j2 for the pairs the report shows: per slice (overall and every
+    breakdown level) the two annotators (when exactly two) and the judge against the consensus;
+    overall only, each annotator against the judge and, with more than two annotators, every
+    pair of them. A pair is named in rater name order (its columns given in that order); a pair
+    of one rater name (two columns of one annotator) is no pair, and the column pairs of one
+    rater pair are counted together, as the canonical ratings pool them."""
+    labels = cols["labels"]
+    raters = {r for _, r in labels}
 
     def ordered(pairs: list[tuple[str, str]]) -> list[tuple[str, str]]:
         found = [(min(a, b), max(a, b)) for a, b in pairs if a != b]
         return list(dict.fromkeys(found))
 
+    def columns_of(pairs: list[tuple[str, str]]) -> list[tuple[int, int]]:
+        return [(i, j) for a, b in pairs for i, (_, ra) in enumerate(labels) if ra == a
+                for j, (_, rb) in enumerate(labels) if rb == b]
+
     per_slice = ordered(([(annotators[0], annotators[1])] if len(annotators) == 2 else [])
                         + ([(CONSENSUS, JUDGE)] if JUDGE in raters and CONSENSUS in raters else []))
-    overall = ordered(([(a, b) for i, a in enumerate(annotators) for b in annotators[i + 1:]]
-                       if len(annotators) > 2 else [])
-                      + ([(a, JUDGE) for a in annotators] if JUDGE in raters else []))
-    rows: list[dict[str, Any]] = []
-    for pair in per_slice:
-        rows += named(spec, pair)
-    keep = list(dict.fromkeys(r for pair in overall for r in pair))
-    scope = regrouped(spec, select={"slice_0": "overall", "slice_1": "all"},
-                      raters=keep if len(overall) > MAX_NAMED_PAIRS else ())
-    if len(overall) > MAX_NAMED_PAIRS:
-        found = query(session, "cohen_pairs", {**_pair_options(scope), "part": "kappa"}, scope.params())
-    else:
-        found = [row for pair in overall for row in named(scope, pair)]
-    rows += [{**r, "slice_0": "overall", "slice_1": "all"} for r in found]
-    return rows
-
-
-def _pair_options(spec: RatingsSpec) -> dict[str, Any]:
-    """sql/cohen_pairs.sql.j2 on the sheet's labels: every pair (the caller may name one),
-    unweighted, no interval."""
-    return {**spec.options(), "named_raters": 0, "pair_max_raters": False, "confusion_given": False,
-            "weights": None, "weight_basis": "value", "weight_matrix": None, "ci": False,
-            "marginals": "pairwise", "variance": None}
+    overall = [p for p in ordered(([(a, b) for i, a in enumerate(annotators) for b in annotators[i + 1:]]
+                                   if len(annotators) > 2 else [])
+                                  + ([(a, JUDGE) for a in annotators] if JUDGE in raters else []))
+               if p not in per_slice]
+    slice_columns, overall_columns = columns_of(per_slice), columns_of(overall)
+    # the statement reads the labelling columns of these pairs only
+    used = sorted({k for pair in slice_columns + overall_columns for k in pair})
+    if not used:
+        return []
+    at = {k: n for n, k in enumerate(used)}
+    options = {**read, **SHEET_COHEN, "breakdowns": cols["breakdowns"],
+               "label_columns": [labels[k][0] for k in used],
+               "slice_pairs": [[at[i], at[j]] for i, j in slice_columns],
+               "overall_pairs": [[at[i], at[j]] for i, j in overall_columns]}
+    params = {"default_metric": LABEL_METRIC, "blank_level": BLANK_LEVEL,
+              **{f"rater_{n}": labels[k][1] for n, k in enumerate(used)},
+              **{f"dimension_{i}": b for i, b in enumerate(cols["breakdowns"])}}
+    return query(session, "sheet_pairs", options, params)
 
 
 # --- columns and checks ---------------------------------------------------------------------
@@ -229,11 +259,18 @@ def check_sheet(session: Session, src: Relation, checks: dict[str, Any], options
                                  f"PASS nor FAIL (nor empty): {shown}")
 
 
-def _materialize(session: Session, src: Relation, options: dict[str, Any], cols) -> RatingsSpec:
+def _materialize(session: Session, src: Relation, options: dict[str, Any], cols,
+                 labels: list[tuple[str, str]], breakdowns: list[str]) -> RatingsSpec:
+    """sql/sheet_long.sql.j2 into a temporary table: the canonical ratings of the labelling
+    columns ``labels`` ((column, rater) pairs), in the overall slice and in every level of
+    ``breakdowns``."""
     params = {"default_metric": LABEL_METRIC, "blank_level": BLANK_LEVEL,
-              **{f"rater_{i}": r for i, (_, r) in enumerate(cols["labels"])},
-              **{f"dimension_{i}": b for i, b in enumerate(cols["breakdowns"])}}
-    return canonical_spec(session, "sheet_long", options, params, description=src.description,
+              **{f"rater_{i}": r for i, (_, r) in enumerate(labels)},
+              **{f"dimension_{i}": b for i, b in enumerate(breakdowns)}}
+    return canonical_spec(session, "sheet_long",
+                          {**options, "label_columns": [c for c, _ in labels],
+                           "breakdowns": list(breakdowns)},
+                          params, description=src.description,
                           slice_names=("breakdown", "level"), item=cols["id"], rater="column")
 
 

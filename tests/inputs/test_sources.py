@@ -132,6 +132,7 @@ def test_workshop_export_coefficients_as_jsonl_and_parquet(export_parquet, expec
     assert ag.coefficients(export_parquet) == export
 
 
+@pytest.mark.slow  # seconds on 2 cores (many cases or routes); CI runs it
 def test_arrow_pandas_relation_and_table_name(long_arrow, expected):
     assert results(long_arrow, **LONG) == expected
     assert results(long_arrow.to_pandas(), **LONG) == expected
@@ -192,3 +193,29 @@ def test_csv_ids_stay_text(tmp_path):
                               "value": [1, 1, 2, 3]}), path)
     report = ag.irr(path)
     assert {t["trace_id"] for t in report["trace_disagreements"]} == {"007", "010"}
+
+
+def test_read_source_copies_only_the_kept_columns(tmp_path):
+    """``read_source(columns=)`` (the evaluation sheet's reading): the names are resolved as every
+    column a caller names is (exact, else case-insensitive), quoted, and only those are copied;
+    a name not found is a ColumnError naming the available columns, and a malformed file is
+    still reported as such first."""
+    from agreement_sql.engine import open_session
+    from agreement_sql.errors import ColumnError, SourceError
+
+    path = tmp_path / "s.csv"
+    path.write_text('id,"a ""b""",C\n1,x,y\n', encoding="utf-8")
+    with open_session(None) as session:
+        kept = session.read_source(str(path), columns=["ID", 'a "b"'])
+        assert [c.name for c in kept.columns] == ["id", 'a "b"']
+        assert session.query(f'SELECT * FROM "{kept.name}"', {}, what="kept") == [{"id": "1", 'a "b"': "x"}]
+        chosen = session.read_source(str(path), columns=lambda rel: [c.name for c in rel.columns][::2])
+        assert [c.name for c in chosen.columns] == ["id", "C"]
+        in_place = session.read_source(pa.table({"id": ["1"], "C": ["y"]}), columns=["c"])
+        assert [c.name for c in in_place.columns] == ["C"]
+        with pytest.raises(ColumnError, match="'nope' not found .* available columns: 'id', 'a \"b\"', 'C'"):
+            session.read_source(str(path), columns=["nope"])
+    bad = tmp_path / "bad.csv"
+    bad.write_text("id,a\n1,x\n2,y,z\n", encoding="utf-8")
+    with open_session(None) as session, pytest.raises(SourceError, match="line 3: 3 fields"):
+        session.read_source(str(bad), columns=["nope"])

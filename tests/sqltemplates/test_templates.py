@@ -138,6 +138,13 @@ def test_by_hand_renderings_are_what_the_calls_compute(con):
     assert [checks[f"n_labels_{i}"] for i in range(4)] == list(report["labels"].values())
     disagreeing = {r["item"] for r in run_by_hand(con, render("sheet_disagreements"))}
     assert disagreeing == {d["Sample_ID"] for d in report["disagreements"]}
+    pairs = {(r["slice_0"], r["slice_1"], r["rater_a"], r["rater_b"]): r
+             for r in run_by_hand(con, render("sheet_pairs"))}
+    assert round(pairs["overall", "all", "Annotator_1", "Annotator_2"]["kappa"], 4) == \
+        report["annotator_agreement"]["kappa"]
+    for level in report["breakdowns"]["Scenario"]:
+        judged = pairs["Scenario", level["level"], "Consensus", "LLM_Judge"]
+        assert round(judged["kappa"], 4) == level["llm_vs_consensus"]["kappa"]
     ratings = str(REFERENCE / "krippendorff2011_4x12.csv")
     icc = run_by_hand(con, render("icc"))
     assert [r["value"] for r in icc] == [r["value"] for r in ag.icc(ratings)]
