@@ -29,7 +29,8 @@ from .profile import Profile
 from .runner import lookup_rows, query
 
 FORMS = ("wide", "counts")
-# tests set these to run the same data through every form (tests/coefficients/_forms.py)
+# tests set these to run the same data through every form (tests/coefficients/_forms.py);
+# FORCED_PATTERNS False: never rater patterns; True or None: where the caller asks and they fit
 FORCED_FORM: str | None = None
 FORCED_PATTERNS: bool | None = None
 # from this many ratings on, a statement numbers the raters the profile listed (registered as a

@@ -9,7 +9,7 @@ entry's result type. Every number in a result comes from the statement or the pr
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Mapping, Protocol, Sequence
 
 from ..bootstrap import IntervalSpec, interval_spec
@@ -132,6 +132,17 @@ def no_analytic_se(entry: Any, opts: CoefficientOptions) -> bool:
     return not entry.analytic_se or (entry.family == "pair" and opts.marginals == "gwet")
 
 
+def pattern_route(entries: Sequence[Any]) -> bool:
+    """Whether the statement may read the rater patterns of its per-unit pass
+    (agreement_sql.plan, sql/_rater_patterns.sql.j2): the pair coefficients (Cohen, Light,
+    Scott: sql/_pair_patterns.sql.j2) and Conger's per-rater counts (sql/_conger.sql.j2) then
+    count from a few thousand patterns instead of reading the ratings again (each bootstrap
+    replicate's patterns too: the replicate is one more key). The plan uses them only in the
+    wide form with few raters (so not with Conger's analytic variance, which reads the counts
+    form)."""
+    return any(e.family in ("pair", "conger") for e in entries)
+
+
 def compute_on(spec: RatingsSpec, entries: Sequence[Any], *, opts: CoefficientOptions,
                cap_pairs: bool = False, default_method: bool = False) -> Computed:
     """:func:`compute` on the ratings of an open call (a workflow's canonical relation)."""
@@ -155,7 +166,7 @@ def compute_on(spec: RatingsSpec, entries: Sequence[Any], *, opts: CoefficientOp
         if opts.weights == "custom" else None)
     conger_units = any(e.family == "conger" for e in entries) and opts.interval.analytic
     check_named_raters(spec, opts.raters, declared)
-    plan = make_plan(profile, wide=not conger_units)
+    plan = make_plan(profile, wide=not conger_units, patterns=pattern_route(entries))
     statement = _Statement(spec, profile, plan, declared, matrix, opts,
                            _category_kinds(profile, declared), cap_pairs, LIGHT_MAX_RATERS)
     rows = statement.run(entries, opts.interval)
@@ -187,9 +198,10 @@ class _Statement:
 
     def run(self, entries: Sequence[Any], interval: IntervalSpec) -> list[dict[str, Any]]:
         opts = self.opts
+        plan = self.plan if pattern_route(entries) else replace(self.plan, rater_patterns=False)
         options = {
             **self.spec.options(domain=self.domain, bootstrap=interval.bootstrap),
-            **self.plan.options(),
+            **plan.options(),
             "which": [e.name for e in entries], "partials": [e.partial for e in entries],
             "families": [e.family for e in entries], "level": opts.level,
             "weights": {"unweighted": None, "custom": "matrix"}.get(opts.weights, opts.weights),
@@ -199,7 +211,7 @@ class _Statement:
             "confusion_given": False,
             "marginals": opts.marginals, "variance": opts.variance,
         }
-        params = {**self.spec.params(), **self.plan.params(), **interval.params(),
+        params = {**self.spec.params(), **plan.params(), **interval.params(),
                   **{f"rater_{i}": r for i, r in enumerate(opts.raters)},
                   "pair_max_raters": self.pair_max}
         if interval.analytic:

@@ -14,6 +14,7 @@ test_kappa_oracles.py (weights, Conger), statsmodels, scikit-learn, or a publish
 """
 from __future__ import annotations
 
+import json
 import math
 
 import numpy as np
@@ -29,7 +30,7 @@ from agreement_sql.cli import main as cli_main
 from agreement_sql.metrics import coefficients as coefficients_module
 from conftest import REFERENCE
 
-from ._forms import ALL_ROUTES, close, forms, outcome, random_table, routes, same
+from ._forms import ALL_ROUTES, close, forms, outcome, patterns, random_table, routes, same
 from .test_kappa_oracles import irrcac
 
 # A standard error (and a bootstrap interval) sums per-unit variance terms: in the wide form a unit
@@ -162,7 +163,7 @@ def test_weighted_coefficients_in_every_form_equal_irrcac(monkeypatch, which, we
 def test_conger_without_an_interval_reads_the_wide_form(monkeypatch):
     table = random_table(7, raters=4, metrics=1, items=50, missing=0.2)
     got = routes(monkeypatch, lambda: ag.conger_kappa(table))
-    assert forms(got) == ["wide"]
+    assert forms(got) == ["wide"] and patterns(got) == [True]
     same(got)
     expected, _ = irrcac(wide_rows(table.to_pylist()), "conger_kappa")
     assert outcome(got)["value"] == pytest.approx(expected, abs=1e-12)
@@ -178,7 +179,7 @@ def test_pair_coefficients_in_every_form_equal_scikit_learn(monkeypatch):
         ag.cohen_kappa(table, raters=["r002", "r000"], weights="quadratic",
                        weight_basis="position", ci=0.95),
         ag.scott_pi(table, raters=["r000", "r001"], ci=0.95)))
-    assert forms(got) == ["wide"] * 3
+    assert forms(got) == ["wide"] * 3 and patterns(got) == [True] * 3
     same(got, tol=CI_TOL)
     light, pair, scott = outcome(got)
     by = {(r["item"], r["rater"]): r["value"] for r in rows}
@@ -199,6 +200,129 @@ def test_pair_coefficients_in_every_form_equal_scikit_learn(monkeypatch):
     matrix = np.array([[by[(i, "r000")], by[(i, "r001")]] for i in shared("r000", "r001")])
     expected = sm_fleiss_kappa(aggregate_raters(matrix)[0], method="fleiss")
     assert scott["value"] == pytest.approx(expected, abs=1e-12)
+
+
+# --- the pair coefficients and Conger's kappa from rater patterns ----------------------------
+# With few raters and the wide form, Cohen's, Light's, Scott's and Conger's inputs are counted
+# from the per-unit pass's rater patterns (sql/_pair_patterns.sql.j2, sql/_conger.sql.j2): the
+# same confusion counts, rater marginals and unit counts as the ratings route, so the patterns
+# route's result is JSON-identical to the wide route's, and equal to the counts form's.
+
+def _identical(got: dict, name: str = "patterns") -> None:
+    assert json.dumps(outcome(got, name), sort_keys=True, default=str) == \
+        json.dumps(outcome(got), sort_keys=True, default=str)
+
+
+PATTERN_CASES = {
+    "default": {},
+    "linear-named-ci": {"which": ["cohen_kappa", "scott_pi"], "raters": ["r004", "r001"],
+                        "weights": "linear", "ci": 0.95, "ci_method": "analytic"},
+    "quadratic-declared": {"which": ["light_kappa", "conger_kappa"], "weights": "quadratic",
+                           "categories": [0, 1, 2, 3, 4, 5, 6]},
+    "gwet": {"which": ["light_kappa", "scott_pi"], "marginals": "gwet"},
+    "gwet-named-ci": {"which": ["cohen_kappa", "scott_pi", "fleiss_kappa"],
+                      "raters": ["r002", "r000"],
+                      "marginals": "gwet", "weights": "quadratic", "ci": 0.9, "n_boot": 20},
+    "three-named": {"which": ["light_kappa", "conger_kappa", "fleiss_kappa"],
+                    "raters": ["r000", "r002", "r005"]},
+    "light-ci-default-method": {"which": ["light_kappa", "scott_pi", "alpha"], "ci": 0.9,
+                                "n_boot": 20, "variance": "irrcac_raw"},
+    "bootstrap": {"which": ["light_kappa", "scott_pi", "conger_kappa", "alpha"], "ci": 0.9,
+                  "ci_method": "bootstrap", "n_boot": 20, "seed": 3},
+    "gwet-bootstrap": {"which": ["cohen_kappa", "scott_pi"], "raters": ["r005", "r001"],
+                       "marginals": "gwet", "ci": 0.9, "n_boot": 20},
+    "matrix": {"which": ["light_kappa", "scott_pi", "conger_kappa"],
+               "weights": {(1, 2): 0.5, (2, 1): 0.5, (4, 5): 0.25, (5, 4): 0.25}},
+}
+
+
+@pytest.mark.parametrize("options", list(PATTERN_CASES.values()), ids=list(PATTERN_CASES))
+def test_pair_and_conger_from_rater_patterns_in_every_form(monkeypatch, options):
+    # two metrics, two slices, missing ratings, NULL values and the placeholder -1
+    table = random_table(21, raters=6, batches=2, gaps=True)
+    got = routes(monkeypatch, lambda: ag.coefficients(
+        table, metric="metric", group_by="batch", missing=[-1], **options))
+    assert forms(got) == ["wide"] and patterns(got) == [True]
+    assert patterns(got, "listed") == [True] and patterns(got, "wide") == [False]
+    same(got, tol=CI_TOL if "ci" in options else 0.0)
+    _identical(got)
+    for entry in outcome(got):
+        for name, result in entry["coefficients"].items():
+            if name in ("light_kappa", "cohen_kappa") and "skipped" not in result:
+                assert result["value"] is not None and result["n_items"] > 0, (name, result)
+
+
+def test_rater_patterns_on_labels_mixed_kinds_and_a_text_domain(monkeypatch):
+    rows = random_table(22, raters=4, metrics=1, labels=True, values=("no", "maybe", "yes"),
+                        gaps=True).to_pylist()
+    mixed = rows + [{"item": 1, "rater": "r003", "metric": "m0", "value": "7"},
+                    {"item": 2, "rater": "r001", "metric": "m0", "value": "7.0"}]
+    mixed = [r for i, r in enumerate(mixed) if not (r["item"] in (1, 2) and r["rater"] in
+                                                     ("r003", "r001") and i < len(rows))]
+    for table, options in (
+            (pa.Table.from_pylist(rows), {}),
+            (pa.Table.from_pylist(rows), {"categories": ["no", "maybe", "yes"],
+                                          "weights": "linear", "ci": 0.95,
+                                          "ci_method": "analytic",
+                                          "which": ["light_kappa", "scott_pi"]}),
+            (pa.Table.from_pylist(rows), {"weights": "quadratic", "weight_basis": "position",
+                                          "which": ["light_kappa", "conger_kappa"],
+                                          "marginals": "gwet"}),
+            (pa.Table.from_pylist(mixed), {"which": ["light_kappa", "conger_kappa"]})):
+        got = routes(monkeypatch, lambda: ag.coefficients(table, **options))
+        assert forms(got) == ["wide"] and patterns(got) == [True], options
+        same(got, tol=CI_TOL if "ci" in options else 0.0)
+        _identical(got)
+    assert outcome(got)["light_kappa"]["n_categories"] == 4           # no, maybe, yes and 7
+
+
+@pytest.mark.parametrize("policy", ["first", "last"])
+def test_rater_patterns_after_a_duplicate_policy(monkeypatch, policy):
+    rows = random_table(23, raters=4, metrics=1).to_pylist()
+    rows += [{**r, "value": 6 - r["value"]} for r in rows[::5]]
+    table = pa.Table.from_pylist(rows)
+    got = routes(monkeypatch, lambda: ag.coefficients(
+        table, which=["cohen_kappa", "scott_pi", "conger_kappa"], raters=["r003", "r001"],
+        on_duplicate=policy, weights="linear"))
+    assert patterns(got) == [True]
+    same(got)
+    _identical(got)
+    assert outcome(got)["cohen_kappa"]["n_excluded"]["duplicate"] > 0
+
+
+def test_rater_patterns_with_a_duplicate_are_refused_like_the_ratings(monkeypatch):
+    rows = random_table(24, raters=4, missing=0.0, metrics=1, items=6).to_pylist()
+    first = next(r for r in rows if r["rater"] == "r002" and r["item"] == 3)
+    table = pa.Table.from_pylist(rows + [{**first, "value": 1 if first["value"] != 1 else 2}])
+    got = routes(monkeypatch, lambda: ag.coefficients(table, which=["light_kappa", "conger_kappa"]))
+    same(got)
+    name, message = outcome(got)
+    assert name == "DuplicateRatingError" and "(item=3, rater='r002') rated 2 times" in message
+
+
+def test_rater_patterns_with_the_light_kappa_cap_per_metric(monkeypatch):
+    # m0: 12 raters (Light's kappa skipped by default, pair_max_raters), m1: 3, m2: 2
+    rows = random_table(25, raters=12, metrics=1, missing=0.2).to_pylist()
+    rows += [{**r, "metric": "m1"} for r in rows if r["rater"] < "r003"]
+    rows += [{**r, "metric": "m2"} for r in rows if r["rater"] < "r002" and r["metric"] == "m0"]
+    table = pa.Table.from_pylist(rows)
+    got = routes(monkeypatch, lambda: ag.coefficients(table, metric="metric"))
+    assert patterns(got) == [True]
+    same(got)
+    _identical(got)
+    by = {e["metric"]: e["coefficients"] for e in outcome(got)}
+    assert by["m0"]["light_kappa"]["skipped"] and by["m1"]["light_kappa"]["n_pairs"] == 3
+    assert by["m2"]["cohen_kappa"]["value"] is not None and "scott_pi" in by["m2"]
+
+
+def test_no_rater_patterns_beyond_their_capacity(monkeypatch):
+    # 16 categories hold (16 + 1)^r < 2^53 for r <= 12 raters: 13 raters read the ratings
+    table = random_table(26, raters=13, metrics=1, items=30, values=tuple(range(16)),
+                         missing=0.1)
+    got = routes(monkeypatch, lambda: ag.coefficients(table, which=["light_kappa"]),
+                 ("wide", "patterns"))
+    assert forms(got) == ["wide"] and patterns(got) == [False]
+    same(got)
 
 
 def test_fleiss_against_statsmodels_on_complete_data(monkeypatch):
@@ -285,7 +409,7 @@ def test_bootstrap_in_every_form(monkeypatch):
     got = routes(monkeypatch, lambda: ag.coefficients(
         table, which=["fleiss_kappa", "alpha", "light_kappa"], ci=0.9, ci_method="bootstrap",
         n_boot=40, seed=7))
-    assert forms(got) == ["wide"]
+    assert forms(got) == ["wide"] and patterns(got) == [True]
     same(got, tol=CI_TOL)
     fleiss = outcome(got)["fleiss_kappa"]
     value, _, _ = gwet_oracle(table.to_pylist(), "fleiss_kappa")
@@ -446,13 +570,19 @@ def test_light_kappa_skip_is_noted_under_the_cli_table(tmp_path, capsys):
 
 
 def test_every_route_is_exercised(monkeypatch):
-    # the routes differ where they should: the forced counts form, the lowered rater cap and
-    # the raters listed by the profile reach the plan (a route that silently kept the wide form would make every test above
-    # compare a call with itself)
+    # the routes differ where they should: the forced counts form, the lowered rater cap, the
+    # raters listed by the profile and the rater patterns reach the plan (a route that silently
+    # kept the wide form would make every test above compare a call with itself)
     table = random_table(1, metrics=1)
-    got = routes(monkeypatch, lambda: ag.fleiss_kappa(table), ALL_ROUTES)
-    assert [(p.form, p.rater_blocks, p.rater_list is not None)
+    got = routes(monkeypatch, lambda: ag.coefficients(table, which=["fleiss_kappa", "light_kappa",
+                                                                    "conger_kappa"]), ALL_ROUTES)
+    assert [(p.form, p.rater_blocks, p.rater_list is not None, p.rater_patterns)
             for name in ALL_ROUTES for p in got[name]["plans"]] == [
-        ("wide", 1, False), ("counts", 1, False), ("wide", 0, False), ("wide", 1, True),
-        ("counts", 0, False)]
+        ("wide", 1, False, False), ("wide", 1, False, True), ("counts", 1, False, False),
+        ("wide", 0, False, False), ("wide", 1, True, True), ("counts", 0, False, False)]
     same(got)
+    # a statement without a pair coefficient or Conger's kappa never asks for rater patterns:
+    # its patterns route is its wide route
+    alone = routes(monkeypatch, lambda: ag.fleiss_kappa(table), ("wide", "patterns"))
+    assert patterns(alone, "wide") == patterns(alone) == [False]
+    assert alone["patterns"]["plans"] == alone["wide"]["plans"]

@@ -15,6 +15,9 @@ CREATE OR REPLACE TEMP MACRO agreement_isnan(x) AS (NOT ISFINITE(x) AND NOT ISIN
 --   sql/_fleiss, _gwet_ac1, _brennan_prediger, _percent_agreement (through sql/_kappa.sql.j2),
 --   _alpha, _cohen, _scott, _conger .sql.j2; their inputs from sql/_kappa_inputs.sql.j2,
 --   sql/_alpha_sums.sql.j2 and sql/_pairs.sql.j2, whichever form (wide or counts) the plan chose.
+--   With option rater_patterns (the plan's, for the pair coefficients and Conger's kappa) the
+--   pair inputs come from sql/_pair_patterns.sql.j2 and Conger's per-rater counts from
+--   pattern_ratings (sql/_rater_patterns.sql.j2): the same per-unit pass, the ratings read once.
 -- Reads: the ratings relation; option `which` lists the coefficients, `partials` their
 --   partials and `families` their families (kappa, alpha, pair, conger), in the same order.
 -- Returns: one row per metric (and slice) and coefficient, in `which` order: the coefficient
