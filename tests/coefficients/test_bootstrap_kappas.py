@@ -68,6 +68,7 @@ def raters_table(n_units: int, n_raters: int, seed: int, flip: float = 0.35,
 # ---------------------------------------------------------------- reproducible by seed
 
 @pytest.mark.parametrize("name", list(SINGLES))
+@pytest.mark.slow  # seconds on 2 cores (many cases or routes); CI runs it
 def test_same_seed_same_interval_other_seed_other_interval(name):
     function, data = SINGLES[name]
     first = function(data, ci=0.95, ci_method="bootstrap", n_boot=100, seed=42)
@@ -157,6 +158,7 @@ SINGLE_OF = {"cohen_kappa": cohen_kappa, "light_kappa": cohen_kappa, "scott_pi":
     (SAS, None), (K2011, "quadratic"),
     pytest.param(FLEISS, None, marks=pytest.mark.slow),   # Light's over 15 pairs, as K2011's 6
 ], ids=["two-raters", "four-raters-missing-quadratic", "six-raters"])
+@pytest.mark.slow  # seconds on 2 cores (many cases or routes); CI runs it
 def test_coefficients_bootstrap_equals_the_single_functions(data, weights):
     # one statement, one set of replicates: every coefficient's interval is the one its own
     # function gives with the same seed (the resampling units are the same items)
@@ -226,6 +228,7 @@ def test_light_kappa_default_is_the_bootstrap_next_to_cohen_analytic():
     assert (analytic[1]["ci_method"], analytic[1]["se"]) == ("none", None)
 
 
+@pytest.mark.slow  # seconds on 2 cores (many cases or routes); CI runs it
 def test_coefficients_default_matches_the_single_defaults():
     # analytic where a standard error exists; the bootstrap (a second statement) for alpha
     # and Light's kappa, as krippendorff_alpha and cohen_kappa do by default

@@ -44,6 +44,7 @@ def oracle(frame: pd.DataFrame, level: str, *, codes=None, domain=None) -> float
 
 @pytest.mark.parametrize("level,seed", [("nominal", 1), ("ordinal", 2), ("interval", 3),
                                         ("ratio", 4)])
+@pytest.mark.slow  # seconds on 2 cores (many cases or routes); CI runs it
 def test_every_form_gives_the_same_alpha_and_krippendorffs(monkeypatch, level, seed):
     # missing ratings, NULL values and the placeholder -1 (counted, never used), two metrics,
     # three slices
@@ -99,6 +100,7 @@ def test_declared_text_domain_in_every_form(monkeypatch, level):
 
 
 @pytest.mark.parametrize("level", ["ordinal", "interval"])
+@pytest.mark.slow  # seconds on 2 cores (many cases or routes); CI runs it
 def test_declared_numeric_domain_in_every_form(monkeypatch, level):
     # ratings 1..5 of a declared 0..9: the wide form has a count column per declared value
     # (ordinal ranks count the unused values; the other levels ignore them)

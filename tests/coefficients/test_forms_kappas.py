@@ -101,6 +101,7 @@ def part(table: pa.Table, result: dict) -> list[dict]:
 @pytest.mark.parametrize("options", [{}, {"ci": 0.95},
                                      {"categories": [0, 1, 2, 3, 4, 5, 6], "ci": 0.9}],
                          ids=["plain", "ci", "declared-ci"])
+@pytest.mark.slow  # seconds on 2 cores (many cases or routes); CI runs it
 def test_every_form_equals_gwets_formulas(monkeypatch, options):
     # Fleiss, Gwet's AC1, Brennan-Prediger and percent agreement from one statement (the
     # single functions give the same: test_coefficients_match_the_single_functions); missing
@@ -144,6 +145,7 @@ def test_single_rated_items_count_in_the_shares_in_every_form(monkeypatch):
 
 @pytest.mark.parametrize("which", [list(MANY), ["conger_kappa"]], ids=["kappa-family", "conger"])
 @pytest.mark.parametrize("weights", ["linear", "quadratic"])
+@pytest.mark.slow  # seconds on 2 cores (many cases or routes); CI runs it
 def test_weighted_coefficients_in_every_form_equal_irrcac(monkeypatch, which, weights):
     # AC2 and the weighted kappas: values and standard errors of the irrCAC port
     table = random_table(6, raters=5, metrics=1, items=40, missing=0.3)
@@ -169,6 +171,7 @@ def test_conger_without_an_interval_reads_the_wide_form(monkeypatch):
     assert outcome(got)["value"] == pytest.approx(expected, abs=1e-12)
 
 
+@pytest.mark.slow  # seconds on 2 cores (many cases or routes); CI runs it
 def test_pair_coefficients_in_every_form_equal_scikit_learn(monkeypatch):
     # Light's kappa (the mean of Cohen's over the rater pairs), a named pair with quadratic
     # weights on positions (scikit-learn's cohen_kappa_score), Scott's pi on a named pair
@@ -237,6 +240,7 @@ PATTERN_CASES = {
 
 
 @pytest.mark.parametrize("options", list(PATTERN_CASES.values()), ids=list(PATTERN_CASES))
+@pytest.mark.slow  # seconds on 2 cores (many cases or routes); CI runs it
 def test_pair_and_conger_from_rater_patterns_in_every_form(monkeypatch, options):
     # two metrics, two slices, missing ratings, NULL values and the placeholder -1
     table = random_table(21, raters=6, batches=2, gaps=True)
@@ -252,6 +256,7 @@ def test_pair_and_conger_from_rater_patterns_in_every_form(monkeypatch, options)
                 assert result["value"] is not None and result["n_items"] > 0, (name, result)
 
 
+@pytest.mark.slow  # seconds on 2 cores (many cases or routes); CI runs it
 def test_rater_patterns_on_labels_mixed_kinds_and_a_text_domain(monkeypatch):
     rows = random_table(22, raters=4, metrics=1, labels=True, values=("no", "maybe", "yes"),
                         gaps=True).to_pylist()
@@ -277,6 +282,7 @@ def test_rater_patterns_on_labels_mixed_kinds_and_a_text_domain(monkeypatch):
 
 
 @pytest.mark.parametrize("policy", ["first", "last"])
+@pytest.mark.slow  # seconds on 2 cores (many cases or routes); CI runs it
 def test_rater_patterns_after_a_duplicate_policy(monkeypatch, policy):
     rows = random_table(23, raters=4, metrics=1).to_pylist()
     rows += [{**r, "value": 6 - r["value"]} for r in rows[::5]]
@@ -300,6 +306,7 @@ def test_rater_patterns_with_a_duplicate_are_refused_like_the_ratings(monkeypatc
     assert name == "DuplicateRatingError" and "(item=3, rater='r002') rated 2 times" in message
 
 
+@pytest.mark.slow  # seconds on 2 cores (many cases or routes); CI runs it
 def test_rater_patterns_with_the_light_kappa_cap_per_metric(monkeypatch):
     # m0: 12 raters (Light's kappa skipped by default, pair_max_raters), m1: 3, m2: 2
     rows = random_table(25, raters=12, metrics=1, missing=0.2).to_pylist()
@@ -403,6 +410,7 @@ def test_more_raters_than_rater_bits(monkeypatch):
     assert outcome(got)["se"] == pytest.approx(se, abs=1e-12)
 
 
+@pytest.mark.slow  # seconds on 2 cores (many cases or routes); CI runs it
 def test_bootstrap_in_every_form(monkeypatch):
     # the replicates resample units before the same producers run: the same intervals
     table = random_table(3, metrics=1, raters=4)
@@ -485,6 +493,7 @@ def test_calls_leave_the_connection_as_found():
     {"level": "ratio", "which": ["gwet_ac1", "alpha"], "categories": [1, 2, 3, 4, 5, 9]},
     {"which": ["conger_kappa", "percent_agreement"], "ci": 0.95},
 ], ids=["all-ci", "ordinal", "ratio-declared", "conger-ci"])
+@pytest.mark.slow  # seconds on 2 cores (many cases or routes); CI runs it
 def test_coefficients_in_every_form(monkeypatch, options):
     table = random_table(9, batches=2)
     got = routes(monkeypatch, lambda: ag.coefficients(
@@ -506,6 +515,7 @@ def test_coefficients_in_every_form(monkeypatch, options):
                                                                                    abs=1e-12)
 
 
+@pytest.mark.slow  # seconds on 2 cores (many cases or routes); CI runs it
 def test_coefficients_on_labels_in_every_form(monkeypatch):
     table = random_table(10, labels=True, values=("yes", "no", "maybe"))
     got = routes(monkeypatch, lambda: ag.coefficients(table, metric="metric", ci=0.95,

@@ -55,6 +55,7 @@ def check_duplicates(data, form):
 
 @settings(max_examples=20, deadline=None)
 @given(rows, st.sampled_from(["wide", "counts"]))
+@pytest.mark.slow  # seconds on 2 cores (many cases or routes); CI runs it
 def test_duplicate_detection_is_exact(data, form):
     check_duplicates(data, form)
 

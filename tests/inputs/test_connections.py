@@ -104,6 +104,7 @@ def _jobs():
     return [(call, src) for call in calls for src in sources]
 
 
+@pytest.mark.slow  # seconds on 2 cores (many cases or routes); CI runs it
 def test_many_threads_on_one_shared_connection_give_the_serial_results():
     jobs = _jobs()
     serial = [call(src, None) for call, src in jobs]
@@ -114,6 +115,7 @@ def test_many_threads_on_one_shared_connection_give_the_serial_results():
     assert _catalog(con) == [] and _macros(con) == []
 
 
+@pytest.mark.slow  # seconds on 2 cores (many cases or routes); CI runs it
 def test_many_threads_on_their_own_connections_and_the_private_one():
     jobs = _jobs()
     serial = [call(src, None) for call, src in jobs]

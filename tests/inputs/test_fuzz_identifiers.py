@@ -130,6 +130,7 @@ def _check(names, labels):
 @settings(max_examples=2, deadline=None, suppress_health_check=[HealthCheck.too_slow],
           phases=NO_SHRINK)
 @given(names=NAMES, labels=LABELS)
+@pytest.mark.slow  # seconds on 2 cores (many cases or routes); CI runs it
 def test_hostile_names_and_labels_give_the_safe_result(names, labels):
     _check(names, labels)
 
@@ -157,6 +158,7 @@ def _quoted(name: str) -> str:
 @given(names=NAMES, relation=NAME)
 @pytest.mark.parametrize("metric", ["krippendorff_alpha", "fleiss_kappa", "cohen_kappa",
                                     "coefficients", "irr_report"])
+@pytest.mark.slow  # seconds on 2 cores (many cases or routes); CI runs it
 def test_render_keeps_the_shape_of_the_sql(metric, names, relation):
     item, rater, metric_col, value = names
     got = ag.render(metric, relation=relation, item=item, rater=rater, value=value,

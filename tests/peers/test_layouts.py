@@ -28,6 +28,7 @@ def balanced(result: dict) -> bool:
     return result["n_rows"] == result["n_ratings"] + sum(result["n_excluded"].values())
 
 
+@pytest.mark.slow  # seconds on 2 cores (many cases or routes); CI runs it
 def test_wide_equals_long_for_every_coefficient():
     wide = gwet_table3_5()
     long = long_of(wide)
@@ -142,6 +143,7 @@ def test_layout_keyword_checks():
         a.fleiss_kappa(frame, layout="wide", rater="r1")
 
 
+@pytest.mark.slow  # seconds on 2 cores (many cases or routes); CI runs it
 def test_every_public_function_takes_a_layout():
     wide = pd.DataFrame({"unit": range(6), "ann": [1, 2, 3, 4, 5, 3], "bob": [1, 2, 4, 4, 5, 2],
                          "cy": [2, 2, 3, 5, 5, 3]})
@@ -161,6 +163,7 @@ def test_every_public_function_takes_a_layout():
     assert a.rater_diagnostics(wide, layout="wide", item="unit") == a.rater_diagnostics(long, item="unit")
 
 
+@pytest.mark.slow  # seconds on 2 cores (many cases or routes); CI runs it
 def test_cli_layout_wide_and_counts(tmp_path):
     wide = PEERS / "gwet2014_table3_5.csv"
     out = subprocess.run([sys.executable, "-m", "agreement_sql", "cohen-kappa", str(wide),

@@ -112,6 +112,7 @@ REGULAR = {
 
 @pytest.mark.parametrize("name", list(REGULAR))
 @pytest.mark.parametrize("end", ["\n", "\r\n"])
+@pytest.mark.slow  # seconds on 2 cores (many cases or routes); CI runs it
 def test_the_database_reads_these_files_as_the_python_reader(tmp_path, monkeypatch, name, end):
     path = _write(tmp_path, REGULAR[name], end=end)
     for unknown in ("error", "exclude"):
@@ -209,6 +210,7 @@ def _kappa_of_summary(scholar, auditor):
 
 
 @pytest.mark.parametrize("seed", range(8))
+@pytest.mark.slow  # seconds on 2 cores (many cases or routes); CI runs it
 def test_kappa_is_the_cohen_kappa_coefficient_to_the_bit(seed):
     """The summary's kappa (on the label grid) is the value of the cohen_kappa coefficient's
     own statement (sql/_pairs.sql.j2, sql/_cohen.sql.j2) on the same labels, bit for bit."""

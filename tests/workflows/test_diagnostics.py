@@ -155,6 +155,7 @@ def test_diagnose_on_a_callers_source_without_rater_patterns():
 
 
 @pytest.mark.parametrize("max_items", [0, 1, 3, 7, 40, 1000])
+@pytest.mark.slow  # seconds on 2 cores (many cases or routes); CI runs it
 def test_top_items_with_many_ties_match_a_full_ranking(max_items):
     """The statement sorts only the units at or above the max_items-th largest D_o term: the
     listed units must be exactly the first max_items of a full ranking done here (D_u = 2 (m S2 -

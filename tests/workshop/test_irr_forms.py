@@ -87,6 +87,7 @@ def _executed(monkeypatch, call) -> list[str]:
 # --- the three routes give the same report -----------------------------------------------------
 
 @pytest.mark.parametrize("name", ["workshop_annotations.jsonl", "workshop_annotations.csv"])
+@pytest.mark.slow  # seconds on 2 cores (many cases or routes); CI runs it
 def test_bundled_examples_same_report_on_every_route(monkeypatch, name):
     kw = {} if name.endswith(".jsonl") else LONG
     routes = _routes(monkeypatch, lambda: ag.irr(DATA / name, **kw))
@@ -95,6 +96,7 @@ def test_bundled_examples_same_report_on_every_route(monkeypatch, name):
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3, 4])
+@pytest.mark.slow  # seconds on 2 cores (many cases or routes); CI runs it
 def test_random_ratings_with_gaps_same_report_on_every_route(monkeypatch, seed):
     table = _table(seed, missing=0.2 + 0.1 * seed)
     routes = _routes(monkeypatch, lambda: ag.irr(table, **LONG, max_patterns=3))
@@ -121,6 +123,7 @@ def test_declared_scales_and_zero_to_five_ratings_same_report(monkeypatch):
 
 
 @pytest.mark.parametrize("policy", ["first", "last", "mean"])
+@pytest.mark.slow  # seconds on 2 cores (many cases or routes); CI runs it
 def test_duplicate_policies_same_report(monkeypatch, policy):
     rows = _table(5, metrics=2).to_pylist()
     rows += [{**r, "rating": 5 - r["rating"] if r["question_id"] != "q0" else 1 - r["rating"]}
@@ -144,6 +147,7 @@ def test_integer_trace_ids_keep_their_type_on_every_route(monkeypatch):
     {"t1": {"q": [3]}, "t2": {"q": [4]}},                             # one rater
     {"t1": {"q": [3, 4]}, "t2": {"q": [4, None]}},                    # one trace rated twice
 ])
+@pytest.mark.slow  # seconds on 2 cores (many cases or routes); CI runs it
 def test_seed_validation_same_error_dict(monkeypatch, traces):
     from conftest import long_table
     table = long_table(traces)
