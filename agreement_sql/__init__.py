@@ -25,6 +25,10 @@ from .workflows.judges import judge_agreement, judge_set_fingerprint
 from .workflows.sample import calibration_sample
 from .workflows.sheet import evaluation_sheet
 
+# the default engine, loaded with the package rather than by the first call (every call without
+# con= or with a DuckDB connection uses it)
+from .engine import duckdb as _duckdb_engine  # noqa: E402,F401
+
 __version__ = "0.2.0"
 
 __all__ = [

@@ -24,6 +24,7 @@ from ..runner import query
 from ..session import ratings_session
 from ..sources import Layout, check_layout
 from ._common import counted
+from .weights import register_weight_matrix
 
 COMMON_DOC = """
     Ratings are long rows (item, rater, value); a missing rating has no row, and NULL, NaN,
@@ -147,7 +148,6 @@ def compute_on(spec: RatingsSpec, entries: Sequence[Any], *, opts: CoefficientOp
                cap_pairs: bool = False, default_method: bool = False) -> Computed:
     """:func:`compute` on the ratings of an open call (a workflow's canonical relation)."""
     from .coefficients import LIGHT_MAX_RATERS
-    from .weights import register_weight_matrix
 
     session = spec.session
     declared = register_domain(session, opts.categories)
