@@ -3,8 +3,8 @@
 A workflow shapes its input (a Weval JSON, an evaluation sheet, two agents' JSONL) into rows
 of the canonical ratings relation with a statement of its own, materialised once
 (:func:`canonical_spec`); from there every number comes from the same statements the metric
-functions run (sql/coefficients.sql.j2, sql/cohen_pairs.sql.j2, ...), re-keyed per granularity
-through :class:`agreement_sql.ratings.RatingsSpec` (pool, across, slice and rater filters).
+functions run (sql/coefficients.sql.j2, sql/rater_diagnostics.sql.j2, ...), re-keyed per
+granularity through :class:`agreement_sql.ratings.RatingsSpec` (pool, across, slice and rater filters).
 """
 from __future__ import annotations
 
