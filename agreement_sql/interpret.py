@@ -18,6 +18,14 @@ def settled(x: float) -> float:
     return float(f"{x:.12g}")
 
 
+def settled_near(x: float, bound: float) -> float:
+    """What to compare with ``bound`` in place of ``settled(x)``: ``x`` itself when it lies
+    further from the bound than 1e-10 max(1, |x|) (twenty times as far as rounding to 12
+    significant digits can move it, so both fall on the same side), else ``settled(x)``. The
+    same decision without formatting the value, for a label given to a million values."""
+    return x if abs(x - bound) > 1e-10 * max(1.0, abs(x)) else settled(x)
+
+
 def at_least(x: float | None, bound: float) -> bool:
     """A gate: ``x >= bound`` on the settled value; an undefined value never passes."""
     return x is not None and settled(x) >= bound
@@ -84,8 +92,8 @@ def krippendorff_label(alpha: float | None) -> str | None:
     """Krippendorff (2004): alpha >= 0.800 reliable, >= 0.667 tentative, else unreliable."""
     if alpha is None:
         return None
-    alpha = settled(alpha)
-    return "reliable" if alpha >= 0.800 else "tentative" if alpha >= 0.667 else "unreliable"
+    return ("reliable" if settled_near(alpha, 0.800) >= 0.800
+            else "tentative" if settled_near(alpha, 0.667) >= 0.667 else "unreliable")
 
 
 # --- continuous scores (ICC, CCC) -------------------------------------------------------------

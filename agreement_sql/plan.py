@@ -113,6 +113,10 @@ def check_duplicates_apart(profile: Profile) -> None:
 
 def verify_units(profile: Profile, rows: list[dict[str, Any]]) -> None:
     """After a statement: refuse its numbers if its units found a rater rating a unit twice."""
-    found = sum(int(r.get("n_duplicate_units") or 0) for r in rows)
+    refuse_duplicate_units(profile, sum(int(r.get("n_duplicate_units") or 0) for r in rows))
+
+
+def refuse_duplicate_units(profile: Profile, found: int) -> None:
+    """:func:`verify_units` on the statement's count of units a rater rated twice."""
     if found and profile.spec.on_duplicate in (None, "error"):
         checks.raise_duplicates(profile, found)

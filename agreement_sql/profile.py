@@ -149,6 +149,22 @@ def read_profile(spec: RatingsSpec, *, domain: Domain | None = None,
     return _with_categories(profile, x_min, x_max, frac)
 
 
+def rekeyed(profile: Profile, spec: RatingsSpec) -> Profile:
+    """``profile`` for ``spec``, the same ratings keyed another way (a workflow's ``pool`` or
+    ``across`` re-keying, agreement_sql.workflows._common.regrouped), without a second profile
+    statement: every rule and total is a property of the rows, so the checks, the raters and the
+    categories hold as they are. The per-key counts do not (``keys`` is empty): a caller that
+    reports each key's n_rows reads the profile of its own spec."""
+    base = profile.spec
+    if (spec.session is not base.session or spec.relation != base.relation
+            or spec.rekey not in ("none", "pool", "across") or spec.keep_raters != base.keep_raters
+            or spec.slice_filter != base.slice_filter or spec.on_duplicate != base.on_duplicate):
+        raise ValueError("rekeyed: the spec must read the same ratings as the profile's")
+    from dataclasses import replace
+
+    return replace(profile, spec=spec, keys={})
+
+
 def _with_categories(profile: Profile, x_min: Any, x_max: Any, frac: Any) -> Profile:
     """The categories of the wide form: the declared domain's values; else, when every rating
     is a whole number in a run of at most MAX_WIDE_CATEGORIES, that run (a value nobody gave is

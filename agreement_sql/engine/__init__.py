@@ -12,7 +12,7 @@ connection per thread).
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Iterator, Protocol, Sequence, Union
+from typing import Any, Callable, Iterator, Mapping, Protocol, Sequence, Union
 
 from ..dialects import Dialect
 
@@ -91,6 +91,14 @@ class Session(Protocol):
 
     def query(self, sql: str, params: dict[str, Any], *, what: str) -> list[dict[str, Any]]:
         """Run one statement and return its rows as dicts (SQL NULL as None)."""
+
+    def query_parts(self, sql: str, params: dict[str, Any], *, what: str,
+                    parts: Mapping[str, Sequence[str]]) -> dict[str, dict[str, list[Any]]]:
+        """Run a statement whose rows are tagged by a column ``part`` and ordered by it, and
+        return, for each part named in ``parts``, its rows column by column: ``{part: {column:
+        [value per row]}}``, only the columns listed for that part (every listed part present,
+        empty when it has no row), with :meth:`query`'s Python values. For results of many rows,
+        read without building a dict per row or converting another part's NULL columns."""
 
     def close(self) -> None:
         """Drop every temporary object of the session and release it."""

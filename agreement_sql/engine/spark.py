@@ -35,7 +35,7 @@ import os
 import re
 import sys
 import uuid
-from typing import Any
+from typing import Any, Mapping, Sequence
 
 from ..dialects import SPARK, Dialect
 from ..errors import AgreementError, SourceError
@@ -323,6 +323,19 @@ class SparkCallSession:
                         cheap_scan=True)
 
     def query(self, sql: str, params: dict[str, Any], *, what: str) -> list[dict[str, Any]]:
+        names, rows = self._collect(sql, params, what=what)
+        return [dict(zip(names, row)) for row in rows]
+
+    def query_parts(self, sql: str, params: dict[str, Any], *, what: str,
+                    parts: Mapping[str, Sequence[str]]) -> dict[str, dict[str, list[Any]]]:
+        names, rows = self._collect(sql, params, what=what)
+        at = {name: i for i, name in enumerate(names)}
+        tag = at["part"]
+        return {part: {name: [row[at[name]] for row in rows if row[tag] == part] for name in kept}
+                for part, kept in parts.items()}
+
+    def _collect(self, sql: str, params: dict[str, Any], *, what: str) -> tuple[list[str], list[list[Any]]]:
+        """The statement's column names and rows, values as DuckDB's driver gives them."""
         df = self._sql(sql, params, what=what)
         try:
             if _TRACE:
@@ -338,7 +351,7 @@ class SparkCallSession:
         integral = [type(f.dataType).__name__ == "DecimalType" and f.dataType.scale == 0
                     for f in fields]
         names = [f.name for f in fields]
-        return [{n: _plain(v, i) for n, v, i in zip(names, row, integral)} for row in rows]
+        return names, [[_plain(v, i) for v, i in zip(row, integral)] for row in rows]
 
     def _sql(self, sql: str, params: dict[str, Any], *, what: str) -> Any:
         try:

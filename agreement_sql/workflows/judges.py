@@ -18,20 +18,21 @@ import json
 import logging
 import math
 import os
+from itertools import repeat
 from typing import Any, Mapping, Sequence
 
 from ..errors import OptionError, SourceError
-from ..interpret import krippendorff_label, settled
+from ..interpret import krippendorff_label, settled_near
 from ..parameters import LEVELS
-from ..plan import make_plan, verify_units
-from ..profile import read_profile
+from ..plan import make_plan, refuse_duplicate_units
+from ..profile import Profile, read_profile, rekeyed
 from ..ratings import RatingsSpec
 from ..results import (FlaggedPoint, JudgeAgreementMetrics, JudgeAgreementReport, JudgeGroup,
                        JudgePlatform, JudgeUsed, PointAlpha, PointAgreement)
-from ..runner import query
+from ..runner import query_parts
 from ..session import ratings_session
 from ..sources import check_layout
-from ._common import regrouped, rounded, slice_values
+from ._common import collector_paused, regrouped, rounded, slice_values
 from .diagnostics import diagnose
 
 log = logging.getLogger("agreement_sql.judges")
@@ -120,37 +121,60 @@ def judge_agreement(source: Any, *, item: str | None = None, rater: str | None =
         if across_col:
             folded = [n for n in names if n == across_col] or [n for n in names if n.lower() == across_col.lower()]
             across_slice = slices[names.index(folded[0])]
-        groups = _judge_rows(spec, level, sigma_threshold, usage=True, points=True,
+        profile = read_profile(spec)
+        groups = _judge_rows(spec, profile, level, sigma_threshold, usage=True, points=True,
                              allow_empty=weval is not None)
-        pooled = _judge_rows(regrouped(spec, pool=True), level, sigma_threshold, usage=True,
-                             points=False, allow_empty=True)
-        per_point: list[dict[str, Any]] = []
+        # the other granularities re-key the same ratings: their checks, raters and categories
+        # are the profile's (agreement_sql.profile.rekeyed), read once
+        pooled_spec = regrouped(spec, pool=True)
+        pooled = _judge_rows(pooled_spec, rekeyed(profile, pooled_spec), level, sigma_threshold,
+                             usage=True, points=False, allow_empty=True)
+        per_point: Parts = {}
         if across_slice is not None:
-            per_point = _judge_rows(regrouped(spec, across=across_slice), level, sigma_threshold,
-                                    usage=False, points=False, allow_empty=True)
-        diag = (diagnose(regrouped(spec, pool=True), level=level, max_items=max_items)
-                if diagnostics and any(r["part"] == "groups" for r in groups) else [])
-    part = lambda rows, name: [r for r in rows if r["part"] == name]  # noqa: E731
-    return _report(part(groups, "groups"), part(groups, "usage"), part(groups, "points"),
-                   part(pooled, "groups"), part(pooled, "usage"), part(per_point, "groups"), diag,
-                   names, slices, across_slice, meta, level, float(sigma_threshold), weval is not None)
+            across_spec = regrouped(spec, across=across_slice)
+            per_point = _judge_rows(across_spec, rekeyed(profile, across_spec), level,
+                                    sigma_threshold, usage=False, points=False, allow_empty=True)
+        diag = (diagnose(pooled_spec, level=level, max_items=max_items,
+                         profile=rekeyed(profile, pooled_spec))
+                if diagnostics and groups["groups"]["alpha"] else [])
+    with collector_paused():
+        return _report(groups, pooled, per_point, diag, names, slices, across_slice, meta, level,
+                       float(sigma_threshold), weval is not None)
 
 
-def _judge_rows(spec: RatingsSpec, level: str, sigma_threshold: float, *, usage: bool,
-                points: bool, allow_empty: bool) -> list[dict[str, Any]]:
-    """sql/judge_agreement.sql.j2 on ``spec`` (one granularity)."""
-    profile = read_profile(spec)
+# a statement's rows by part, each part column by column: {part: {column: [value per row]}}
+Parts = dict[str, dict[str, list[Any]]]
+# the columns of sql/judge_agreement.sql.j2 the report reads, by part (with the keys)
+GROUP_COLUMNS = ["alpha", "num_items", "num_comparisons", "num_judges", "score_variance",
+                 "mean_alpha", "min_alpha", "num_groups_alpha", "num_groups", "n_duplicate_units"]
+USAGE_COLUMNS = ["rater", "assessment_count", "first_seen"]
+POINT_COLUMNS = ["item", "std_dev", "mean", "spread", "num_judges", "flagged"]
+
+
+def _judge_rows(spec: RatingsSpec, profile: Profile, level: str, sigma_threshold: float, *,
+                usage: bool, points: bool, allow_empty: bool) -> Parts:
+    """sql/judge_agreement.sql.j2 on ``spec`` (one granularity): the columns each part of the
+    report reads, column by column (the per-point granularity has a row per rubric point)."""
     profile.check(numbers=level != "nominal", allow_empty=allow_empty,
                   what=f"judge agreement at level {level!r}")
+    keys = ["metric", *spec.slices]
+    wanted = {"groups": keys + GROUP_COLUMNS, "usage": keys + USAGE_COLUMNS if usage else [],
+              "points": keys + POINT_COLUMNS if points else []}
     if profile.totals["n_ratings"] == 0:
-        return []
+        return {part: dict.fromkeys(columns, []) for part, columns in wanted.items()}
     plan = make_plan(profile)
-    rows = query(spec.session, "judge_agreement",
-                 {**spec.options(), **plan.options(), "level": level, "with_usage": usage,
-                  "with_points": points},
-                 {**spec.params(), **plan.params(), "sigma_threshold": float(sigma_threshold)})
-    verify_units(profile, [r for r in rows if r["part"] == "groups"])
-    return rows
+    parts = query_parts(spec.session, "judge_agreement",
+                        {**spec.options(), **plan.options(), "level": level, "with_usage": usage,
+                         "with_points": points},
+                        {**spec.params(), **plan.params(), "sigma_threshold": float(sigma_threshold)},
+                        wanted)
+    refuse_duplicate_units(profile, sum(int(n or 0) for n in parts["groups"]["n_duplicate_units"]))
+    return parts
+
+
+def _rows(columns: dict[str, list[Any]]) -> list[dict[str, Any]]:
+    """A (small) part's rows as dicts."""
+    return [dict(zip(columns, values)) for values in zip(*columns.values())]
 
 
 # --- input: the Weval result JSON -------------------------------------------------------------
@@ -253,9 +277,10 @@ def judge_label(alpha: float | None, score_variance: float | None) -> str | None
     """Seed 004's words for alpha: reliable, tentative, unstable (alpha near 0 because the
     scores barely vary), unreliable; on the unrounded alpha."""
     label = krippendorff_label(alpha)
-    if (label == "unreliable" and alpha is not None and abs(settled(alpha)) < UNSTABLE_ALPHA
+    if (label == "unreliable" and alpha is not None
+            and settled_near(abs(alpha), UNSTABLE_ALPHA) < UNSTABLE_ALPHA
             and score_variance is not None
-            and settled(score_variance) < UNSTABLE_VARIANCE):
+            and settled_near(score_variance, UNSTABLE_VARIANCE) < UNSTABLE_VARIANCE):
         return "unstable"
     return label
 
@@ -286,29 +311,48 @@ def _metrics(row: dict[str, Any], used: list[dict[str, Any]],
     )
 
 
-def _report(groups, usage, points, pooled, pooled_usage, per_point, diag, names, slices,
-            across_slice, meta, level, sigma_threshold, is_weval) -> JudgeAgreementReport:
+def _report(main: Parts, pooled_parts: Parts, per_point: Parts, diag: list[Any],
+            names: list[str], slices: list[str], across_slice: str | None,
+            meta: Mapping[str, Mapping[str, str]], level: str, sigma_threshold: float,
+            is_weval: bool) -> JudgeAgreementReport:
+    groups = _rows(main["groups"])
     usage_by: dict[tuple, list[dict[str, Any]]] = {}
-    for u in usage:
+    for u in _rows(main["usage"]):
         usage_by.setdefault(_key(u, slices), []).append(u)
-    points_by: dict[tuple, list[dict[str, Any]]] = {}
-    for p in points:
-        points_by.setdefault(_key(p, slices), []).append(p)
+
+    # each group's points in statement order (for perPointAlphas), and its flagged points
+    points = main["points"]
+    point_keys = zip(*(points[s] for s in slices)) if slices else repeat((), len(points["item"]))
+    items_by: dict[tuple, list[str]] = {}
+    flagged_by: dict[tuple, list[FlaggedPoint]] = {}
+    for key, item, sd, mean, spread, n_judges, flag in zip(
+            point_keys, points["item"], points["std_dev"], points["mean"], points["spread"],
+            points["num_judges"], points["flagged"]):
+        items_by.setdefault(key, []).append(item)
+        if flag:    # the statement's std_dev and mean are DOUBLE, num_judges BIGINT
+            flagged_by.setdefault(key, []).append({
+                "pointText": item, "stdDev": None if sd is None else round(sd, 3),
+                "mean": None if mean is None else round(mean, 3), "spread": spread,
+                "numJudges": n_judges})
 
     # per point: the slices without `across`, then the point
     kept = [s for s in slices if s != across_slice]
     kept_names = [n for n, s in zip(names, slices) if s != across_slice]
     point_rows: list[PointAgreement] = []
-    point_alpha: dict[tuple, dict[str, Any]] = {}
-    for r in per_point:
-        group_vals = tuple(r[f"slice_{i}"] for i in range(len(kept)))
-        text = r[f"slice_{len(kept)}"]
-        point_alpha[(group_vals, text)] = r
-        point_rows.append(PointAgreement(
-            group=dict(zip(kept_names, group_vals)), pointText=text,
-            alpha=rounded(r["alpha"], 3), interpretation=judge_label(r["alpha"], r["score_variance"]),
-            numJudges=int(r["num_judges"]), numResponses=int(r["num_items"]),
-            numComparisons=int(r["num_comparisons"])))
+    point_alpha: dict[tuple, dict[str, tuple[float | None, int]]] = {}   # group, point: alpha
+    pp = per_point["groups"] if per_point else dict.fromkeys(
+        [*(f"slice_{i}" for i in range(len(kept) + 1)), *GROUP_COLUMNS], [])
+    group_vals = (zip(*(pp[f"slice_{i}"] for i in range(len(kept)))) if kept
+                  else repeat((), len(pp["alpha"])))
+    for gvals, text, alpha, variance, n_judges, n_items, n_comparisons in zip(
+            group_vals, pp[f"slice_{len(kept)}"], pp["alpha"], pp["score_variance"],
+            pp["num_judges"], pp["num_items"], pp["num_comparisons"]):
+        shown = None if alpha is None else round(alpha, 3)    # DOUBLE; the counts BIGINT
+        point_alpha.setdefault(gvals, {})[text] = (shown, n_judges)
+        point_rows.append({
+            "group": dict(zip(kept_names, gvals)), "pointText": text, "alpha": shown,
+            "interpretation": judge_label(alpha, variance), "numJudges": n_judges,
+            "numResponses": n_items, "numComparisons": n_comparisons})
 
     out_groups: list[JudgeGroup] = []
     warnings: list[str] = []
@@ -316,18 +360,11 @@ def _report(groups, usage, points, pooled, pooled_usage, per_point, diag, names,
         k = _key(g, slices)
         group = slice_values(g, names, slices)
         metrics = _metrics(g, usage_by.get(k, []), meta)
-        flagged = [FlaggedPoint(pointText=p["item"], stdDev=rounded(p["std_dev"], 3),
-                                mean=rounded(p["mean"], 3), spread=p["spread"],
-                                numJudges=int(p["num_judges"]))
-                   for p in points_by.get(k, []) if p["flagged"]]
         if metrics is not None and across_slice is not None:
-            gvals = tuple(g[s] for s in kept)
-            alphas = []
-            for p in points_by.get(k, []):
-                pa_row = point_alpha.get((gvals, p["item"]))
-                if pa_row is not None:
-                    alphas.append(PointAlpha(pointText=p["item"], alpha=rounded(pa_row["alpha"], 3),
-                                             numJudges=int(pa_row["num_judges"])))
+            of_point = point_alpha.get(tuple(g[s] for s in kept), {})
+            alphas: list[PointAlpha] = [
+                {"pointText": item, "alpha": found[0], "numJudges": found[1]}
+                for item in items_by.get(k, ()) if (found := of_point.get(item)) is not None]
             metrics["perPointAlphas"] = alphas
         if metrics is not None and metrics["interpretation"] == "unreliable":
             where = ", ".join(f"{n}={v}" for n, v in group.items()) or "all ratings"
@@ -336,16 +373,18 @@ def _report(groups, usage, points, pooled, pooled_usage, per_point, diag, names,
             log.warning(message)
             warnings.append(message)
         out_groups.append(JudgeGroup(group=group, judgeAgreement=metrics,
-                                     highDisagreementPoints=flagged))
+                                     highDisagreementPoints=flagged_by.get(k, [])))
 
     first = groups[0] if groups else None
+    pooled = _rows(pooled_parts["groups"])
     pooled_row = pooled[0] if pooled else None
     platform = JudgePlatform(
         meanAlpha=rounded(first["mean_alpha"], 3) if first else None,
         minAlpha=rounded(first["min_alpha"], 3) if first else None,
         numGroupsWithAlpha=int(first["num_groups_alpha"]) if first else 0,
         numGroups=int(first["num_groups"]) if first else 0,
-        pooled=_metrics(pooled_row, pooled_usage, meta) if pooled_row else None,
+        pooled=(_metrics(pooled_row, _rows(pooled_parts["usage"]), meta)
+                if pooled_row else None),
     )
     return JudgeAgreementReport(
         level=level, groupBy=list(names), across=names[slices.index(across_slice)] if across_slice else None,

@@ -182,3 +182,30 @@ def test_no_ratings_and_no_rows_are_source_errors():
     missing = pa.table({"item": [1, 1], "rater": ["a", "b"], "value": [None, "NA"]})
     with pytest.raises(ag.SourceError, match=r"no ratings: .*\(1 missing, 1 placeholder\(s\)\)"):
         alpha(missing, missing=["NA"])
+
+
+def test_a_rekeyed_profile_is_the_profile_of_the_rekeyed_ratings():
+    """judge_agreement reads the profile once and re-keys it for its pooled and per-point
+    granularities (agreement_sql.profile.rekeyed): the totals, raters and categories must be
+    those a profile of the re-keyed ratings reads; a spec over other ratings is refused."""
+    from dataclasses import replace
+
+    from agreement_sql.profile import rekeyed
+    from agreement_sql.workflows._common import regrouped
+
+    table = pa.table({"point": ["p1", "p1", "p2", "p2", "p3", "p1", "p1"],
+                      "judge": ["a", "b", "a", "b", "c", "a", "c"],
+                      "score": [1.0, None, 0.5, 0.5, 2.0, 0.0, 1.0],
+                      "model": ["m1", "m1", "m1", "m1", "m1", "m2", "m2"]})
+    with ratings_session(table, item="point", rater="judge", value="score", group_by=["model"],
+                         ordered=True) as spec:
+        profile = read_profile(spec)
+        for other in (regrouped(spec, pool=True), regrouped(spec, across=spec.slices[0])):
+            derived, read = rekeyed(profile, other), read_profile(other)
+            assert derived.spec is other and derived.keys == {}
+            assert (derived.totals, derived.n_raters, derived.raters, derived.categories) == \
+                   (read.totals, read.n_raters, read.raters, read.categories)
+        with pytest.raises(ValueError, match="same ratings"):
+            rekeyed(profile, regrouped(spec, pool=True, raters=["a"]))
+        with pytest.raises(ValueError, match="same ratings"):
+            rekeyed(profile, replace(spec, on_duplicate="first"))

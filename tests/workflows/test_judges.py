@@ -225,3 +225,33 @@ def test_cli_malformed_input_is_one_line(tmp_path, capsys):
     assert main(["judges", str(long), "--item", "point", "--rater", "judge", "--value", "grade"]) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "'grade' not found" in err
+
+
+def test_same_report_on_every_route(monkeypatch, report):
+    """numJudges from the paired units' rater bits (the default) and counted on the scores (more
+    raters than bit columns: plan.MAX_BIT_RATERS lowered to 0), in the wide and the counts form:
+    the same report, byte for byte, per group, per point and pooled."""
+    from agreement_sql import plan
+
+    expected = json.dumps(report)
+    with monkeypatch.context() as mp:
+        mp.setattr(plan, "MAX_BIT_RATERS", 0)
+        assert json.dumps(judge_agreement(str(WEVAL))) == expected
+    with monkeypatch.context() as mp:
+        mp.setattr(plan, "FORCED_FORM", "counts")
+        assert json.dumps(judge_agreement(str(WEVAL))) == expected
+
+
+@pytest.mark.parametrize("bit_raters", [None, 0])
+def test_num_judges_counts_only_the_judges_of_paired_points(monkeypatch, bit_raters):
+    # hand count: "c" scored only p3, which no other judge scored, so alpha pairs none of its
+    # scores: 2 judges (a, b), 2 paired points, 2 comparisons; with rater bits and without
+    from agreement_sql import plan
+
+    if bit_raters is not None:
+        monkeypatch.setattr(plan, "MAX_BIT_RATERS", bit_raters)
+    rows = [("p1", "a", 1.0), ("p1", "b", 1.0), ("p2", "a", 0.0), ("p2", "b", 0.5), ("p3", "c", 1.0)]
+    m = judge_agreement(_long(rows), item="point", rater="judge",
+                        value="score")["groups"][0]["judgeAgreement"]
+    assert (m["numJudges"], m["numItems"], m["numComparisons"]) == (2, 2, 2)
+    assert [u["judgeId"] for u in m["judgesUsed"]] == ["a", "b"]
