@@ -129,6 +129,10 @@ OPTIONS: dict[str, tuple[Check, str]] = {
     # (sql/plan_simulation.sql.j2)
     "rater_digits": (lambda v: _count(v) and v <= 62,
                      "raters whose ratings are packed as digits per item (0: the joined form)"),
+    "icc_from_patterns": (_bool, "the ICC's per-pattern inputs from the including statement's rater "
+                                 "patterns (pattern_ratings; rater_digits the raters): "
+                                 "sql/coefficients.sql.j2 gives the ICC without a second "
+                                 "statement over the ratings"),
     "n_categories": (lambda v: _count(v) and 2 <= v <= 16,
                      "plan_simulation: categories, cut at the bound cumulative prevalences $cum_i"),
     "part": (_choice("kappa", "confusion", "summary", "unknown", "disagreements", "rows",

@@ -18,6 +18,9 @@ template             options (the call they mirror)
 ==================== ===========================================================================
 icc                  ``rater_digits=0``: the joined form (metrics/icc.py; the packed form,
                      ``rater_digits=k``, needs ``categories=``)
+coefficients         ``icc_from_patterns=False``, ``rater_digits=0``: no ICC columns (the ICC
+                     from the rater patterns, ``icc_from_patterns=True rater_digits=k
+                     rater_patterns=True``, needs number ``categories=``; metrics/coefficient.py)
 concordance          ``named_raters=0``: no ``raters=``, the metric's two raters (metrics/concordance.py)
 named_raters         ``named_raters=2``: ``raters=[a, b]`` (metrics/coefficient.py check_named_raters)
 cohen_pairs          every pair, unweighted, no interval, ``part="kappa"`` (a call may name one
@@ -74,6 +77,8 @@ SAMPLE_PARAMS: dict[str, Any] = {
     "priority_sd": 1.5, "max_traces": 100, "max_items": 10, "sigma_threshold": 0.3,
     "n_boot": 1000, "seed": 1, "ci_low_p": 0.025, "ci_high_p": 0.975, "z": 1.959963984540054,
     "pair_max_raters": 10, "rating_min": 0.0, "rating_max": 5.0,
+    # coefficients() with the ICC from its rater patterns (metrics/coefficients.py ICC_FORM)
+    "icc_form": "ICC2",
     # the HTML report's distribution cards (reports/html/data.py N_BINS, MAX_SHOWN_RATERS)
     "n_bins": 10, "max_raters": 12,
 }
@@ -107,7 +112,7 @@ SAMPLE_RATERS = ("ann", "bob", "cy", "dee", "eve", "fay", "gus", "hal")
 # options a template takes beyond the ratings spec, the plan and the coefficients, as the
 # call that runs it passes them (the module docstring's table); choices override them
 TEMPLATE_OPTIONS: dict[str, dict[str, Any]] = {
-    "icc": {"rater_digits": 0},
+    "icc": {"rater_digits": 0, "icc_from_patterns": False},
     "concordance": {"named_raters": 0},
     "named_raters": {"named_raters": 2},
     "cohen_pairs": {"named_raters": 0, "pair_max_raters": False, "confusion_given": False,
@@ -203,7 +208,8 @@ def statement(name: str, *, dialect: str = "duckdb", relation: str = "ratings",
                         "weight_basis": opts.weight_basis, "weight_matrix": None,
                         "ci": bool(choices.pop("ci", False)), "category_kinds": "number",
                         "named_raters": 0, "pair_max_raters": False, "confusion_given": False,
-                        "marginals": "pairwise", "variance": None})
+                        "marginals": "pairwise", "variance": None,
+                        "icc_from_patterns": False, "rater_digits": 0})
     wanted = template_options(template)
     options.update(TEMPLATE_OPTIONS.get(template, {}))
     defaults = {"level": "interval", "category_kinds": "number", "with_usage": True,
@@ -213,6 +219,8 @@ def statement(name: str, *, dialect: str = "duckdb", relation: str = "ratings",
         options[key] = value_
     if template == "icc":
         _icc_form(options)
+    if template == "coefficients" and options["icc_from_patterns"]:
+        _icc_from_patterns(options)
     for key, sample in SAMPLE_RELATIONS.items():
         if key in wanted and key not in options:
             options[key] = sample
@@ -236,7 +244,11 @@ def statement(name: str, *, dialect: str = "duckdb", relation: str = "ratings",
 
 def _icc_form(options: dict[str, Any]) -> None:
     """metrics/icc.py: the packed form (rater_digits > 0) counts no rater blocks and binds the
-    profile's categories; the joined form (0) binds none."""
+    profile's categories; the joined form (0) binds none. Its statement has no rater patterns
+    (icc_from_patterns is sql/coefficients.sql.j2's)."""
+    if options["icc_from_patterns"]:
+        raise OptionError("icc reads its ratings itself: icc_from_patterns=true is the coefficients "
+                          "statement's (render coefficients with rater_patterns=true)")
     if options["rater_digits"]:
         if not options["categories"] or "label" in options["categories"]:
             raise OptionError("icc's packed form (rater_digits=k, k raters) renders for given "
@@ -244,6 +256,16 @@ def _icc_form(options: dict[str, Any]) -> None:
         options["rater_blocks"] = 0
     else:
         options["categories"] = []
+
+
+def _icc_from_patterns(options: dict[str, Any]) -> None:
+    """metrics/coefficient.py: the ICC from the statement's rater patterns reads the digits of
+    ``rater_digits`` raters from them, so it needs the patterns and number categories."""
+    if (not options["rater_patterns"] or not options["rater_digits"] or not options["categories"]
+            or "label" in options["categories"]):
+        raise OptionError("the ICC from the rater patterns (icc_from_patterns=true) renders with "
+                          "rater_patterns=true, rater_digits=k (k raters) and number categories, "
+                          "e.g. categories=1,2,3,4,5")
 
 
 def _sheet_rater(column: str) -> str:

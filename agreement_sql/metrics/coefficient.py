@@ -24,6 +24,7 @@ from ..runner import query
 from ..session import ratings_session
 from ..sources import Layout, check_layout
 from ._common import counted
+from .icc import pattern_raters, statement_rows
 from .weights import register_weight_matrix
 
 COMMON_DOC = """
@@ -72,6 +73,9 @@ class Computed:
     rows: list[dict[str, Any]]
     boot_rows: dict[tuple[Any, ...], dict[str, dict[str, Any]]] = field(default_factory=dict)
     boot_interval: IntervalSpec | None = None
+    # the ICC rows the statement computed from its rater patterns (metrics/icc.py
+    # statement_rows), or None where it did not (compute_on's icc_form)
+    icc_rows: list[dict[str, Any]] | None = None
 
     def key(self, row: Mapping[str, Any]) -> tuple[Any, ...]:
         return (row.get("metric"),) + tuple(row.get(s) for s in self.spec.slices)
@@ -145,8 +149,15 @@ def pattern_route(entries: Sequence[Any]) -> bool:
 
 
 def compute_on(spec: RatingsSpec, entries: Sequence[Any], *, opts: CoefficientOptions,
-               cap_pairs: bool = False, default_method: bool = False) -> Computed:
-    """:func:`compute` on the ratings of an open call (a workflow's canonical relation)."""
+               cap_pairs: bool = False, default_method: bool = False,
+               icc_form: str | None = None) -> Computed:
+    """:func:`compute` on the ratings of an open call (a workflow's canonical relation).
+
+    ``icc_form``: the caller wants that ICC form too (coefficients()); the statement computes it
+    from its rater patterns where metrics/icc.py ``pattern_raters`` allows (no declared domain),
+    and ``Computed.icc_rows`` holds its rows; else they are None and the caller runs the ICC's
+    own statement.
+    """
     from .coefficients import LIGHT_MAX_RATERS
 
     session = spec.session
@@ -169,9 +180,13 @@ def compute_on(spec: RatingsSpec, entries: Sequence[Any], *, opts: CoefficientOp
     plan = make_plan(profile, wide=not conger_units, patterns=pattern_route(entries))
     statement = _Statement(spec, profile, plan, declared, matrix, opts,
                            _category_kinds(profile, declared), cap_pairs, LIGHT_MAX_RATERS)
-    rows = statement.run(entries, opts.interval)
+    icc_raters = (pattern_raters(profile, plan, bootstrap=opts.interval.bootstrap)
+                  if icc_form is not None and declared is None else 0)
+    rows = statement.run(entries, opts.interval, icc_form=icc_form if icc_raters else None,
+                         icc_raters=icc_raters)
     verify_units(profile, rows)
-    computed = Computed(spec=spec, profile=profile, opts=opts, domain=declared, rows=rows)
+    computed = Computed(spec=spec, profile=profile, opts=opts, domain=declared, rows=rows,
+                        icc_rows=statement_rows(rows, spec.slices) if icc_raters else None)
     if default_method and opts.interval.analytic:
         again = [e for e in entries if no_analytic_se(e, opts) or (
             e.name == "cohen_kappa" and any(r.get("coefficient") == "light_kappa" for r in rows))]
@@ -196,7 +211,10 @@ class _Statement:
     cap_pairs: bool
     pair_max: int
 
-    def run(self, entries: Sequence[Any], interval: IntervalSpec) -> list[dict[str, Any]]:
+    def run(self, entries: Sequence[Any], interval: IntervalSpec, *, icc_form: str | None = None,
+            icc_raters: int = 0) -> list[dict[str, Any]]:
+        """The statement's rows; with ``icc_form`` each also carries the ICC of its metric (and
+        slice) from the rater patterns (``icc_raters`` raters; sql/coefficients.sql.j2)."""
         opts = self.opts
         plan = self.plan if pattern_route(entries) else replace(self.plan, rater_patterns=False)
         options = {
@@ -210,10 +228,13 @@ class _Statement:
             "named_raters": len(opts.raters), "pair_max_raters": self.cap_pairs,
             "confusion_given": False,
             "marginals": opts.marginals, "variance": opts.variance,
+            "icc_from_patterns": icc_form is not None, "rater_digits": icc_raters if icc_form else 0,
         }
         params = {**self.spec.params(), **plan.params(), **interval.params(),
                   **{f"rater_{i}": r for i, r in enumerate(opts.raters)},
                   "pair_max_raters": self.pair_max}
+        if icc_form is not None:
+            params["icc_form"] = icc_form
         if interval.analytic:
             params["z"] = opts.z if opts.z is not None else _z(interval)
         return query(self.spec.session, "coefficients", options, params)

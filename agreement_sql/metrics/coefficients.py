@@ -17,8 +17,10 @@ LIGHT_MAX_RATERS = 10
 
 
 # the intraclass correlation in coefficients(): McGraw & Wong's ICC(A,1) (Shrout & Fleiss
-# ICC(2,1), pingouin ICC2), absolute agreement of single ratings, from sql/icc.sql.j2 on the same
-# call's ratings (a second statement: the ICC is listwise, over items every rater rated)
+# ICC(2,1), pingouin ICC2), absolute agreement of single ratings (listwise, over items every
+# rater rated). From the coefficients statement itself where its plan keeps rater patterns
+# (sql/_icc.sql.j2 over pattern_ratings: the ratings read once; metrics/icc.py pattern_raters),
+# else from sql/icc.sql.j2 on the same call's ratings, a second statement
 ICC_NAMES = ("icc", "icc2", "intraclass_correlation")
 ICC_FORM = "ICC2"
 
@@ -81,7 +83,7 @@ def coefficients(source: Any, *, item: str = "item", rater: str = "rater", value
     slice), ``{"metric": ..., "group": ..., "coefficients": {name: result}}``.
     """
     from ..session import ratings_session
-    from .icc import icc_on
+    from .icc import icc_on, icc_results
 
     entries, default, with_icc = _which(which)
     shape_ = check_layout(layout, rater_columns, orientation)
@@ -99,18 +101,24 @@ def coefficients(source: Any, *, item: str = "item", rater: str = "rater", value
     with ratings_session(source, con=con, item=item, rater=rater, value=value, metric=metric,
                          group_by=group_by, on_duplicate=on_duplicate, missing=missing,
                          layout=shape_, needs_raters=", ".join(needs) or None) as spec:
+        want_icc = with_icc or (default and spec.layout != "counts")
         computed = compute_on(spec, entries, opts=opts, cap_pairs=cap,
-                              default_method=ci_method is None) if entries else None
+                              default_method=ci_method is None,
+                              icc_form=ICC_FORM if want_icc else None) if entries else None
         iccs: dict[tuple[Any, ...], Any] = {}
         profile = computed.profile if computed is not None and computed.domain is None else None
-        if with_icc or (default and spec.layout != "counts"):
+        if want_icc:
             if profile is None:
                 from ..profile import read_profile
                 profile = read_profile(spec)
             if with_icc:
                 profile.check(numbers=True, what="the intraclass correlation")
-            if profile.totals["n_labels"] == 0:      # by default: for numeric ratings only
-                iccs = icc_on(spec, profile, [ICC_FORM], opts.interval.ci or 0.95)
+            icc_level = opts.interval.ci or 0.95
+            if computed is not None and computed.icc_rows is not None:
+                # the coefficients statement computed it from its rater patterns
+                iccs = icc_results(spec, profile, computed.icc_rows, [ICC_FORM], icc_level)
+            elif profile.totals["n_labels"] == 0:    # by default: for numeric ratings only
+                iccs = icc_on(spec, profile, [ICC_FORM], icc_level)
     if computed is None:
         return _icc_only(iccs, spec, opts.interval.ci)
     out: list[CoefficientsResult] = []

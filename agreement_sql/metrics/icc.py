@@ -16,7 +16,7 @@ from .. import checks
 from ..distributions import f_ppf, f_sf
 from ..errors import OptionError
 from ..interpret import koo_li
-from ..plan import make_plan
+from ..plan import Plan, make_plan
 from ..profile import Profile, read_profile
 from ..results import ICCResult
 from ..runner import query
@@ -41,6 +41,11 @@ ALIASES = {"icc(1,1)": "ICC1", "icc(2,1)": "ICC2", "icc(3,1)": "ICC3", "icc(1,k)
 MAX_PACKED = 2.0 ** 53
 # tests set this to run the same data through both forms ("packed" or "joined")
 FORCED_FORM: str | None = None
+# tests set this False to give coefficients() its ICC from its own statement (sql/icc.sql.j2)
+# even where the coefficients statement could compute it from its rater patterns
+FROM_PATTERNS = True
+# the columns of sql/coefficients.sql.j2 that carry the ICC row (option icc_from_patterns)
+STATEMENT_PREFIX = "icc_"
 
 
 def form_name(form: str) -> str:
@@ -70,6 +75,22 @@ def packed_digits(profile: Profile) -> int:
     if FORCED_FORM is not None:
         return raters if FORCED_FORM == "packed" and packable else 0
     return raters if packable else 0
+
+
+def pattern_raters(profile: Profile, plan: Plan, *, bootstrap: bool) -> int:
+    """The raters (option rater_digits) of the ICC that sql/coefficients.sql.j2 computes from its
+    own rater patterns (option icc_from_patterns, the third producer of sql/_icc.sql.j2), or 0:
+    coefficients() then runs :func:`icc_on`'s statement.
+
+    Only where that statement would take the packed form (:func:`packed_digits`): the rater
+    patterns are then the packed form's item patterns with the same w and values, so every sum
+    of the ANOVA has the same terms and the ICC is the same to the last bit. With more raters the
+    statement's joined form sums over items, not patterns, and stays the route. Not with the
+    bootstrap (its patterns carry the replicates), nor without rater patterns or with labels.
+    """
+    if not FROM_PATTERNS or not plan.rater_patterns or bootstrap or profile.has_labels:
+        return 0
+    return packed_digits(profile)
 
 
 def interval(row: Mapping[str, Any], level: float) -> tuple[float | None, float | None]:
@@ -177,9 +198,33 @@ def icc_on(spec: Any, profile: Profile, wanted: Sequence[str],
     rows = query(spec.session, "icc",
                  {**spec.options(), "rater_blocks": 0 if digits else plan.rater_blocks,
                   "rater_digits": digits, "categories": kinds, "rater_patterns": False,
+                  "icc_from_patterns": False,
                   "rater_list": plan.rater_list, "all_rated": plan.all_rated},
                  {**spec.params(), **params})
-    duplicates = sum(int(r["n_duplicate_units"] or 0) for r in rows if r["position"] == 1)
+    return icc_results(spec, profile, rows, wanted, level)
+
+
+def statement_rows(rows: Sequence[Mapping[str, Any]], slices: Sequence[str]) -> list[dict[str, Any]]:
+    """The ICC rows sql/coefficients.sql.j2 carries (option icc_from_patterns): per metric (and
+    slice), its first row's ``icc_<column>`` columns as the row of sql/_icc.sql.j2 they are."""
+    out: dict[tuple[Any, ...], dict[str, Any]] = {}
+    for row in rows:
+        key = (row.get("metric"),) + tuple(row.get(s) for s in slices)
+        if key in out or row.get(STATEMENT_PREFIX + "form") is None:
+            continue
+        out[key] = {"metric": row.get("metric"), **{s: row.get(s) for s in slices},
+                    **{c[len(STATEMENT_PREFIX):]: v for c, v in row.items()
+                       if c.startswith(STATEMENT_PREFIX)}}
+    return list(out.values())
+
+
+def icc_results(spec: Any, profile: Profile, rows: Sequence[Mapping[str, Any]],
+                wanted: Sequence[str], level: float) -> dict[tuple[Any, ...], list[ICCResult]]:
+    """The results of the forms ``wanted`` per metric (and slice) key from rows of
+    sql/_icc.sql.j2's ``icc`` (:func:`icc_on`'s statement, or :func:`statement_rows`), refused
+    if a rater rated an item twice."""
+    per_key = {profile.key_of(dict(r)): int(r["n_duplicate_units"] or 0) for r in rows}
+    duplicates = sum(per_key.values())
     if duplicates and spec.on_duplicate in (None, "error"):
         checks.raise_duplicates(profile, duplicates)
     by_key: dict[tuple[Any, ...], list[ICCResult]] = {}
@@ -187,8 +232,8 @@ def icc_on(spec: Any, profile: Profile, wanted: Sequence[str],
         if row["form"] in wanted:
             result = _result(row, profile, level)
             if spec.group_by:
-                result["group"] = spec.describe_slice(row)
-            by_key.setdefault(profile.key_of(row), []).append(result)
+                result["group"] = spec.describe_slice(dict(row))
+            by_key.setdefault(profile.key_of(dict(row)), []).append(result)
     return by_key
 
 

@@ -9,16 +9,22 @@ the profile listed (``plan.LIST_RATERS_FROM``); in the wide form with few raters
 with a pair coefficient or Conger's kappa reads its rater patterns (``make_plan(...,
 patterns=True)``, agreement_sql/metrics/coefficient.py ``pattern_route``:
 sql/_pair_patterns.sql.j2 and Conger's per-rater counts count from the per-unit pass's rater
-patterns instead of the ratings). :func:`routes` forces each of them (``plan.FORCED_FORM``,
+patterns instead of the ratings). With rater patterns and numeric ratings, ``coefficients()``
+also takes its ICC from that statement (sql/_icc.sql.j2 over the patterns,
+agreement_sql/metrics/icc.py ``pattern_raters``) instead of a second statement over the ratings
+(sql/icc.sql.j2). :func:`routes` forces each of them (``plan.FORCED_FORM``,
 ``plan.MAX_BIT_RATERS``, ``plan.LIST_RATERS_FROM``, ``plan.FORCED_PATTERNS``: the "wide" route
-without rater patterns, the "patterns" route with them wherever the plan allows), records the
-plan every call made, and returns each route's outcome (its result, or its typed error as
-``(name, message)``); :func:`same` compares them. :func:`patterns` says which plans of a route
-used rater patterns.
+without rater patterns, the "patterns" route with them wherever the plan allows;
+``icc.FROM_PATTERNS``: the "icc_apart" route, rater patterns but the ICC from its own
+statement), records the plan every call made and whether its ICC came from the rater patterns,
+and returns each route's outcome (its result, or its typed error as ``(name, message)``);
+:func:`same` compares them. :func:`patterns` says which plans of a route used rater patterns,
+:func:`icc_from_patterns` which statements of a route gave the ICC.
 
 A call whose statements never ask for rater patterns (no pair coefficient, no Conger) gives
 the same plans with ``FORCED_PATTERNS`` on or off, so its "patterns" route is the "wide" route's
-outcome, not run again.
+outcome, not run again; likewise a call whose "patterns" route took no ICC from the patterns
+has the "patterns" outcome as its "icc_apart" outcome.
 """
 from __future__ import annotations
 
@@ -31,8 +37,9 @@ import pytest
 
 from agreement_sql import plan
 from agreement_sql.metrics import coefficient as coefficient_module
+from agreement_sql.metrics import icc as icc_module
 
-ROUTES = ("wide", "patterns", "counts", "no_bits", "listed")
+ROUTES = ("wide", "patterns", "counts", "no_bits", "listed", "icc_apart")
 ALL_ROUTES = ROUTES + ("counts_no_bits",)
 
 
@@ -70,10 +77,14 @@ def random_table(seed: int, *, items: int = 60, raters: int = 6, values=(1, 2, 3
 
 
 def routes(monkeypatch, call: Callable[[], Any], names=ROUTES) -> dict[str, dict[str, Any]]:
-    """``{route: {"outcome": result or (error name, message), "plans": [Plan, ...]}}``."""
+    """``{route: {"outcome": result or (error name, message), "plans": [Plan, ...],
+    "asked": [bool, ...], "icc": [bool, ...]}}``: per statement, whether it asked for rater
+    patterns and whether it gave the ICC from them."""
     seen: list[Any] = []
     asked: list[bool] = []
+    iccs: list[bool] = []
     original = plan.make_plan
+    original_raters = coefficient_module.pattern_raters
 
     def recording(*args, **kwargs):
         made = original(*args, **kwargs)
@@ -81,8 +92,14 @@ def routes(monkeypatch, call: Callable[[], Any], names=ROUTES) -> dict[str, dict
         asked.append(bool(kwargs.get("patterns")))
         return made
 
+    def recording_raters(*args, **kwargs):
+        raters = original_raters(*args, **kwargs)
+        iccs.append(raters > 0)
+        return raters
+
     def outcome() -> Any:
         seen.clear()
+        iccs.clear()
         try:
             return call()
         except Exception as exc:            # the typed errors must match too
@@ -92,22 +109,32 @@ def routes(monkeypatch, call: Callable[[], Any], names=ROUTES) -> dict[str, dict
               "counts": {"FORCED_FORM": "counts"},
               "no_bits": {"MAX_BIT_RATERS": 0},
               "listed": {"LIST_RATERS_FROM": 0},
+              "icc_apart": {"FORCED_PATTERNS": True},
               "counts_no_bits": {"FORCED_FORM": "counts", "MAX_BIT_RATERS": 0}}
     out: dict[str, dict[str, Any]] = {}
     with monkeypatch.context() as mp:
         mp.setattr(coefficient_module, "make_plan", recording)
+        mp.setattr(coefficient_module, "pattern_raters", recording_raters)
         for name in names:
             if name == "patterns" and "wide" in out and not any(out["wide"]["asked"]):
                 # no statement asked for rater patterns: the same plans, the same statements
                 out[name] = dict(out["wide"])
                 continue
+            if name == "icc_apart" and "patterns" in out and not any(out["patterns"]["icc"]):
+                # no statement gave the ICC from its rater patterns: the same statements
+                out[name] = dict(out["patterns"])
+                continue
             asked.clear()
             with monkeypatch.context() as route:
                 for attribute, value in forced[name].items():
                     route.setattr(plan, attribute, value)
+                route.setattr(icc_module, "FROM_PATTERNS", name != "icc_apart")
                 result = outcome()
-            out[name] = {"outcome": result, "plans": list(seen), "asked": list(asked)}
+            out[name] = {"outcome": result, "plans": list(seen), "asked": list(asked),
+                         "icc": list(iccs)}
     for name, got in out.items():
+        if name not in ("patterns", "listed"):     # the others keep no rater patterns
+            assert not any(got["icc"]), (name, got["icc"])
         for p in got["plans"]:
             if name in ("wide", "counts", "no_bits", "counts_no_bits"):
                 assert not p.rater_patterns, (name, p)
@@ -130,6 +157,12 @@ def forms(routes_: dict[str, dict[str, Any]], name: str = "wide") -> list[str]:
 def patterns(routes_: dict[str, dict[str, Any]], name: str = "patterns") -> list[bool]:
     """Whether each plan of one route used rater patterns (one plan per statement)."""
     return [p.rater_patterns for p in routes_[name]["plans"]]
+
+
+def icc_from_patterns(routes_: dict[str, dict[str, Any]], name: str = "patterns") -> list[bool]:
+    """Whether each statement of one route that could give coefficients()' ICC gave it from its
+    rater patterns (empty: no statement was asked for the ICC)."""
+    return routes_[name].get("icc", [])
 
 
 def outcome(routes_: dict[str, dict[str, Any]], name: str = "wide") -> Any:

@@ -30,7 +30,8 @@ from agreement_sql.cli import main as cli_main
 from agreement_sql.metrics import coefficients as coefficients_module
 from conftest import REFERENCE
 
-from ._forms import ALL_ROUTES, close, forms, outcome, patterns, random_table, routes, same
+from ._forms import (ALL_ROUTES, ROUTES, close, forms, icc_from_patterns, outcome, patterns,
+                     random_table, routes, same)
 from .test_kappa_oracles import irrcac
 
 # A standard error (and a bootstrap interval) sums per-unit variance terms: in the wide form a unit
@@ -543,6 +544,7 @@ def test_coefficients_match_the_single_functions():
 # --- Light's kappa by default: up to LIGHT_MAX_RATERS raters ---------------------------------
 
 
+@pytest.mark.slow  # seconds on 2 cores (many cases or routes); CI runs it
 def test_light_kappa_beyond_the_cap_is_listed_as_skipped():
     many = random_table(13, raters=12, metrics=1, missing=0.1)
     result = ag.coefficients(many, ci=0.95)
@@ -579,6 +581,7 @@ def test_light_kappa_skip_is_noted_under_the_cli_table(tmp_path, capsys):
     assert "note: light_kappa" in out and "--which light_kappa" in out
 
 
+@pytest.mark.slow  # seconds on 2 cores (many cases or routes); CI runs it
 def test_every_route_is_exercised(monkeypatch):
     # the routes differ where they should: the forced counts form, the lowered rater cap, the
     # raters listed by the profile and the rater patterns reach the plan (a route that silently
@@ -589,8 +592,17 @@ def test_every_route_is_exercised(monkeypatch):
     assert [(p.form, p.rater_blocks, p.rater_list is not None, p.rater_patterns)
             for name in ALL_ROUTES for p in got[name]["plans"]] == [
         ("wide", 1, False, False), ("wide", 1, False, True), ("counts", 1, False, False),
-        ("wide", 0, False, False), ("wide", 1, True, True), ("counts", 0, False, False)]
+        ("wide", 0, False, False), ("wide", 1, True, True), ("wide", 1, False, True),
+        ("counts", 0, False, False)]
     same(got)
+    # no ICC asked for: its icc_apart route is its patterns route; by default (numeric
+    # ratings) the patterns and listed routes give the ICC from their rater patterns, the
+    # icc_apart route from the ICC's own statement
+    assert got["icc_apart"]["plans"] == got["patterns"]["plans"]
+    by_default = routes(monkeypatch, lambda: ag.coefficients(table))
+    assert [icc_from_patterns(by_default, name) for name in ROUTES] == [
+        [False], [True], [False], [False], [True], [False]]
+    same(by_default)
     # a statement without a pair coefficient or Conger's kappa never asks for rater patterns:
     # its patterns route is its wide route
     alone = routes(monkeypatch, lambda: ag.fleiss_kappa(table), ("wide", "patterns"))

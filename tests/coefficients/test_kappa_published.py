@@ -126,6 +126,7 @@ def test_cohen_null_test_matches_statsmodels(seed, weights):
     assert result["p_value"] == pytest.approx(expected.pvalue_two_sided, abs=1e-6)
 
 
+@pytest.mark.slow  # seconds on 2 cores (many cases or routes); CI runs it
 def test_cohen_null_test_with_ci_for_two_raters_only():
     # Light's kappa has no null SE; without ci= there is no test; the bootstrap gives the same
     # test, computed on the observed data (SAS 3x3: se0 0.1484, p 0.0011)

@@ -44,6 +44,11 @@ CASES: dict[str, tuple[str, dict]] = {
     "coefficients--spark-ordinal-linear-ci": ("coefficients", {"dialect": "spark",
                                                                "level": "ordinal",
                                                                "weights": "linear", "ci": True}),
+    # the wide form with rater patterns and the ICC from them (coefficients() by default on
+    # numeric ratings with few raters: sql/_icc.sql.j2 over pattern_ratings)
+    "coefficients--patterns-icc": ("coefficients", {"categories": "1,2,3,4,5",
+                                                    "rater_patterns": True,
+                                                    "icc_from_patterns": True, "rater_digits": 4}),
     "irr_report": ("irr_report", {}),
     "ratings_profile--metric-by-slice": ("ratings_profile", {"metric": "question",
                                                              "group_by": ["Module"]}),

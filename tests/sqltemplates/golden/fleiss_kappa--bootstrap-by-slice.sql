@@ -24,6 +24,12 @@ CREATE OR REPLACE TEMP MACRO agreement_isnan(x) AS (NOT ISFINITE(x) AND NOT ISIN
 --   n_boot_valid, pair columns) and the unit counts the caller checks and reports.
 --   With option ci the analytic se = sqrt(variance) and value -/+ $z se; with option bootstrap
 --   every coefficient's percentile interval over the same replicates (sql/_bootstrap.sql.j2).
+--   With option icc_from_patterns (numeric ratings, rater patterns, rater_digits = the raters)
+--   every row also carries its metric's (and slice's) intraclass correlation, the row of form
+--   $icc_form (ICC2) of sql/_icc.sql.j2 computed from the same rater patterns (pattern_ratings),
+--   as columns icc_<column> (icc_form, icc_value, icc_f, icc_df1, icc_df2, icc_ci_df2, the
+--   counts icc_n_items .. icc_n_merged, and the mean squares icc_ms_rows .. icc_ms_error): the
+--   ICC without a second statement over the ratings (agreement_sql/metrics/icc.py reads them).
 -- Undefined: each coefficient's own rule (NULL when no unit is rated twice).
 WITH
 ratings_read AS NOT MATERIALIZED (

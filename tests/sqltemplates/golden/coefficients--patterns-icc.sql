@@ -1,0 +1,1119 @@
+-- agreement-sql: coefficients (duckdb)
+-- reads relation: "ratings"
+-- parameter: $default_metric = 'value'
+-- parameter: $category_0 = 1.0
+-- parameter: $category_1 = 2.0
+-- parameter: $category_2 = 3.0
+-- parameter: $category_3 = 4.0
+-- parameter: $category_4 = 5.0
+-- parameter: $icc_form = 'ICC2'
+-- run by hand: PREPARE agreement AS <the statement below>; EXECUTE agreement(default_metric := 'value', category_0 := 1.0, category_1 := 2.0, category_2 := 3.0, category_3 := 4.0, category_4 := 5.0, icc_form := 'ICC2');
+CREATE OR REPLACE TEMP MACRO agreement_fsum(t) AS CAST(SUM(CASE WHEN ABS(t) < 1e18 THEN CAST(ROUND(t * 1073741824.0) AS HUGEINT) WHEN t IS NOT NULL THEN 0 END) AS DOUBLE) / 1073741824.0 + FSUM(CASE WHEN ABS(t) < 1e18 THEN t - ROUND(t * 1073741824.0) / 1073741824.0 ELSE t END);
+CREATE OR REPLACE TEMP MACRO agreement_isnan(x) AS (NOT ISFINITE(x) AND NOT ISINF(x));
+-- coefficients: agreement coefficients per metric (and slice), any number of them in one
+--   statement over one per-unit aggregation of the ratings (docs/decisions/0003, 0006).
+-- Source: each coefficient's partial, named by the registry (agreement_sql/registry.py):
+--   sql/_fleiss, _gwet_ac1, _brennan_prediger, _percent_agreement (through sql/_kappa.sql.j2),
+--   _alpha, _cohen, _scott, _conger .sql.j2; their inputs from sql/_kappa_inputs.sql.j2,
+--   sql/_alpha_sums.sql.j2 and sql/_pairs.sql.j2, whichever form (wide or counts) the plan chose.
+--   With option rater_patterns (the plan's, for the pair coefficients and Conger's kappa) the
+--   pair inputs come from sql/_pair_patterns.sql.j2 and Conger's per-rater counts from
+--   pattern_ratings (sql/_rater_patterns.sql.j2): the same per-unit pass, the ratings read once.
+-- Reads: the ratings relation; option `which` lists the coefficients, `partials` their
+--   partials and `families` their families (kappa, alpha, pair, conger), in the same order.
+-- Returns: one row per metric (and slice) and coefficient, in `which` order: the coefficient
+--   contract (name, coefficient, value, observed/chance agreement, observed/expected
+--   disagreement, n_items, n_values, n_categories, variance, se, ci_low, ci_high,
+--   n_boot_valid, pair columns) and the unit counts the caller checks and reports.
+--   With option ci the analytic se = sqrt(variance) and value -/+ $z se; with option bootstrap
+--   every coefficient's percentile interval over the same replicates (sql/_bootstrap.sql.j2).
+--   With option icc_from_patterns (numeric ratings, rater patterns, rater_digits = the raters)
+--   every row also carries its metric's (and slice's) intraclass correlation, the row of form
+--   $icc_form (ICC2) of sql/_icc.sql.j2 computed from the same rater patterns (pattern_ratings),
+--   as columns icc_<column> (icc_form, icc_value, icc_f, icc_df1, icc_df2, icc_ci_df2, the
+--   counts icc_n_items .. icc_n_merged, and the mean squares icc_ms_rows .. icc_ms_error): the
+--   ICC without a second statement over the ratings (agreement_sql/metrics/icc.py reads them).
+-- Undefined: each coefficient's own rule (NULL when no unit is rated twice).
+WITH
+ratings_read AS NOT MATERIALIZED (
+  SELECT $default_metric AS metric,
+             src."item" AS item,
+    CAST(src."rater" AS VARCHAR) AS rater,
+
+             TRIM(BOTH ' ' FROM CAST(src."value" AS VARCHAR)) AS t,
+    -- numeric text is the number, unless it is finite and 2^53 or more in magnitude: such a
+    -- code (an id written as digits) stays exact text, a label
+    CASE WHEN POSITION('_' IN CAST(src."value" AS VARCHAR)) = 0
+          AND NOT (ABS(TRY_CAST(TRIM(BOTH ' ' FROM CAST(src."value" AS VARCHAR)) AS DOUBLE)) >= 9007199254740992.0
+                   AND ABS(TRY_CAST(TRIM(BOTH ' ' FROM CAST(src."value" AS VARCHAR)) AS DOUBLE)) <= 1.7976931348623157e+308)
+         THEN TRY_CAST(TRIM(BOTH ' ' FROM CAST(src."value" AS VARCHAR)) AS DOUBLE) END AS x_raw,
+    CASE WHEN src."value" IS NULL THEN 1 ELSE 0 END AS is_null
+  FROM "ratings" AS src
+),
+ratings_states AS NOT MATERIALIZED (
+  SELECT metric, item, rater,
+         CASE WHEN is_null = 1 OR t = '' OR agreement_isnan(x_raw) THEN 1
+              ELSE 0 END AS state,
+         x_raw, t
+  FROM ratings_read
+),
+ratings_in AS NOT MATERIALIZED (
+  -- x and label only for a rating (state 0): a missing value or a placeholder is neither
+  SELECT metric, item, rater, state,
+         CASE WHEN state = 0 THEN x_raw + 0.0 END AS x,
+         CASE WHEN state = 0 AND x_raw IS NULL THEN t END AS label
+  FROM ratings_states
+),
+ratings AS NOT MATERIALIZED (
+  SELECT metric, item, rater, x, label, 1 AS n_rows
+  FROM ratings_in
+  WHERE state = 0
+)
+,
+rater_codes AS (
+  SELECT rater, code,
+         CAST(FLOOR(code / 62) AS BIGINT) AS block,
+         CAST(POWER(2, code % 62) AS BIGINT) AS bit,
+         CAST(POWER(6, code) AS BIGINT) AS place
+  FROM (
+    SELECT rater, ROW_NUMBER() OVER (ORDER BY rater) - 1 AS code
+    FROM (SELECT DISTINCT rater FROM ratings) AS d
+  ) AS numbered
+)
+,
+unit_packed AS (
+  -- the category counts of a unit as base-512 digits, five categories per DOUBLE
+  SELECT r.metric, r.item,
+                  BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
+
+                  SUM(c.place * CASE WHEN r.x = CAST($category_0 AS DOUBLE) THEN 1 WHEN r.x = CAST($category_1 AS DOUBLE) THEN 2 WHEN r.x = CAST($category_2 AS DOUBLE) THEN 3 WHEN r.x = CAST($category_3 AS DOUBLE) THEN 4 WHEN r.x = CAST($category_4 AS DOUBLE) THEN 5 ELSE 0 END) AS pattern,
+
+         SUM(CASE WHEN r.x = CAST($category_0 AS DOUBLE) THEN 1.0 WHEN r.x = CAST($category_1 AS DOUBLE) THEN 512.0 WHEN r.x = CAST($category_2 AS DOUBLE) THEN 262144.0 WHEN r.x = CAST($category_3 AS DOUBLE) THEN 134217728.0 WHEN r.x = CAST($category_4 AS DOUBLE) THEN 68719476736.0 ELSE 0.0 END) AS pack_0,
+COUNT(*) AS n_rows_u,
+         COUNT(*) AS m_u
+  FROM ratings AS r
+    LEFT JOIN rater_codes AS c ON c.rater = r.rater
+
+  GROUP BY r.metric, r.item
+),
+unit_wide AS (
+  SELECT metric, item, m_u, n_rows_u, pattern,
+or_0, 
+                  CAST(FLOOR(pack_0 / 1.0) - 512.0 * FLOOR(pack_0 / 512.0) AS BIGINT) AS n_0,
+         CAST(FLOOR(pack_0 / 512.0) - 512.0 * FLOOR(pack_0 / 262144.0) AS BIGINT) AS n_1,
+         CAST(FLOOR(pack_0 / 262144.0) - 512.0 * FLOOR(pack_0 / 134217728.0) AS BIGINT) AS n_2,
+         CAST(FLOOR(pack_0 / 134217728.0) - 512.0 * FLOOR(pack_0 / 68719476736.0) AS BIGINT) AS n_3,
+         CAST(FLOOR(pack_0 / 68719476736.0) - 512.0 * FLOOR(pack_0 / 35184372088832.0) AS BIGINT) AS n_4
+
+  FROM unit_packed
+),
+units AS (
+  -- sums of the unit from its count columns
+  SELECT metric, item, m_u, n_rows_u, pattern,
+or_0, 
+         CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + 0 THEN 1 ELSE 0 END AS dup_u,
+n_0, n_1, n_2, n_3, n_4, 
+n_0 * CAST($category_0 AS DOUBLE) + n_1 * CAST($category_1 AS DOUBLE) + n_2 * CAST($category_2 AS DOUBLE) + n_3 * CAST($category_3 AS DOUBLE) + n_4 * CAST($category_4 AS DOUBLE) + 0.0 AS s1_u,
+n_0 * CAST($category_0 AS DOUBLE) * CAST($category_0 AS DOUBLE) + n_1 * CAST($category_1 AS DOUBLE) * CAST($category_1 AS DOUBLE) + n_2 * CAST($category_2 AS DOUBLE) * CAST($category_2 AS DOUBLE) + n_3 * CAST($category_3 AS DOUBLE) * CAST($category_3 AS DOUBLE) + n_4 * CAST($category_4 AS DOUBLE) * CAST($category_4 AS DOUBLE) + 0.0 AS s2_u,
+         CASE WHEN n_0 > 0 THEN CAST($category_0 AS DOUBLE) WHEN n_1 > 0 THEN CAST($category_1 AS DOUBLE) WHEN n_2 > 0 THEN CAST($category_2 AS DOUBLE) WHEN n_3 > 0 THEN CAST($category_3 AS DOUBLE) WHEN n_4 > 0 THEN CAST($category_4 AS DOUBLE) END AS x_min,
+         CASE WHEN n_4 > 0 THEN CAST($category_4 AS DOUBLE) WHEN n_3 > 0 THEN CAST($category_3 AS DOUBLE) WHEN n_2 > 0 THEN CAST($category_2 AS DOUBLE) WHEN n_1 > 0 THEN CAST($category_1 AS DOUBLE) WHEN n_0 > 0 THEN CAST($category_0 AS DOUBLE) END AS x_max,
+n_0 * n_0 + n_1 * n_1 + n_2 * n_2 + n_3 * n_3 + n_4 * n_4 + 0 AS q_u,
+CASE WHEN n_0 > 0 THEN 1 ELSE 0 END + CASE WHEN n_1 > 0 THEN 1 ELSE 0 END + CASE WHEN n_2 > 0 THEN 1 ELSE 0 END + CASE WHEN n_3 > 0 THEN 1 ELSE 0 END + CASE WHEN n_4 > 0 THEN 1 ELSE 0 END + 0 AS n_values_u
+  FROM unit_wide
+),
+rater_pack_patterns AS (
+  -- units alike in who gave which category (pattern) and in their packed counts, w of them:
+  -- the one grouping of the units; the count patterns below are sums over these
+  SELECT metric, pattern, m_u, pack_0, COUNT(*) AS w,
+BIT_OR(or_0) AS or_0, 
+         SUM(n_rows_u) AS n_rows, SUM(CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + 0 THEN 1 ELSE 0 END) AS n_dup
+  FROM unit_packed
+  GROUP BY metric, pattern, m_u, pack_0
+),
+pack_patterns AS (
+  -- units with the same size and packed counts: the rater patterns summed
+  SELECT metric, m_u, pack_0, CAST(SUM(w) AS BIGINT) AS w,
+BIT_OR(or_0) AS or_0, 
+         SUM(n_rows) AS n_rows, SUM(n_dup) AS n_dup
+  FROM rater_pack_patterns
+  GROUP BY metric, m_u, pack_0
+),
+unit_patterns AS (
+  SELECT metric, m_u,          CAST(FLOOR(pack_0 / 1.0) - 512.0 * FLOOR(pack_0 / 512.0) AS BIGINT) AS n_0,
+         CAST(FLOOR(pack_0 / 512.0) - 512.0 * FLOOR(pack_0 / 262144.0) AS BIGINT) AS n_1,
+         CAST(FLOOR(pack_0 / 262144.0) - 512.0 * FLOOR(pack_0 / 134217728.0) AS BIGINT) AS n_2,
+         CAST(FLOOR(pack_0 / 134217728.0) - 512.0 * FLOOR(pack_0 / 68719476736.0) AS BIGINT) AS n_3,
+         CAST(FLOOR(pack_0 / 68719476736.0) - 512.0 * FLOOR(pack_0 / 35184372088832.0) AS BIGINT) AS n_4
+, w,
+or_0, 
+         n_rows, n_dup
+  FROM pack_patterns
+),
+rater_patterns AS (
+  -- units alike in who gave which category, their counts decoded once a pattern
+  SELECT metric, pattern, m_u,          CAST(FLOOR(pack_0 / 1.0) - 512.0 * FLOOR(pack_0 / 512.0) AS BIGINT) AS n_0,
+         CAST(FLOOR(pack_0 / 512.0) - 512.0 * FLOOR(pack_0 / 262144.0) AS BIGINT) AS n_1,
+         CAST(FLOOR(pack_0 / 262144.0) - 512.0 * FLOOR(pack_0 / 134217728.0) AS BIGINT) AS n_2,
+         CAST(FLOOR(pack_0 / 134217728.0) - 512.0 * FLOOR(pack_0 / 68719476736.0) AS BIGINT) AS n_3,
+         CAST(FLOOR(pack_0 / 68719476736.0) - 512.0 * FLOOR(pack_0 / 35184372088832.0) AS BIGINT) AS n_4
+, w, n_rows
+  FROM rater_pack_patterns
+),
+
+unit_counts AS (
+  SELECT u.metric, SUM(u.w) AS n_units, SUM(u.w * u.m_u) AS n_ratings,
+         SUM(CASE WHEN u.m_u = 1 THEN u.w ELSE 0 END) AS n_single,
+         SUM(u.n_rows - u.w * u.m_u) AS n_merged,
+         SUM(u.n_dup) AS n_duplicate_units,
+         CAST(BIT_COUNT(BIT_OR(u.or_0)) AS BIGINT) + 0 AS n_raters
+  FROM unit_patterns AS u
+  
+  GROUP BY u.metric
+)
+,
+pattern_digits AS (
+  SELECT p.metric, p.pattern, p.w, p.m_u, p.n_0, p.n_1, p.n_2, p.n_3, p.n_4, p.n_rows, c.rater, c.code,
+         CASE WHEN p.pattern % (c.place * 6) >= 1 * c.place THEN 1 ELSE 0 END + CASE WHEN p.pattern % (c.place * 6) >= 2 * c.place THEN 1 ELSE 0 END + CASE WHEN p.pattern % (c.place * 6) >= 3 * c.place THEN 1 ELSE 0 END + CASE WHEN p.pattern % (c.place * 6) >= 4 * c.place THEN 1 ELSE 0 END + CASE WHEN p.pattern % (c.place * 6) >= 5 * c.place THEN 1 ELSE 0 END + 0 AS digit
+  FROM rater_patterns AS p
+  CROSS JOIN rater_codes AS c
+),
+pattern_ratings AS (
+  SELECT metric, pattern, w, m_u, n_0, n_1, n_2, n_3, n_4, n_rows, rater, code,
+         digit - 1 AS cat
+  FROM pattern_digits
+  WHERE digit > 0
+)
+,
+kappa_category_totals AS (
+  -- per metric: units, and how often each global category g was given
+  SELECT metric,
+SUM(w * n_0) AS t_0, SUM(w * n_1) AS t_1, SUM(w * n_2) AS t_2, SUM(w * n_3) AS t_3, SUM(w * n_4) AS t_4, 
+         SUM(w) AS n_units
+  FROM unit_patterns
+  GROUP BY metric
+),
+kappa_used AS (
+  -- the global categories each metric used
+  SELECT metric, 0 AS g,
+CAST($category_0 AS DOUBLE) AS x,
+CAST(NULL AS VARCHAR) AS label
+  FROM kappa_category_totals
+  WHERE t_0 > 0
+  UNION ALL
+  SELECT metric, 1 AS g,
+CAST($category_1 AS DOUBLE) AS x,
+CAST(NULL AS VARCHAR) AS label
+  FROM kappa_category_totals
+  WHERE t_1 > 0
+  UNION ALL
+  SELECT metric, 2 AS g,
+CAST($category_2 AS DOUBLE) AS x,
+CAST(NULL AS VARCHAR) AS label
+  FROM kappa_category_totals
+  WHERE t_2 > 0
+  UNION ALL
+  SELECT metric, 3 AS g,
+CAST($category_3 AS DOUBLE) AS x,
+CAST(NULL AS VARCHAR) AS label
+  FROM kappa_category_totals
+  WHERE t_3 > 0
+  UNION ALL
+  SELECT metric, 4 AS g,
+CAST($category_4 AS DOUBLE) AS x,
+CAST(NULL AS VARCHAR) AS label
+  FROM kappa_category_totals
+  WHERE t_4 > 0
+),
+kappa_domain AS (
+  SELECT metric, x, label,
+         ROW_NUMBER() OVER (PARTITION BY metric
+                            ORDER BY CASE WHEN label IS NULL THEN 0 ELSE 1 END, x, label) - 1 AS position
+  FROM kappa_used
+),
+kappa_positions AS (
+  -- each used category's position in its metric's domain, with its global number g
+  SELECT u.metric, u.g, u.x, u.label, d.position
+  FROM kappa_used AS u
+  JOIN kappa_domain AS d ON u.metric = d.metric AND u.x = d.x
+),
+kappa_span AS (
+  -- q, the domain's size, and s_max - s_min, the range of the category scores
+  SELECT d.metric, COUNT(*) AS q,
+         MAX(d.x) - MIN(d.x) AS span
+  FROM kappa_domain AS d
+  GROUP BY d.metric
+),
+kappa_weights AS (
+  -- w_kl for every pair of domain positions
+  SELECT a.metric, a.position AS pos_k, b.position AS pos_l,
+         CASE WHEN a.position = b.position THEN 1.0 ELSE 0.0 END
+ AS w
+  FROM kappa_domain AS a
+  JOIN kappa_domain AS b ON a.metric = b.metric
+  JOIN kappa_span AS s ON a.metric = s.metric
+),
+kappa_units AS (
+  -- per unit pattern (w_u alike units): r_i and pa_i
+  SELECT p.metric, ROW_NUMBER() OVER (PARTITION BY p.metric ORDER BY p.m_u, p.n_0, p.n_1, p.n_2, p.n_3, p.n_4) AS unit,
+         p.w AS w_u, p.m_u AS r_i,
+p.n_0, p.n_1, p.n_2, p.n_3, p.n_4, 
+         CASE WHEN p.m_u >= 2
+              THEN CAST((p.n_0 * p.n_0 + p.n_1 * p.n_1 + p.n_2 * p.n_2 + p.n_3 * p.n_3 + p.n_4 * p.n_4 + 0) - p.m_u AS DOUBLE)
+                   / NULLIF(CAST(p.m_u AS DOUBLE) * (p.m_u - 1), 0.0)
+              ELSE 0.0 END AS pa_i
+  FROM unit_patterns AS p
+),
+kappa_unit_shares AS (
+  -- sum_i r_ik / r_i per global category
+  SELECT metric,
+         agreement_fsum(w_u * CAST(n_0 AS DOUBLE) / NULLIF(r_i, 0)) AS s_0,
+         agreement_fsum(w_u * CAST(n_1 AS DOUBLE) / NULLIF(r_i, 0)) AS s_1,
+         agreement_fsum(w_u * CAST(n_2 AS DOUBLE) / NULLIF(r_i, 0)) AS s_2,
+         agreement_fsum(w_u * CAST(n_3 AS DOUBLE) / NULLIF(r_i, 0)) AS s_3,
+         agreement_fsum(w_u * CAST(n_4 AS DOUBLE) / NULLIF(r_i, 0)) AS s_4
+  FROM kappa_units
+  GROUP BY metric
+),
+kappa_share_sums AS (
+  SELECT metric, 0 AS g, s_0 AS share_sum FROM kappa_unit_shares
+  UNION ALL
+  SELECT metric, 1 AS g, s_1 AS share_sum FROM kappa_unit_shares
+  UNION ALL
+  SELECT metric, 2 AS g, s_2 AS share_sum FROM kappa_unit_shares
+  UNION ALL
+  SELECT metric, 3 AS g, s_3 AS share_sum FROM kappa_unit_shares
+  UNION ALL
+  SELECT metric, 4 AS g, s_4 AS share_sum FROM kappa_unit_shares
+),
+kappa_shares_used AS (
+  SELECT p.metric, p.position, s.share_sum
+  FROM kappa_positions AS p
+  JOIN kappa_share_sums AS s ON p.metric = s.metric AND s.g = p.g
+),
+kappa_totals AS (
+  -- n units rated at least once, n2 rated twice or more, p_a = sum_i pa_i / n2
+  SELECT metric,
+         SUM(w_u) AS n_rated,
+         SUM(CASE WHEN r_i >= 2 THEN w_u ELSE 0 END) AS n_items,
+         agreement_fsum(w_u * pa_i) / NULLIF(CAST(SUM(CASE WHEN r_i >= 2 THEN w_u ELSE 0 END) AS DOUBLE), 0.0) AS p_a
+  FROM kappa_units
+  GROUP BY metric
+),
+kappa_shares AS (
+  -- pi_k = (1/n) sum_i r_ik / r_i for every domain category (0 when unused)
+  SELECT d.metric, d.position, COALESCE(s.share_sum / NULLIF(t.n_rated, 0), 0.0) AS pi_k
+  FROM kappa_domain AS d
+  JOIN kappa_totals AS t ON d.metric = t.metric
+  LEFT JOIN kappa_shares_used AS s ON d.metric = s.metric AND s.position = d.position
+),
+kappa_summary AS (
+  SELECT t.metric, t.n_rated, t.n_items, t.p_a, s.q, u.n_used, w.t_w
+  FROM kappa_totals AS t
+  JOIN kappa_span AS s ON t.metric = s.metric
+  JOIN (SELECT metric, COUNT(*) AS n_used FROM kappa_used GROUP BY metric) AS u
+    ON t.metric = u.metric
+  JOIN (SELECT metric, agreement_fsum(w) AS t_w FROM kappa_weights GROUP BY metric) AS w
+    ON t.metric = w.metric
+)
+,
+alpha_sums_pattern_sums AS (
+  -- per metric, over pairable patterns: units, n_c, and the level's observed-disagreement terms
+  SELECT metric,
+         SUM(w) AS n_units,
+         agreement_fsum(w * CAST(m_u * m_u - (n_0 * n_0 + n_1 * n_1 + n_2 * n_2 + n_3 * n_3 + n_4 * n_4 + 0) AS DOUBLE) / NULLIF(m_u - 1, 0)) AS do_sum,
+         SUM(w * n_0) AS n_0,
+         SUM(w * n_1) AS n_1,
+         SUM(w * n_2) AS n_2,
+         SUM(w * n_3) AS n_3,
+         SUM(w * n_4) AS n_4
+  FROM unit_patterns
+  WHERE m_u >= 2
+  GROUP BY metric
+),
+alpha_sums AS (
+  SELECT metric, n_units,
+         do_sum,
+         CAST(POWER(n_0 + n_1 + n_2 + n_3 + n_4 + 0, 2) - (n_0 * n_0 + n_1 * n_1 + n_2 * n_2 + n_3 * n_3 + n_4 * n_4 + 0) AS DOUBLE) AS de_sum,
+n_0 + n_1 + n_2 + n_3 + n_4 + 0 AS n_values,
+CASE WHEN n_0 > 0 THEN 1 ELSE 0 END + CASE WHEN n_1 > 0 THEN 1 ELSE 0 END + CASE WHEN n_2 > 0 THEN 1 ELSE 0 END + CASE WHEN n_3 > 0 THEN 1 ELSE 0 END + CASE WHEN n_4 > 0 THEN 1 ELSE 0 END + 0 AS n_categories
+  FROM alpha_sums_pattern_sums
+)
+,
+pair_ratings AS (
+  -- the chosen raters' ratings of each rater pattern (w units alike)
+  SELECT p.metric, p.pattern, p.w, p.rater, p.cat
+  FROM pattern_ratings AS p
+),
+pair_pattern_cells AS (
+  -- n_ab by category numbers: the patterns in which rater_a gave cat_a and rater_b cat_b
+  SELECT a.metric, a.rater AS rater_a, b.rater AS rater_b, a.cat AS cat_a, b.cat AS cat_b,
+         SUM(a.w) AS n_ab
+  FROM pair_ratings AS a
+  JOIN pair_ratings AS b
+    ON a.metric = b.metric AND a.pattern = b.pattern
+   AND a.rater < b.rater
+  GROUP BY a.metric, a.rater, b.rater, a.cat, b.cat
+),
+confusion AS (
+  -- n_ab: units rater_a rated (x_a, label_a) and rater_b rated (x_b, label_b)
+  SELECT metric, rater_a, rater_b,
+         CASE cat_a WHEN 0 THEN CAST($category_0 AS DOUBLE) WHEN 1 THEN CAST($category_1 AS DOUBLE) WHEN 2 THEN CAST($category_2 AS DOUBLE) WHEN 3 THEN CAST($category_3 AS DOUBLE) WHEN 4 THEN CAST($category_4 AS DOUBLE) END AS x_a, CASE cat_a WHEN 0 THEN CAST(NULL AS VARCHAR) WHEN 1 THEN CAST(NULL AS VARCHAR) WHEN 2 THEN CAST(NULL AS VARCHAR) WHEN 3 THEN CAST(NULL AS VARCHAR) WHEN 4 THEN CAST(NULL AS VARCHAR) END AS label_a,
+         CASE cat_b WHEN 0 THEN CAST($category_0 AS DOUBLE) WHEN 1 THEN CAST($category_1 AS DOUBLE) WHEN 2 THEN CAST($category_2 AS DOUBLE) WHEN 3 THEN CAST($category_3 AS DOUBLE) WHEN 4 THEN CAST($category_4 AS DOUBLE) END AS x_b, CASE cat_b WHEN 0 THEN CAST(NULL AS VARCHAR) WHEN 1 THEN CAST(NULL AS VARCHAR) WHEN 2 THEN CAST(NULL AS VARCHAR) WHEN 3 THEN CAST(NULL AS VARCHAR) WHEN 4 THEN CAST(NULL AS VARCHAR) END AS label_b,
+         CAST(n_ab AS BIGINT) AS n_ab
+  FROM pair_pattern_cells
+),
+pair_used AS (
+  -- the categories either rater of the pair used on the shared units
+  SELECT DISTINCT metric, rater_a, rater_b, x, label
+  FROM (
+    SELECT metric, rater_a, rater_b, x_a AS x, label_a AS label FROM confusion
+    UNION ALL
+    SELECT metric, rater_a, rater_b, x_b, label_b FROM confusion
+  ) AS u
+),
+pair_domain AS (
+  SELECT metric, rater_a, rater_b, x, label,
+         ROW_NUMBER() OVER (PARTITION BY metric, rater_a, rater_b
+                            ORDER BY CASE WHEN label IS NULL THEN 0 ELSE 1 END, x, label) - 1 AS position
+  FROM pair_used
+),
+pair_span AS (
+  -- q, the domain's size, and s_max - s_min
+  SELECT d.metric, d.rater_a, d.rater_b, COUNT(*) AS q,
+         MAX(d.x) - MIN(d.x) AS span
+  FROM pair_domain AS d
+  GROUP BY d.metric, d.rater_a, d.rater_b
+),
+pair_weights AS (
+  -- w_ij for every pair of domain positions
+  SELECT a.metric, a.rater_a, a.rater_b, a.position AS pos_a, b.position AS pos_b,
+         CASE WHEN a.position = b.position THEN 1.0 ELSE 0.0 END
+ AS w
+  FROM pair_domain AS a
+  JOIN pair_domain AS b ON a.metric = b.metric AND a.rater_a = b.rater_a AND a.rater_b = b.rater_b
+  JOIN pair_span AS s ON a.metric = s.metric AND a.rater_a = s.rater_a AND a.rater_b = s.rater_b
+),
+pair_counts AS (
+  -- n_ij by domain positions
+  SELECT c.metric, c.rater_a, c.rater_b, da.position AS pos_a, db.position AS pos_b, c.n_ab
+  FROM confusion AS c
+  JOIN pair_domain AS da
+    ON c.metric = da.metric AND da.rater_a = c.rater_a AND da.rater_b = c.rater_b
+   AND COALESCE(da.x, CAST('NaN' AS DOUBLE)) = COALESCE(c.x_a, CAST('NaN' AS DOUBLE)) AND COALESCE(da.label, '') = COALESCE(c.label_a, '')
+  JOIN pair_domain AS db
+    ON c.metric = db.metric AND db.rater_a = c.rater_a AND db.rater_b = c.rater_b
+   AND COALESCE(db.x, CAST('NaN' AS DOUBLE)) = COALESCE(c.x_b, CAST('NaN' AS DOUBLE)) AND COALESCE(db.label, '') = COALESCE(c.label_b, '')
+),
+pair_totals AS (
+  -- N: units both raters of the pair rated
+  SELECT metric, rater_a, rater_b, SUM(n_ab) AS n_shared
+  FROM pair_counts
+  GROUP BY metric, rater_a, rater_b
+),
+pair_margins AS (
+  -- p_i. and p_.j for every domain category (0 when unused)
+  SELECT d.metric, d.rater_a, d.rater_b, d.position,
+         COALESCE(SUM(CASE WHEN c.pos_a = d.position THEN c.n_ab END), 0) / NULLIF(CAST(MIN(t.n_shared) AS DOUBLE), 0.0) AS p_row,
+         COALESCE(SUM(CASE WHEN c.pos_b = d.position THEN c.n_ab END), 0) / NULLIF(CAST(MIN(t.n_shared) AS DOUBLE), 0.0) AS p_col
+  FROM pair_domain AS d
+  JOIN pair_totals AS t ON d.metric = t.metric AND d.rater_a = t.rater_a AND d.rater_b = t.rater_b
+  LEFT JOIN pair_counts AS c ON d.metric = c.metric AND d.rater_a = c.rater_a AND d.rater_b = c.rater_b AND (c.pos_a = d.position OR c.pos_b = d.position)
+  GROUP BY d.metric, d.rater_a, d.rater_b, d.position
+),
+pair_rows AS (
+  -- p_i. and w_i. = sum_j p_.j w_ij
+  SELECT w.metric, w.rater_a, w.rater_b, w.pos_a AS position, MIN(r.p_row) AS p_row,
+         agreement_fsum(w.w * c.p_col) AS w_row
+  FROM pair_weights AS w
+  JOIN pair_margins AS r ON w.metric = r.metric AND w.rater_a = r.rater_a AND w.rater_b = r.rater_b AND r.position = w.pos_a
+  JOIN pair_margins AS c ON w.metric = c.metric AND w.rater_a = c.rater_a AND w.rater_b = c.rater_b AND c.position = w.pos_b
+  GROUP BY w.metric, w.rater_a, w.rater_b, w.pos_a
+),
+pair_cols AS (
+  -- p_.j and w_.j = sum_i p_i. w_ij
+  SELECT w.metric, w.rater_a, w.rater_b, w.pos_b AS position, MIN(c.p_col) AS p_col,
+         agreement_fsum(w.w * r.p_row) AS w_col
+  FROM pair_weights AS w
+  JOIN pair_margins AS r ON w.metric = r.metric AND w.rater_a = r.rater_a AND w.rater_b = r.rater_b AND r.position = w.pos_a
+  JOIN pair_margins AS c ON w.metric = c.metric AND w.rater_a = c.rater_a AND w.rater_b = c.rater_b AND c.position = w.pos_b
+  GROUP BY w.metric, w.rater_a, w.rater_b, w.pos_b
+),
+pair_cells AS (
+  -- every non-empty cell: p_ij = n_ij / N with w_ij
+  SELECT c.metric, c.rater_a, c.rater_b, c.pos_a, c.pos_b,
+         CAST(c.n_ab AS DOUBLE) / NULLIF(t.n_shared, 0) AS p_ij, w.w
+  FROM pair_counts AS c
+  JOIN pair_totals AS t ON c.metric = t.metric AND c.rater_a = t.rater_a AND c.rater_b = t.rater_b
+  JOIN pair_weights AS w ON c.metric = w.metric AND c.rater_a = w.rater_a AND c.rater_b = w.rater_b AND w.pos_a = c.pos_a AND w.pos_b = c.pos_b
+),
+pair_observed AS (
+  -- p_o = sum_ij w_ij p_ij; n_used = categories the pair used; q = the domain's size
+  SELECT t.metric, t.rater_a, t.rater_b, t.n_shared, s.q, o.p_o, u.n_used
+  FROM pair_totals AS t
+  JOIN pair_span AS s ON t.metric = s.metric AND t.rater_a = s.rater_a AND t.rater_b = s.rater_b
+  JOIN (
+    SELECT metric, rater_a, rater_b, agreement_fsum(p_ij * w) AS p_o
+    FROM pair_cells
+    GROUP BY metric, rater_a, rater_b
+  ) AS o ON t.metric = o.metric AND t.rater_a = o.rater_a AND t.rater_b = o.rater_b
+  JOIN (
+    SELECT metric, rater_a, rater_b, COUNT(*) AS n_used
+    FROM pair_used
+    GROUP BY metric, rater_a, rater_b
+  ) AS u ON t.metric = u.metric AND t.rater_a = u.rater_a AND t.rater_b = u.rater_b
+),
+pair_keys AS (
+  -- every metric (and slice): the chosen raters who rated, the units two or more of them rated,
+  -- the categories of the pairs' domains
+  SELECT r.metric, r.n_raters, COALESCE(i.n_items, 0) AS n_items,
+         COALESCE(c.n_categories, 0) AS n_categories, COALESCE(i.n_paired_ratings, 0) AS n_paired_ratings
+  FROM (
+    SELECT metric, COUNT(DISTINCT rater) AS n_raters FROM pair_ratings GROUP BY metric
+  ) AS r
+  LEFT JOIN (
+    SELECT metric, CAST(SUM(w) AS BIGINT) AS n_items, CAST(SUM(w * n) AS BIGINT) AS n_paired_ratings
+    FROM (
+      -- a pattern's chosen raters, the same in each of its w units
+      SELECT metric, pattern, MIN(w) AS w, COUNT(*) AS n FROM pair_ratings
+      GROUP BY metric, pattern
+      HAVING COUNT(*) >= 2
+    ) AS paired
+    GROUP BY metric
+  ) AS i ON r.metric = i.metric
+  LEFT JOIN (
+    SELECT metric, COUNT(*) AS n_categories
+    FROM (SELECT DISTINCT metric, x, label FROM pair_domain) AS d
+    GROUP BY metric
+  ) AS c ON r.metric = c.metric
+)
+,
+cohen_expected AS (
+  -- p_e = sum_ij w_ij p_i. p_.j = sum_i p_i. w_i.
+  SELECT r.metric, r.rater_a, r.rater_b, agreement_fsum(r.p_row * r.w_row) AS p_e
+  FROM pair_rows AS r
+  GROUP BY r.metric, r.rater_a, r.rater_b
+),
+cohen_pair_kappa AS (
+  -- kappa = (p_o - p_e) / (1 - p_e); 1.0 when the raters used one and the same category
+  SELECT o.metric, o.rater_a, o.rater_b, o.n_shared, o.p_o, e.p_e,
+         CASE WHEN o.n_used = 1 THEN 1.0
+              ELSE (o.p_o - e.p_e) / NULLIF(1.0 - e.p_e, 0.0) END AS kappa
+  FROM pair_observed AS o
+  JOIN cohen_expected AS e ON o.metric = e.metric AND o.rater_a = e.rater_a AND o.rater_b = e.rater_b
+),
+cohen_pair_variance AS (
+  -- var = [sum_ij p_ij (w_ij - (w_i. + w_.j)(1 - kappa))^2 - (kappa - p_e (1 - kappa))^2] / ((1 - p_e)^2 N)
+  SELECT c.metric, c.rater_a, c.rater_b,
+         (agreement_fsum(c.p_ij * POWER(c.w - (rw.w_row + cw.w_col) * (1.0 - k.kappa), 2))
+          - MIN(POWER(k.kappa - k.p_e * (1.0 - k.kappa), 2)))
+         / NULLIF(MIN(POWER(1.0 - k.p_e, 2) * k.n_shared), 0.0) AS variance
+  FROM pair_cells AS c
+  JOIN pair_rows AS rw ON c.metric = rw.metric AND c.rater_a = rw.rater_a AND c.rater_b = rw.rater_b AND rw.position = c.pos_a
+  JOIN pair_cols AS cw ON c.metric = cw.metric AND c.rater_a = cw.rater_a AND c.rater_b = cw.rater_b AND cw.position = c.pos_b
+  JOIN cohen_pair_kappa AS k ON c.metric = k.metric AND c.rater_a = k.rater_a AND c.rater_b = k.rater_b
+  GROUP BY c.metric, c.rater_a, c.rater_b
+),
+cohen_kappa AS (
+  -- two raters: the pair's kappa with its variance; more: Light's kappa, the mean over pairs
+  SELECT r.metric,
+         CASE WHEN r.n_raters > 2 THEN 'light_kappa' ELSE 'cohen_kappa' END AS coefficient,
+         agreement_fsum(pk.kappa) / NULLIF(COUNT(pk.kappa), 0) AS value,
+         agreement_fsum(pk.p_o) / NULLIF(COUNT(pk.p_o), 0) AS observed_agreement,
+         agreement_fsum(pk.p_e) / NULLIF(COUNT(pk.p_e), 0) AS chance_agreement,
+         r.n_items,
+         r.n_raters,
+         r.n_categories,
+         r.n_paired_ratings,
+         COUNT(pk.kappa) AS n_pairs,
+         CASE WHEN r.n_raters = 2 THEN MIN(pk.rater_a) END AS rater_a,
+         CASE WHEN r.n_raters = 2 THEN MIN(pk.rater_b) END AS rater_b,
+         CASE WHEN r.n_raters = 2 THEN MIN(v.variance) END AS variance
+  FROM pair_keys AS r
+  LEFT JOIN cohen_pair_kappa AS pk ON r.metric = pk.metric
+  LEFT JOIN cohen_pair_variance AS v ON pk.metric = v.metric AND pk.rater_a = v.rater_a AND pk.rater_b = v.rater_b
+  GROUP BY r.metric, r.n_raters, r.n_items, r.n_categories, r.n_paired_ratings
+)
+,
+scott_shares AS (
+  -- pi_k = (p_k. + p_.k) / 2 and pbar_k = (w_k. + w_.k) / 2 for every domain category
+  SELECT r.metric, r.rater_a, r.rater_b, r.position,
+         (r.p_row + c.p_col) / 2.0 AS pi_k,
+         (r.w_row + c.w_col) / 2.0 AS pbar_k
+  FROM pair_rows AS r
+  JOIN pair_cols AS c ON r.metric = c.metric AND r.rater_a = c.rater_a AND r.rater_b = c.rater_b AND c.position = r.position
+),
+scott_expected AS (
+  -- p_e = sum_kl w_kl pi_k pi_l
+  SELECT w.metric, w.rater_a, w.rater_b, agreement_fsum(w.w * a.pi_k * b.pi_k) AS p_e
+  FROM pair_weights AS w
+  JOIN scott_shares AS a ON w.metric = a.metric AND w.rater_a = a.rater_a AND w.rater_b = a.rater_b AND a.position = w.pos_a
+  JOIN scott_shares AS b ON w.metric = b.metric AND w.rater_a = b.rater_a AND w.rater_b = b.rater_b AND b.position = w.pos_b
+  GROUP BY w.metric, w.rater_a, w.rater_b
+),
+scott_pair_pi AS (
+  -- pi = (p_o - p_e) / (1 - p_e); 1.0 when the raters used one and the same category
+  SELECT o.metric, o.rater_a, o.rater_b, o.n_shared, o.p_o, e.p_e,
+         CASE WHEN o.n_used = 1 THEN 1.0
+              ELSE (o.p_o - e.p_e) / NULLIF(1.0 - e.p_e, 0.0) END AS pi
+  FROM pair_observed AS o
+  JOIN scott_expected AS e ON o.metric = e.metric AND o.rater_a = e.rater_a AND o.rater_b = e.rater_b
+),
+scott_pair_variance AS (
+  -- var = [sum_kl p_kl (w_kl - (1 - pi)(pbar_k + pbar_l))^2 - (p_o - 2 (1 - pi) p_e)^2] / ((1 - p_e)^2 N)
+  SELECT c.metric, c.rater_a, c.rater_b,
+         (agreement_fsum(c.p_ij * POWER(c.w - (1.0 - s.pi) * (a.pbar_k + b.pbar_k), 2))
+          - MIN(POWER(s.p_o - 2.0 * (1.0 - s.pi) * s.p_e, 2)))
+         / NULLIF(MIN(POWER(1.0 - s.p_e, 2) * s.n_shared), 0.0) AS variance
+  FROM pair_cells AS c
+  JOIN scott_shares AS a ON c.metric = a.metric AND c.rater_a = a.rater_a AND c.rater_b = a.rater_b AND a.position = c.pos_a
+  JOIN scott_shares AS b ON c.metric = b.metric AND c.rater_a = b.rater_a AND c.rater_b = b.rater_b AND b.position = c.pos_b
+  JOIN scott_pair_pi AS s ON c.metric = s.metric AND c.rater_a = s.rater_a AND c.rater_b = s.rater_b
+  GROUP BY c.metric, c.rater_a, c.rater_b
+),
+scott_pi AS (
+  -- the pair's pi when the metric (or slice) has exactly two raters
+  SELECT r.metric,
+         'scott_pi' AS coefficient,
+         CASE WHEN r.n_raters = 2 THEN MIN(s.pi) END AS value,
+         CASE WHEN r.n_raters = 2 THEN MIN(s.p_o) END AS observed_agreement,
+         CASE WHEN r.n_raters = 2 THEN MIN(s.p_e) END AS chance_agreement,
+         r.n_items,
+         r.n_raters,
+         r.n_categories,
+         r.n_paired_ratings,
+         CASE WHEN r.n_raters = 2 THEN MIN(s.rater_a) END AS rater_a,
+         CASE WHEN r.n_raters = 2 THEN MIN(s.rater_b) END AS rater_b,
+         CASE WHEN r.n_raters = 2 THEN MIN(v.variance) END AS variance
+  FROM pair_keys AS r
+  LEFT JOIN scott_pair_pi AS s ON r.metric = s.metric
+  LEFT JOIN scott_pair_variance AS v ON s.metric = v.metric AND s.rater_a = v.rater_a AND s.rater_b = v.rater_b
+  GROUP BY r.metric, r.n_raters, r.n_items, r.n_categories, r.n_paired_ratings
+)
+,
+fleiss_kappa_expected AS (
+  -- p_e = sum_kl w_kl pi_k pi_l
+  SELECT w.metric, agreement_fsum(w.w * a.pi_k * b.pi_k) AS p_e
+  FROM kappa_weights AS w
+  JOIN kappa_shares AS a ON w.metric = a.metric AND a.position = w.pos_k
+  JOIN kappa_shares AS b ON w.metric = b.metric AND b.position = w.pos_l
+  GROUP BY w.metric
+),
+fleiss_kappa_item_weights AS (
+  -- c_k = pibar_k = (sum_l w_kl pi_l + sum_l w_lk pi_l) / 2
+  SELECT w.metric, w.pos_k AS position,
+         agreement_fsum((w.w + t.w) * s.pi_k) / 2.0 AS c_k
+  FROM kappa_weights AS w
+  JOIN kappa_weights AS t ON w.metric = t.metric AND t.pos_k = w.pos_l AND t.pos_l = w.pos_k
+  JOIN kappa_shares AS s ON w.metric = s.metric AND s.position = w.pos_l
+  GROUP BY w.metric, w.pos_k
+),
+fleiss_kappa_value AS (
+  SELECT s.metric, s.p_a, e.p_e,
+         CASE WHEN s.n_items = 0 THEN NULL
+              WHEN s.n_used = 1 THEN 1.0
+              ELSE (s.p_a - e.p_e) / NULLIF(1.0 - e.p_e, 0.0) END AS value
+  FROM kappa_summary AS s
+  JOIN fleiss_kappa_expected AS e ON s.metric = e.metric
+),
+fleiss_kappa AS (
+  SELECT s.metric,
+         'fleiss_kappa' AS coefficient,
+         v.value,
+         v.p_a AS observed_agreement,
+         v.p_e AS chance_agreement,
+         s.n_items,
+         s.q AS n_categories,
+         s.n_rated,
+         CAST(NULL AS DOUBLE) AS variance
+  FROM kappa_summary AS s
+  JOIN fleiss_kappa_value AS v ON s.metric = v.metric
+)
+,
+conger_kappa_rater_counts AS (
+  -- n_gk: units rater g rated k
+  SELECT c.metric, c.rater, p.position AS cat, c.n_gk
+  FROM (
+    -- from the rater patterns: w units of each pattern, cat the wide form's category number g
+    SELECT metric, rater, cat, CAST(SUM(w) AS BIGINT) AS n_gk
+    FROM pattern_ratings
+    GROUP BY metric, rater, cat
+  ) AS c
+  JOIN kappa_positions AS p ON c.metric = p.metric AND p.g = c.cat
+),
+conger_kappa_raters AS (
+  -- n_g: units rater g rated
+  SELECT metric, rater, SUM(n_gk) AS n_g
+  FROM conger_kappa_rater_counts
+  GROUP BY metric, rater
+),
+conger_kappa_r AS (
+  -- r: the raters of the metric (and slice)
+  SELECT metric, COUNT(*) AS n_raters
+  FROM conger_kappa_raters
+  GROUP BY metric
+),
+conger_kappa_shares AS (
+  -- p_gk = n_gk / n_g for every rater and domain category (0 when unused)
+  SELECT g.metric, g.rater, d.position AS cat, g.n_g,
+         CAST(COALESCE(c.n_gk, 0) AS DOUBLE) / NULLIF(g.n_g, 0) AS p_gk
+  FROM conger_kappa_raters AS g
+  JOIN kappa_domain AS d ON g.metric = d.metric
+  LEFT JOIN conger_kappa_rater_counts AS c
+    ON g.metric = c.metric AND c.rater = g.rater AND c.cat = d.position
+),
+conger_kappa_mean_shares AS (
+  -- pbar_k = sum_g p_gk / r
+  SELECT s.metric, s.cat, agreement_fsum(s.p_gk) / NULLIF(MIN(t.n_raters), 0) AS pbar_k
+  FROM conger_kappa_shares AS s
+  JOIN conger_kappa_r AS t ON s.metric = t.metric
+  GROUP BY s.metric, s.cat
+),
+conger_kappa_rater_terms AS (
+  -- per rater g and category k: p_gk, A_gk = sum_l w_kl p_gl and c_gk = r pbar_k - p_gk
+  SELECT s.metric, s.rater, s.cat, MIN(s.n_g) AS n_g, MIN(s.p_gk) AS p_gk,
+         agreement_fsum(w.w * l.p_gk) AS a_gk,
+         MIN(t.n_raters * b.pbar_k) - MIN(s.p_gk) AS c_gk
+  FROM conger_kappa_shares AS s
+  JOIN kappa_weights AS w ON s.metric = w.metric AND w.pos_k = s.cat
+  JOIN conger_kappa_shares AS l ON s.metric = l.metric AND l.rater = s.rater AND l.cat = w.pos_l
+  JOIN conger_kappa_mean_shares AS b ON s.metric = b.metric AND b.cat = s.cat
+  JOIN conger_kappa_r AS t ON s.metric = t.metric
+  GROUP BY s.metric, s.rater, s.cat
+),
+conger_kappa_between AS (
+  -- B = sum_kl w_kl pbar_k pbar_l
+  SELECT w.metric, agreement_fsum(w.w * a.pbar_k * b.pbar_k) AS b_sum
+  FROM kappa_weights AS w
+  JOIN conger_kappa_mean_shares AS a ON w.metric = a.metric AND a.cat = w.pos_k
+  JOIN conger_kappa_mean_shares AS b ON w.metric = b.metric AND b.cat = w.pos_l
+  GROUP BY w.metric
+),
+conger_kappa_expected AS (
+  -- p_e = B - (G - r B) / (r (r - 1)); T0 = sum_g sum_k c_gk A_gk
+  SELECT b.metric,
+         MIN(b.b_sum) - (agreement_fsum(g.p_gk * g.a_gk) - MIN(t.n_raters * b.b_sum))
+           / NULLIF(MIN(t.n_raters * (t.n_raters - 1.0)), 0.0) AS p_e,
+         agreement_fsum(g.c_gk * g.a_gk) AS t0
+  FROM conger_kappa_between AS b
+  JOIN conger_kappa_rater_terms AS g ON b.metric = g.metric
+  JOIN conger_kappa_r AS t ON b.metric = t.metric
+  GROUP BY b.metric
+),
+conger_kappa_value AS (
+  SELECT s.metric, s.p_a, e.p_e,
+         CASE WHEN s.n_items = 0 THEN NULL
+              WHEN s.n_used = 1 THEN 1.0
+              ELSE (s.p_a - e.p_e) / NULLIF(1.0 - e.p_e, 0.0) END AS value
+  FROM kappa_summary AS s
+  JOIN conger_kappa_expected AS e ON s.metric = e.metric
+),
+conger_kappa AS (
+  SELECT s.metric,
+         'conger_kappa' AS coefficient,
+         v.value,
+         v.p_a AS observed_agreement,
+         v.p_e AS chance_agreement,
+         s.n_items,
+         s.q AS n_categories,
+         s.n_rated,
+         CAST(NULL AS DOUBLE) AS variance
+  FROM kappa_summary AS s
+  JOIN conger_kappa_value AS v ON s.metric = v.metric
+)
+,
+gwet_ac1_expected AS (
+  -- p_e = T_w sum_k pi_k (1 - pi_k) / (q (q - 1))
+  SELECT s.metric,
+         MIN(t.t_w) * agreement_fsum(s.pi_k * (1.0 - s.pi_k)) / NULLIF(MIN(t.q) * (MIN(t.q) - 1.0), 0.0) AS p_e
+  FROM kappa_shares AS s
+  JOIN kappa_summary AS t ON s.metric = t.metric
+  GROUP BY s.metric
+),
+gwet_ac1_item_weights AS (
+  -- c_k = T_w (1 - pi_k) / (q (q - 1))
+  SELECT s.metric, s.position,
+         t.t_w * (1.0 - s.pi_k) / NULLIF(t.q * (t.q - 1.0), 0.0) AS c_k
+  FROM kappa_shares AS s
+  JOIN kappa_summary AS t ON s.metric = t.metric
+),
+gwet_ac1_value AS (
+  SELECT s.metric, s.p_a, e.p_e,
+         CASE WHEN s.n_items = 0 THEN NULL
+              WHEN s.n_used = 1 THEN 1.0
+              ELSE (s.p_a - e.p_e) / NULLIF(1.0 - e.p_e, 0.0) END AS value
+  FROM kappa_summary AS s
+  JOIN gwet_ac1_expected AS e ON s.metric = e.metric
+),
+gwet_ac1 AS (
+  SELECT s.metric,
+         'gwet_ac1' AS coefficient,
+         v.value,
+         v.p_a AS observed_agreement,
+         v.p_e AS chance_agreement,
+         s.n_items,
+         s.q AS n_categories,
+         s.n_rated,
+         CAST(NULL AS DOUBLE) AS variance
+  FROM kappa_summary AS s
+  JOIN gwet_ac1_value AS v ON s.metric = v.metric
+)
+,
+brennan_prediger_expected AS (
+  -- p_e = T_w / q^2
+  SELECT metric, t_w / NULLIF(CAST(q AS DOUBLE) * q, 0.0) AS p_e
+  FROM kappa_summary
+),
+brennan_prediger_value AS (
+  SELECT s.metric, s.p_a, e.p_e,
+         CASE WHEN s.n_items = 0 THEN NULL
+              WHEN s.n_used = 1 THEN 1.0
+              ELSE (s.p_a - e.p_e) / NULLIF(1.0 - e.p_e, 0.0) END AS value
+  FROM kappa_summary AS s
+  JOIN brennan_prediger_expected AS e ON s.metric = e.metric
+),
+brennan_prediger AS (
+  SELECT s.metric,
+         'brennan_prediger' AS coefficient,
+         v.value,
+         v.p_a AS observed_agreement,
+         v.p_e AS chance_agreement,
+         s.n_items,
+         s.q AS n_categories,
+         s.n_rated,
+         CAST(NULL AS DOUBLE) AS variance
+  FROM kappa_summary AS s
+  JOIN brennan_prediger_value AS v ON s.metric = v.metric
+)
+,
+percent_agreement_expected AS (
+  -- no chance correction: p_e = 0
+  SELECT metric, CAST(0.0 AS DOUBLE) AS p_e
+  FROM kappa_summary
+),
+percent_agreement_value AS (
+  SELECT s.metric, s.p_a, e.p_e,
+         CASE WHEN s.n_items = 0 THEN NULL
+              WHEN s.n_used = 1 THEN 1.0
+              ELSE (s.p_a - e.p_e) / NULLIF(1.0 - e.p_e, 0.0) END AS value
+  FROM kappa_summary AS s
+  JOIN percent_agreement_expected AS e ON s.metric = e.metric
+),
+percent_agreement AS (
+  SELECT s.metric,
+         'percent_agreement' AS coefficient,
+         v.value,
+         v.p_a AS observed_agreement,
+         v.p_e AS chance_agreement,
+         s.n_items,
+         s.q AS n_categories,
+         s.n_rated,
+         CAST(NULL AS DOUBLE) AS variance
+  FROM kappa_summary AS s
+  JOIN percent_agreement_value AS v ON s.metric = v.metric
+)
+,
+krippendorff_alpha AS (
+  SELECT k.metric,
+         'krippendorff_alpha' AS coefficient,
+         CASE WHEN s.n_categories = 1 THEN 1.0
+              ELSE 1.0 - (s.n_values - 1.0) * s.do_sum / NULLIF(s.de_sum, 0.0) END AS value,
+         s.do_sum / NULLIF(s.n_values, 0) AS observed_disagreement,
+         s.de_sum / NULLIF(s.n_values * (s.n_values - 1.0), 0.0) AS expected_disagreement,
+         COALESCE(s.n_units, 0) AS n_items,
+         COALESCE(s.n_values, 0) AS n_values,
+         COALESCE(s.n_categories, 0) AS n_categories
+  FROM unit_counts AS k
+  LEFT JOIN alpha_sums AS s ON k.metric = s.metric
+)
+,
+icc_digits AS (
+  -- the rater patterns of the includer's per-unit pass, w units alike: digit j is rater j's
+  -- category number + 1 (pattern_ratings' cat + 1), 0 when it did not rate
+  SELECT metric, w, m_u, n_rows,
+         COALESCE(MAX(CASE WHEN code = 0 THEN cat + 1 END), 0) AS e_0,
+         COALESCE(MAX(CASE WHEN code = 1 THEN cat + 1 END), 0) AS e_1,
+         COALESCE(MAX(CASE WHEN code = 2 THEN cat + 1 END), 0) AS e_2,
+         COALESCE(MAX(CASE WHEN code = 3 THEN cat + 1 END), 0) AS e_3
+  FROM pattern_ratings
+  GROUP BY metric, pattern, m_u, w, n_rows
+),
+icc_decoded AS (
+  SELECT metric, w, m_u, n_rows,
+         CASE WHEN e_0 <= 5 AND e_1 <= 5 AND e_2 <= 5 AND e_3 <= 5 AND CASE WHEN e_0 > 0 THEN 1 ELSE 0 END + CASE WHEN e_1 > 0 THEN 1 ELSE 0 END + CASE WHEN e_2 > 0 THEN 1 ELSE 0 END + CASE WHEN e_3 > 0 THEN 1 ELSE 0 END + 0 = m_u
+              THEN 0 ELSE 1 END AS dup_u,
+CASE WHEN e_0 > 0 THEN 1 ELSE 0 END + CASE WHEN e_1 > 0 THEN 1 ELSE 0 END + CASE WHEN e_2 > 0 THEN 1 ELSE 0 END + CASE WHEN e_3 > 0 THEN 1 ELSE 0 END + 0 AS raters_u,
+         CASE e_0 WHEN 1 THEN CAST($category_0 AS DOUBLE) WHEN 2 THEN CAST($category_1 AS DOUBLE) WHEN 3 THEN CAST($category_2 AS DOUBLE) WHEN 4 THEN CAST($category_3 AS DOUBLE) WHEN 5 THEN CAST($category_4 AS DOUBLE) END AS v_0,
+         CASE e_1 WHEN 1 THEN CAST($category_0 AS DOUBLE) WHEN 2 THEN CAST($category_1 AS DOUBLE) WHEN 3 THEN CAST($category_2 AS DOUBLE) WHEN 4 THEN CAST($category_3 AS DOUBLE) WHEN 5 THEN CAST($category_4 AS DOUBLE) END AS v_1,
+         CASE e_2 WHEN 1 THEN CAST($category_0 AS DOUBLE) WHEN 2 THEN CAST($category_1 AS DOUBLE) WHEN 3 THEN CAST($category_2 AS DOUBLE) WHEN 4 THEN CAST($category_3 AS DOUBLE) WHEN 5 THEN CAST($category_4 AS DOUBLE) END AS v_2,
+         CASE e_3 WHEN 1 THEN CAST($category_0 AS DOUBLE) WHEN 2 THEN CAST($category_1 AS DOUBLE) WHEN 3 THEN CAST($category_2 AS DOUBLE) WHEN 4 THEN CAST($category_3 AS DOUBLE) WHEN 5 THEN CAST($category_4 AS DOUBLE) END AS v_3
+  FROM icc_digits
+),
+icc_key_raters AS (
+  -- k: the raters of the metric (and slice)
+  SELECT metric,
+MAX(CASE WHEN v_0 IS NULL THEN 0 ELSE 1 END) + MAX(CASE WHEN v_1 IS NULL THEN 0 ELSE 1 END) + MAX(CASE WHEN v_2 IS NULL THEN 0 ELSE 1 END) + MAX(CASE WHEN v_3 IS NULL THEN 0 ELSE 1 END) + 0 AS k
+  FROM icc_decoded
+  GROUP BY metric
+),
+icc_units AS (
+  -- complete: rated once by each of the k raters; mean_u and ss_u (within) of a complete pattern
+  SELECT v.*, CASE WHEN v.dup_u = 0 AND v.raters_u = k.k THEN 1 ELSE 0 END AS complete, k.k,
+         (COALESCE(v.v_0, 0.0) + COALESCE(v.v_1, 0.0) + COALESCE(v.v_2, 0.0) + COALESCE(v.v_3, 0.0) + 0.0) / k.k AS mean_u
+  FROM icc_decoded AS v
+  JOIN icc_key_raters AS k ON v.metric = k.metric
+),
+icc_means AS (
+  SELECT metric, MIN(k) AS k,
+         SUM(CASE WHEN complete = 1 THEN w ELSE 0 END) AS n_items,
+         agreement_fsum(CASE WHEN complete = 1 THEN w * mean_u END)
+           / NULLIF(SUM(CASE WHEN complete = 1 THEN w ELSE 0 END), 0) AS grand_mean,
+         agreement_fsum(CASE WHEN complete = 1 THEN w * v_0 END)
+           / NULLIF(SUM(CASE WHEN complete = 1 THEN w ELSE 0 END), 0) AS rater_mean_0,
+         agreement_fsum(CASE WHEN complete = 1 THEN w * v_1 END)
+           / NULLIF(SUM(CASE WHEN complete = 1 THEN w ELSE 0 END), 0) AS rater_mean_1,
+         agreement_fsum(CASE WHEN complete = 1 THEN w * v_2 END)
+           / NULLIF(SUM(CASE WHEN complete = 1 THEN w ELSE 0 END), 0) AS rater_mean_2,
+         agreement_fsum(CASE WHEN complete = 1 THEN w * v_3 END)
+           / NULLIF(SUM(CASE WHEN complete = 1 THEN w ELSE 0 END), 0) AS rater_mean_3,
+         SUM(CASE WHEN complete = 1 THEN 0 ELSE w END) AS n_excluded_items,
+         SUM(CASE WHEN complete = 1 THEN 0 ELSE w * m_u END) AS n_incomplete_ratings,
+         SUM(CASE WHEN dup_u = 1 THEN w ELSE 0 END) AS n_duplicate_units,
+         SUM(w * m_u) AS n_ratings,
+         SUM(n_rows) - SUM(w * m_u) AS n_merged
+  FROM icc_units
+  GROUP BY metric
+),
+icc_spread AS (
+  -- over the complete patterns: sum_i (mean_i - grand)^2 and sum_i sum_j (y_ij - mean_i)^2
+  SELECT u.metric,
+         agreement_fsum(u.w * (u.mean_u - s.grand_mean) * (u.mean_u - s.grand_mean)) AS ss_means,
+         agreement_fsum(u.w * (COALESCE((u.v_0 - u.mean_u) * (u.v_0 - u.mean_u), 0.0) + COALESCE((u.v_1 - u.mean_u) * (u.v_1 - u.mean_u), 0.0) + COALESCE((u.v_2 - u.mean_u) * (u.v_2 - u.mean_u), 0.0) + COALESCE((u.v_3 - u.mean_u) * (u.v_3 - u.mean_u), 0.0) + 0.0)) AS ss_within
+  FROM icc_units AS u
+  JOIN icc_means AS s ON u.metric = s.metric
+  WHERE u.complete = 1
+  GROUP BY u.metric
+),
+icc_anova AS (
+  SELECT s.metric, s.n_items, s.k AS n_raters, s.n_excluded_items, s.n_incomplete_ratings,
+         s.n_duplicate_units, s.n_ratings, s.n_merged,
+         s.k * d.ss_means AS ss_rows, d.ss_within,
+         s.n_items * (COALESCE((s.rater_mean_0 - s.grand_mean) * (s.rater_mean_0 - s.grand_mean), 0.0) + COALESCE((s.rater_mean_1 - s.grand_mean) * (s.rater_mean_1 - s.grand_mean), 0.0) + COALESCE((s.rater_mean_2 - s.grand_mean) * (s.rater_mean_2 - s.grand_mean), 0.0) + COALESCE((s.rater_mean_3 - s.grand_mean) * (s.rater_mean_3 - s.grand_mean), 0.0) + 0.0) AS ss_cols
+  FROM icc_means AS s
+  LEFT JOIN icc_spread AS d ON s.metric = d.metric
+),
+icc_ms AS (
+  SELECT a.*,
+         CASE WHEN a.n_items > 1 AND a.n_raters > 1 THEN a.ss_rows / (a.n_items - 1) END AS ms_rows,
+         CASE WHEN a.n_items > 1 AND a.n_raters > 1 THEN a.ss_within / (a.n_items * (a.n_raters - 1)) END AS ms_within,
+         CASE WHEN a.n_items > 1 AND a.n_raters > 1 THEN a.ss_cols / (a.n_raters - 1) END AS ms_cols,
+         CASE WHEN a.n_items > 1 AND a.n_raters > 1
+              THEN (CASE WHEN a.ss_within > a.ss_cols THEN a.ss_within - a.ss_cols ELSE 0.0 END)
+                   / ((a.n_items - 1) * (a.n_raters - 1)) END AS ms_error
+  FROM icc_anova AS a
+),
+icc_values AS (
+  SELECT s.*,
+         (ms_rows - ms_within) / NULLIF(ms_rows + (n_raters - 1) * ms_within, 0.0) AS icc1,
+         (ms_rows - ms_error) / NULLIF(ms_rows + (n_raters - 1) * ms_error
+                                       + n_raters * (ms_cols - ms_error) / n_items, 0.0) AS icc2,
+         (ms_rows - ms_error) / NULLIF(ms_rows + (n_raters - 1) * ms_error, 0.0) AS icc3,
+         (ms_rows - ms_within) / NULLIF(ms_rows, 0.0) AS icc1k,
+         CASE WHEN ms_rows + (ms_cols - ms_error) / n_items > 0.0
+              THEN (ms_rows - ms_error) / (ms_rows + (ms_cols - ms_error) / n_items) END AS icc2k,
+         (ms_rows - ms_error) / NULLIF(ms_rows, 0.0) AS icc3k,
+         ms_rows / NULLIF(ms_within, 0.0) AS f_oneway,
+         ms_rows / NULLIF(ms_error, 0.0) AS f_twoway
+  FROM icc_ms AS s
+),
+icc_ab AS (
+  SELECT v.*,
+         n_raters * icc2 / NULLIF(n_items * (1.0 - icc2), 0.0) AS a_weight,
+         1.0 + n_raters * icc2 * (n_items - 1) / NULLIF(n_items * (1.0 - icc2), 0.0) AS b_weight
+  FROM icc_values AS v
+),
+icc_tests AS (
+  SELECT t.*,
+         (a_weight * ms_cols + b_weight * ms_error) * (a_weight * ms_cols + b_weight * ms_error)
+           / NULLIF((a_weight * ms_cols) * (a_weight * ms_cols) / (n_raters - 1)
+                    + (b_weight * ms_error) * (b_weight * ms_error) / ((n_items - 1) * (n_raters - 1)), 0.0)
+           AS ci_df2_agreement
+  FROM icc_ab AS t
+),
+icc AS (
+  SELECT metric, 'ICC1' AS form, 1 AS position, icc1 AS value, f_oneway AS f,
+         CASE WHEN n_items > 1 AND n_raters > 1 THEN n_items - 1 END AS df1,
+         CASE WHEN n_items > 1 AND n_raters > 1 THEN n_items * (n_raters - 1) END AS df2,
+CAST(NULL AS DOUBLE) AS ci_df2,
+         n_items, n_raters, n_excluded_items, n_incomplete_ratings, n_duplicate_units, n_ratings,
+         n_merged, ms_rows, ms_within, ms_cols, ms_error FROM icc_tests
+  UNION ALL
+  SELECT metric, 'ICC2' AS form, 2 AS position, icc2 AS value, f_twoway AS f,
+         CASE WHEN n_items > 1 AND n_raters > 1 THEN n_items - 1 END AS df1,
+         CASE WHEN n_items > 1 AND n_raters > 1 THEN (n_items - 1) * (n_raters - 1) END AS df2,
+ci_df2_agreement AS ci_df2,
+         n_items, n_raters, n_excluded_items, n_incomplete_ratings, n_duplicate_units, n_ratings,
+         n_merged, ms_rows, ms_within, ms_cols, ms_error FROM icc_tests
+  UNION ALL
+  SELECT metric, 'ICC3' AS form, 3 AS position, icc3 AS value, f_twoway AS f,
+         CASE WHEN n_items > 1 AND n_raters > 1 THEN n_items - 1 END AS df1,
+         CASE WHEN n_items > 1 AND n_raters > 1 THEN (n_items - 1) * (n_raters - 1) END AS df2,
+CAST(NULL AS DOUBLE) AS ci_df2,
+         n_items, n_raters, n_excluded_items, n_incomplete_ratings, n_duplicate_units, n_ratings,
+         n_merged, ms_rows, ms_within, ms_cols, ms_error FROM icc_tests
+  UNION ALL
+  SELECT metric, 'ICC1k' AS form, 4 AS position, icc1k AS value, f_oneway AS f,
+         CASE WHEN n_items > 1 AND n_raters > 1 THEN n_items - 1 END AS df1,
+         CASE WHEN n_items > 1 AND n_raters > 1 THEN n_items * (n_raters - 1) END AS df2,
+CAST(NULL AS DOUBLE) AS ci_df2,
+         n_items, n_raters, n_excluded_items, n_incomplete_ratings, n_duplicate_units, n_ratings,
+         n_merged, ms_rows, ms_within, ms_cols, ms_error FROM icc_tests
+  UNION ALL
+  SELECT metric, 'ICC2k' AS form, 5 AS position, icc2k AS value, f_twoway AS f,
+         CASE WHEN n_items > 1 AND n_raters > 1 THEN n_items - 1 END AS df1,
+         CASE WHEN n_items > 1 AND n_raters > 1 THEN (n_items - 1) * (n_raters - 1) END AS df2,
+ci_df2_agreement AS ci_df2,
+         n_items, n_raters, n_excluded_items, n_incomplete_ratings, n_duplicate_units, n_ratings,
+         n_merged, ms_rows, ms_within, ms_cols, ms_error FROM icc_tests
+  UNION ALL
+  SELECT metric, 'ICC3k' AS form, 6 AS position, icc3k AS value, f_twoway AS f,
+         CASE WHEN n_items > 1 AND n_raters > 1 THEN n_items - 1 END AS df1,
+         CASE WHEN n_items > 1 AND n_raters > 1 THEN (n_items - 1) * (n_raters - 1) END AS df2,
+CAST(NULL AS DOUBLE) AS ci_df2,
+         n_items, n_raters, n_excluded_items, n_incomplete_ratings, n_duplicate_units, n_ratings,
+         n_merged, ms_rows, ms_within, ms_cols, ms_error FROM icc_tests
+)
+,
+coefficient_rows AS (
+  SELECT c.metric, 0 AS position, 'cohen_kappa' AS name,
+         c.coefficient, c.value,
+         c.observed_agreement, c.chance_agreement,
+         CAST(NULL AS DOUBLE) AS observed_disagreement, CAST(NULL AS DOUBLE) AS expected_disagreement,
+         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories, c.variance,
+         c.n_raters, c.n_paired_ratings, c.rater_a, c.rater_b,
+c.n_pairs AS n_pairs,
+CAST(NULL AS DOUBLE) AS se0, CAST(NULL AS DOUBLE) AS z,
+         CAST(NULL AS DOUBLE) AS p_one_sided, CAST(NULL AS DOUBLE) AS p_value,
+         CAST(NULL AS DOUBLE) AS se, CAST(NULL AS DOUBLE) AS ci_low,
+         CAST(NULL AS DOUBLE) AS ci_high, CAST(NULL AS BIGINT) AS n_boot_valid
+  FROM cohen_kappa AS c
+  UNION ALL
+  SELECT c.metric, 1 AS position, 'scott_pi' AS name,
+         c.coefficient, c.value,
+         c.observed_agreement, c.chance_agreement,
+         CAST(NULL AS DOUBLE) AS observed_disagreement, CAST(NULL AS DOUBLE) AS expected_disagreement,
+         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories, c.variance,
+         c.n_raters, c.n_paired_ratings, c.rater_a, c.rater_b,
+CAST(NULL AS BIGINT) AS n_pairs,
+CAST(NULL AS DOUBLE) AS se0, CAST(NULL AS DOUBLE) AS z,
+         CAST(NULL AS DOUBLE) AS p_one_sided, CAST(NULL AS DOUBLE) AS p_value,
+         CAST(NULL AS DOUBLE) AS se, CAST(NULL AS DOUBLE) AS ci_low,
+         CAST(NULL AS DOUBLE) AS ci_high, CAST(NULL AS BIGINT) AS n_boot_valid
+  FROM scott_pi AS c
+  UNION ALL
+  SELECT c.metric, 2 AS position, 'fleiss_kappa' AS name,
+         c.coefficient, c.value,
+         c.observed_agreement, c.chance_agreement,
+         CAST(NULL AS DOUBLE) AS observed_disagreement, CAST(NULL AS DOUBLE) AS expected_disagreement,
+         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories, c.variance,
+         CAST(NULL AS BIGINT) AS n_raters, CAST(NULL AS BIGINT) AS n_paired_ratings,
+         CAST(NULL AS VARCHAR) AS rater_a, CAST(NULL AS VARCHAR) AS rater_b,
+         CAST(NULL AS BIGINT) AS n_pairs, CAST(NULL AS DOUBLE) AS se0,
+         CAST(NULL AS DOUBLE) AS z, CAST(NULL AS DOUBLE) AS p_one_sided,
+         CAST(NULL AS DOUBLE) AS p_value,
+         CAST(NULL AS DOUBLE) AS se, CAST(NULL AS DOUBLE) AS ci_low,
+         CAST(NULL AS DOUBLE) AS ci_high, CAST(NULL AS BIGINT) AS n_boot_valid
+  FROM fleiss_kappa AS c
+  UNION ALL
+  SELECT c.metric, 3 AS position, 'conger_kappa' AS name,
+         c.coefficient, c.value,
+         c.observed_agreement, c.chance_agreement,
+         CAST(NULL AS DOUBLE) AS observed_disagreement, CAST(NULL AS DOUBLE) AS expected_disagreement,
+         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories, c.variance,
+         CAST(NULL AS BIGINT) AS n_raters, CAST(NULL AS BIGINT) AS n_paired_ratings,
+         CAST(NULL AS VARCHAR) AS rater_a, CAST(NULL AS VARCHAR) AS rater_b,
+         CAST(NULL AS BIGINT) AS n_pairs, CAST(NULL AS DOUBLE) AS se0,
+         CAST(NULL AS DOUBLE) AS z, CAST(NULL AS DOUBLE) AS p_one_sided,
+         CAST(NULL AS DOUBLE) AS p_value,
+         CAST(NULL AS DOUBLE) AS se, CAST(NULL AS DOUBLE) AS ci_low,
+         CAST(NULL AS DOUBLE) AS ci_high, CAST(NULL AS BIGINT) AS n_boot_valid
+  FROM conger_kappa AS c
+  UNION ALL
+  SELECT c.metric, 4 AS position, 'gwet_ac1' AS name,
+         c.coefficient, c.value,
+         c.observed_agreement, c.chance_agreement,
+         CAST(NULL AS DOUBLE) AS observed_disagreement, CAST(NULL AS DOUBLE) AS expected_disagreement,
+         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories, c.variance,
+         CAST(NULL AS BIGINT) AS n_raters, CAST(NULL AS BIGINT) AS n_paired_ratings,
+         CAST(NULL AS VARCHAR) AS rater_a, CAST(NULL AS VARCHAR) AS rater_b,
+         CAST(NULL AS BIGINT) AS n_pairs, CAST(NULL AS DOUBLE) AS se0,
+         CAST(NULL AS DOUBLE) AS z, CAST(NULL AS DOUBLE) AS p_one_sided,
+         CAST(NULL AS DOUBLE) AS p_value,
+         CAST(NULL AS DOUBLE) AS se, CAST(NULL AS DOUBLE) AS ci_low,
+         CAST(NULL AS DOUBLE) AS ci_high, CAST(NULL AS BIGINT) AS n_boot_valid
+  FROM gwet_ac1 AS c
+  UNION ALL
+  SELECT c.metric, 5 AS position, 'brennan_prediger' AS name,
+         c.coefficient, c.value,
+         c.observed_agreement, c.chance_agreement,
+         CAST(NULL AS DOUBLE) AS observed_disagreement, CAST(NULL AS DOUBLE) AS expected_disagreement,
+         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories, c.variance,
+         CAST(NULL AS BIGINT) AS n_raters, CAST(NULL AS BIGINT) AS n_paired_ratings,
+         CAST(NULL AS VARCHAR) AS rater_a, CAST(NULL AS VARCHAR) AS rater_b,
+         CAST(NULL AS BIGINT) AS n_pairs, CAST(NULL AS DOUBLE) AS se0,
+         CAST(NULL AS DOUBLE) AS z, CAST(NULL AS DOUBLE) AS p_one_sided,
+         CAST(NULL AS DOUBLE) AS p_value,
+         CAST(NULL AS DOUBLE) AS se, CAST(NULL AS DOUBLE) AS ci_low,
+         CAST(NULL AS DOUBLE) AS ci_high, CAST(NULL AS BIGINT) AS n_boot_valid
+  FROM brennan_prediger AS c
+  UNION ALL
+  SELECT c.metric, 6 AS position, 'percent_agreement' AS name,
+         c.coefficient, c.value,
+         c.observed_agreement, c.chance_agreement,
+         CAST(NULL AS DOUBLE) AS observed_disagreement, CAST(NULL AS DOUBLE) AS expected_disagreement,
+         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories, c.variance,
+         CAST(NULL AS BIGINT) AS n_raters, CAST(NULL AS BIGINT) AS n_paired_ratings,
+         CAST(NULL AS VARCHAR) AS rater_a, CAST(NULL AS VARCHAR) AS rater_b,
+         CAST(NULL AS BIGINT) AS n_pairs, CAST(NULL AS DOUBLE) AS se0,
+         CAST(NULL AS DOUBLE) AS z, CAST(NULL AS DOUBLE) AS p_one_sided,
+         CAST(NULL AS DOUBLE) AS p_value,
+         CAST(NULL AS DOUBLE) AS se, CAST(NULL AS DOUBLE) AS ci_low,
+         CAST(NULL AS DOUBLE) AS ci_high, CAST(NULL AS BIGINT) AS n_boot_valid
+  FROM percent_agreement AS c
+  UNION ALL
+  SELECT c.metric, 7 AS position, 'krippendorff_alpha' AS name,
+         c.coefficient, c.value,
+         CAST(NULL AS DOUBLE) AS observed_agreement, CAST(NULL AS DOUBLE) AS chance_agreement,
+         c.observed_disagreement, c.expected_disagreement, c.n_items, c.n_values, c.n_categories,
+         CAST(NULL AS DOUBLE) AS variance,
+         CAST(NULL AS BIGINT) AS n_raters, CAST(NULL AS BIGINT) AS n_paired_ratings,
+         CAST(NULL AS VARCHAR) AS rater_a, CAST(NULL AS VARCHAR) AS rater_b,
+         CAST(NULL AS BIGINT) AS n_pairs, CAST(NULL AS DOUBLE) AS se0,
+         CAST(NULL AS DOUBLE) AS z, CAST(NULL AS DOUBLE) AS p_one_sided,
+         CAST(NULL AS DOUBLE) AS p_value,
+         CAST(NULL AS DOUBLE) AS se, CAST(NULL AS DOUBLE) AS ci_low,
+         CAST(NULL AS DOUBLE) AS ci_high, CAST(NULL AS BIGINT) AS n_boot_valid
+  FROM krippendorff_alpha AS c
+)
+SELECT r.*, u.n_units, u.n_ratings, u.n_single, u.n_merged, u.n_duplicate_units,
+       u.n_raters AS key_raters,
+       i.form AS icc_form,
+       i.value AS icc_value,
+       i.f AS icc_f,
+       i.df1 AS icc_df1,
+       i.df2 AS icc_df2,
+       i.ci_df2 AS icc_ci_df2,
+       i.n_items AS icc_n_items,
+       i.n_raters AS icc_n_raters,
+       i.n_excluded_items AS icc_n_excluded_items,
+       i.n_incomplete_ratings AS icc_n_incomplete_ratings,
+       i.n_duplicate_units AS icc_n_duplicate_units,
+       i.n_ratings AS icc_n_ratings,
+       i.n_merged AS icc_n_merged,
+       i.ms_rows AS icc_ms_rows,
+       i.ms_within AS icc_ms_within,
+       i.ms_cols AS icc_ms_cols,
+       i.ms_error AS icc_ms_error
+FROM unit_counts AS u
+LEFT JOIN coefficient_rows AS r ON r.metric = u.metric
+LEFT JOIN icc AS i ON i.metric = u.metric AND i.form = $icc_form
+ORDER BY u.metric, r.position
