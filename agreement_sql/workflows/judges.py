@@ -133,7 +133,8 @@ def judge_agreement(source: Any, *, item: str | None = None, rater: str | None =
         if across_slice is not None:
             across_spec = regrouped(spec, across=across_slice)
             per_point = _judge_rows(across_spec, rekeyed(profile, across_spec), level,
-                                    sigma_threshold, usage=False, points=False, allow_empty=True)
+                                    sigma_threshold, usage=False, points=False, allow_empty=True,
+                                    group_columns=POINT_ALPHA_COLUMNS)
         diag = (diagnose(pooled_spec, level=level, max_items=max_items,
                          profile=rekeyed(profile, pooled_spec))
                 if diagnostics and groups["groups"]["alpha"] else [])
@@ -149,17 +150,22 @@ GROUP_COLUMNS = ["alpha", "num_items", "num_comparisons", "num_judges", "score_v
                  "mean_alpha", "min_alpha", "num_groups_alpha", "num_groups", "n_duplicate_units"]
 USAGE_COLUMNS = ["rater", "assessment_count", "first_seen"]
 POINT_COLUMNS = ["item", "std_dev", "mean", "spread", "num_judges", "flagged"]
+# the per-point granularity's groups (a row per rubric point): what perPoint reads
+POINT_ALPHA_COLUMNS = ["alpha", "score_variance", "num_judges", "num_items", "num_comparisons",
+                       "n_duplicate_units"]
 
 
 def _judge_rows(spec: RatingsSpec, profile: Profile, level: str, sigma_threshold: float, *,
-                usage: bool, points: bool, allow_empty: bool) -> Parts:
+                usage: bool, points: bool, allow_empty: bool,
+                group_columns: Sequence[str] = GROUP_COLUMNS) -> Parts:
     """sql/judge_agreement.sql.j2 on ``spec`` (one granularity): the columns each part of the
     report reads, column by column (the per-point granularity has a row per rubric point)."""
     profile.check(numbers=level != "nominal", allow_empty=allow_empty,
                   what=f"judge agreement at level {level!r}")
     keys = ["metric", *spec.slices]
-    wanted = {"groups": keys + GROUP_COLUMNS, "usage": keys + USAGE_COLUMNS if usage else [],
-              "points": keys + POINT_COLUMNS if points else []}
+    wanted = {"groups": keys + list(group_columns),
+              "usage": keys + USAGE_COLUMNS if usage else [],
+              "points": spec.slices + POINT_COLUMNS if points else []}
     if profile.totals["n_ratings"] == 0:
         return {part: dict.fromkeys(columns, []) for part, columns in wanted.items()}
     plan = make_plan(profile)
@@ -341,7 +347,7 @@ def _report(main: Parts, pooled_parts: Parts, per_point: Parts, diag: list[Any],
     point_rows: list[PointAgreement] = []
     point_alpha: dict[tuple, dict[str, tuple[float | None, int]]] = {}   # group, point: alpha
     pp = per_point["groups"] if per_point else dict.fromkeys(
-        [*(f"slice_{i}" for i in range(len(kept) + 1)), *GROUP_COLUMNS], [])
+        [*(f"slice_{i}" for i in range(len(kept) + 1)), *POINT_ALPHA_COLUMNS], [])
     group_vals = (zip(*(pp[f"slice_{i}"] for i in range(len(kept)))) if kept
                   else repeat((), len(pp["alpha"])))
     for gvals, text, alpha, variance, n_judges, n_items, n_comparisons in zip(
