@@ -331,14 +331,18 @@ def _report(main: Parts, pooled_parts: Parts, per_point: Parts, diag: list[Any],
     point_keys = zip(*(points[s] for s in slices)) if slices else repeat((), len(points["item"]))
     items_by: dict[tuple, list[str]] = {}
     flagged_by: dict[tuple, list[FlaggedPoint]] = {}
+    shown_spreads: dict[tuple[Any, Any], tuple[float | None, float | None]] = {}
     for key, item, sd, mean, spread, n_judges, flag in zip(
             point_keys, points["item"], points["std_dev"], points["mean"], points["spread"],
             points["num_judges"], points["flagged"]):
         items_by.setdefault(key, []).append(item)
         if flag:    # the statement's std_dev and mean are DOUBLE, num_judges BIGINT
+            pair = shown_spreads.get((sd, mean))
+            if pair is None:     # few distinct (sigma, mean) on a rating scale
+                pair = shown_spreads[(sd, mean)] = (None if sd is None else round(sd, 3),
+                                                    None if mean is None else round(mean, 3))
             flagged_by.setdefault(key, []).append({
-                "pointText": item, "stdDev": None if sd is None else round(sd, 3),
-                "mean": None if mean is None else round(mean, 3), "spread": spread,
+                "pointText": item, "stdDev": pair[0], "mean": pair[1], "spread": spread,
                 "numJudges": n_judges})
 
     # per point: the slices without `across`, then the point
@@ -346,6 +350,7 @@ def _report(main: Parts, pooled_parts: Parts, per_point: Parts, diag: list[Any],
     kept_names = [n for n, s in zip(names, slices) if s != across_slice]
     point_rows: list[PointAgreement] = []
     point_alpha: dict[tuple, dict[str, tuple[float | None, int]]] = {}   # group, point: alpha
+    shown_labels: dict[tuple[Any, Any], tuple[float | None, str | None]] = {}
     pp = per_point["groups"] if per_point else dict.fromkeys(
         [*(f"slice_{i}" for i in range(len(kept) + 1)), *POINT_ALPHA_COLUMNS], [])
     group_vals = (zip(*(pp[f"slice_{i}"] for i in range(len(kept)))) if kept
@@ -353,11 +358,16 @@ def _report(main: Parts, pooled_parts: Parts, per_point: Parts, diag: list[Any],
     for gvals, text, alpha, variance, n_judges, n_items, n_comparisons in zip(
             group_vals, pp[f"slice_{len(kept)}"], pp["alpha"], pp["score_variance"],
             pp["num_judges"], pp["num_items"], pp["num_comparisons"]):
-        shown = None if alpha is None else round(alpha, 3)    # DOUBLE; the counts BIGINT
+        # alpha is a DOUBLE, the counts BIGINT; few distinct (alpha, variance) among many points
+        shown_label = shown_labels.get((alpha, variance))
+        if shown_label is None:
+            shown_label = shown_labels[(alpha, variance)] = (
+                None if alpha is None else round(alpha, 3), judge_label(alpha, variance))
+        shown, label = shown_label
         point_alpha.setdefault(gvals, {})[text] = (shown, n_judges)
         point_rows.append({
             "group": dict(zip(kept_names, gvals)), "pointText": text, "alpha": shown,
-            "interpretation": judge_label(alpha, variance), "numJudges": n_judges,
+            "interpretation": label, "numJudges": n_judges,
             "numResponses": n_items, "numComparisons": n_comparisons})
 
     out_groups: list[JudgeGroup] = []
