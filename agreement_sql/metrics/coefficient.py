@@ -186,7 +186,7 @@ def compute_on(spec: RatingsSpec, entries: Sequence[Any], *, opts: CoefficientOp
                          icc_raters=icc_raters)
     verify_units(profile, rows)
     computed = Computed(spec=spec, profile=profile, opts=opts, domain=declared, rows=rows,
-                        icc_rows=statement_rows(rows, spec.slices) if icc_raters else None)
+                        icc_rows=statement_rows(rows, profile) if icc_raters else None)
     if default_method and opts.interval.analytic:
         again = [e for e in entries if no_analytic_se(e, opts) or (
             e.name == "cohen_kappa" and any(r.get("coefficient") == "light_kappa" for r in rows))]

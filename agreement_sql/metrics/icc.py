@@ -204,12 +204,13 @@ def icc_on(spec: Any, profile: Profile, wanted: Sequence[str],
     return icc_results(spec, profile, rows, wanted, level)
 
 
-def statement_rows(rows: Sequence[Mapping[str, Any]], slices: Sequence[str]) -> list[dict[str, Any]]:
+def statement_rows(rows: Sequence[dict[str, Any]], profile: Profile) -> list[dict[str, Any]]:
     """The ICC rows sql/coefficients.sql.j2 carries (option icc_from_patterns): per metric (and
     slice), its first row's ``icc_<column>`` columns as the row of sql/_icc.sql.j2 they are."""
     out: dict[tuple[Any, ...], dict[str, Any]] = {}
+    slices = profile.spec.slices
     for row in rows:
-        key = (row.get("metric"),) + tuple(row.get(s) for s in slices)
+        key = profile.key_of(row)
         if key in out or row.get(STATEMENT_PREFIX + "form") is None:
             continue
         out[key] = {"metric": row.get("metric"), **{s: row.get(s) for s in slices},
