@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import os
 import re
+import threading
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -294,6 +295,46 @@ def render(template: str, options: Mapping[str, Any], *, dialect: str | Dialect 
     values go through ``bind()``.
     """
     d = DIALECTS[dialect] if isinstance(dialect, str) else dialect
+    try:
+        key: Any = (template, d, _frozen(options))
+    except TypeError:                   # an unhashable option value: checked and refused below
+        key = None
+    cached = _RENDERED.get(key) if key is not None else None
+    if cached is not None:
+        return cached
+    rendered = _render(template, options, d)
+    if key is not None:
+        with _RENDERED_LOCK:                              # threads may render at once
+            while len(_RENDERED) >= _RENDERED_MAX:
+                _RENDERED.pop(next(iter(_RENDERED)))    # the oldest entry
+            _RENDERED[key] = rendered
+    return rendered
+
+
+# Rendered statements by (template, dialect, options): the text is a function of these alone (the
+# templates are package files), so a loop of calls over inputs of one shape renders each statement
+# once. Session-generated relation names are stable per call shape (engine/duckdb.py), so they
+# do not defeat the cache. Bounded: the oldest entry goes first.
+_RENDERED: dict[Any, Rendered] = {}
+_RENDERED_MAX = 256
+_RENDERED_LOCK = threading.Lock()
+
+
+def _frozen(value: Any) -> Any:
+    """A hashable image of an options value that tells apart what renders differently: the type
+    is part of it (True and 1, 1 and 1.0 are different options), floats by their repr."""
+    if isinstance(value, (list, tuple)):
+        return (type(value).__name__,) + tuple(_frozen(v) for v in value)
+    if isinstance(value, Mapping):
+        return ("mapping",) + tuple(sorted(((_frozen(k), _frozen(v)) for k, v in value.items()),
+                                           key=repr))
+    if isinstance(value, float):
+        return ("float", repr(value))
+    hash(value)
+    return (type(value).__name__, value)
+
+
+def _render(template: str, options: Mapping[str, Any], d: Dialect) -> Rendered:
     wanted = template_options(template)
     extra = sorted(set(options) - wanted)
     if extra:

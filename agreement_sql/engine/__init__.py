@@ -145,8 +145,10 @@ class open_session:
 
 
 def generated_names(prefix: str) -> Iterator[str]:  # pragma: no cover - documentation helper
-    """Names a session generates look like ``agreement_sql_<kind>_<32 hex>`` (uuid4): they never
-    collide between calls, threads or processes."""
+    """Names a session generates: on DuckDB ``agreement_sql_<kind>_<16 hex>_<n>`` (a process token
+    and the session's count: temporary objects belong to the session's cursor, so names need only
+    be unique within it, and equal names for equal calls let rendered statements be reused); on
+    Spark ``agreement_sql_<kind>_<32 hex>`` (uuid4), temporary views being the SparkSession's."""
     yield prefix
 
 

@@ -4,7 +4,7 @@
   client context and transaction), so the caller's open transaction is neither committed nor
   aborted, threads sharing one connection do not interfere, and the session's temporary tables
   and views disappear with the cursor (they are also dropped explicitly on close).
-* Everything the package creates is temporary and named ``agreement_sql_<kind>_<32 hex>``:
+* Everything the package creates is temporary and named ``agreement_sql_<kind>_<token>_<n>``:
   registered Arrow tables and relations are temporary views, materialised relations are
   ``CREATE TEMP TABLE``. A read-only database works (DuckDB keeps temporary objects in memory).
 * Sources are read, never modified: files through DuckDB's readers with explicit options (CSV:
@@ -42,8 +42,9 @@ def is_duckdb_connection(con: Any) -> bool:
     return isinstance(con, duckdb.DuckDBPyConnection)
 
 
-def generated_name(kind: str) -> str:
-    return f"agreement_sql_{kind}_{uuid.uuid4().hex}"
+# A process's token in the names its sessions generate: unguessable, so no object of a caller's
+# database can share a name with one the package creates
+_TOKEN = uuid.uuid4().hex[:16]
 
 
 def private_engine() -> "DuckDBEngine":
@@ -91,6 +92,7 @@ class DuckDBSession:
     def __init__(self, engine: DuckDBEngine) -> None:
         self._engine = engine
         self._owned: list[tuple[str, str]] = []        # (kind, name): "view" or "table"
+        self._serial = 0
         try:
             self.cursor = engine.con.cursor()
         except duckdb.Error as exc:
@@ -104,6 +106,15 @@ class DuckDBSession:
         if engine.progress:
             from ..progress import ProgressReporter
             self._reporter = ProgressReporter(self.cursor).start()
+
+    def generated_name(self, kind: str) -> str:
+        """``agreement_sql_<kind>_<process token>_<n>``, the session's n-th name. The names are
+        unique within the session, and need be no more: temporary tables and registered views
+        belong to the session's own cursor, invisible to every other cursor and connection.
+        Being the same for every call of one shape, they let the rendered statements of a loop
+        of calls be reused (templates.render caches them)."""
+        self._serial += 1
+        return f"agreement_sql_{kind}_{_TOKEN}_{self._serial}"
 
     # -- sources -------------------------------------------------------------------------
     def read_source(self, source: Any, *, columns: Columns | None = None) -> Relation:
@@ -169,7 +180,7 @@ class DuckDBSession:
 
     def _copy_stream(self, reader: Any, description: str,
                      columns: Columns | None = None) -> Relation:
-        staged = generated_name("stream")
+        staged = self.generated_name("stream")
         self.cursor.register(staged, reader)
         self._owned.append(("view", staged))
         try:
@@ -182,7 +193,7 @@ class DuckDBSession:
         every column, or those ``columns`` keeps (chosen on the view's description, before any
         row is read). When the choice fails, every column is copied first, so that a malformed
         file or stream is reported before the choice's error, as when every column is read."""
-        name = generated_name("src")
+        name = self.generated_name("src")
         kept = None
         if columns is not None:
             try:
@@ -209,7 +220,7 @@ class DuckDBSession:
                 rel = self.cursor.read_json(
                     list(files.paths),  # type: ignore[arg-type, unused-ignore]
                     format=files.json_format)  # type: ignore[arg-type]
-            name = generated_name("files")
+            name = self.generated_name("files")
             self.cursor.register(name, rel)
             self._owned.append(("view", name))
             if files.kind == "parquet":
@@ -233,7 +244,7 @@ class DuckDBSession:
         try:
             rel = self.cursor.read_json(path, format="newline_delimited", records="true",
                                         compression="none", columns=dict(columns))
-            name = generated_name("lines")
+            name = self.generated_name("lines")
             self.cursor.register(name, rel)
         except duckdb.Error as exc:
             raise SourceError(f"cannot read {path!r}: {_first_line(exc)}") from None
@@ -243,13 +254,13 @@ class DuckDBSession:
 
     # -- package relations ---------------------------------------------------------------
     def register_arrow(self, table: Any, kind: str) -> str:
-        name = generated_name(kind)
+        name = self.generated_name(kind)
         self.cursor.register(name, table)
         self._owned.append(("view", name))
         return name
 
     def materialize(self, sql: str, params: dict[str, Any], kind: str) -> Relation:
-        name = generated_name(kind)
+        name = self.generated_name(kind)
         self._run(self.dialect.create_temp_table(name) + sql, params, what=kind)
         self._owned.append(("table", name))
         return self._describe(name, f"the {kind} table", cheap_scan=True)

@@ -43,6 +43,7 @@ def test_cached_compile_renders_the_same_sql(monkeypatch, tmp_path):
     def rendered_with(env):
         # templates.render() compiles through templates.environment(): this one, for one call
         monkeypatch.setattr(templates, "environment", lambda directory=None: env)
+        monkeypatch.setattr(templates, "_RENDERED", {})   # no rendered statement kept either
         return statement("krippendorff_alpha", level="ordinal", categories="1,2,3,4,5")[0].sql
 
     first = rendered_with(cold)
