@@ -159,3 +159,14 @@ def test_help_of_every_command(command):
     with pytest.raises(SystemExit) as done:
         main(args)
     assert done.value.code == 0
+
+
+def test_running_one_command_builds_only_its_modules_parser():
+    def choices(parser):
+        sub = next(a for a in parser._actions if a.__class__.__name__ == "_SubParsersAction")
+        return list(sub.choices)
+
+    assert choices(build_parser("irr")) == ["irr"]
+    assert set(choices(build_parser("icc"))) >= {"icc", "concordance", "bland-altman"}
+    # a command its module is not named after (the registry's) gets the whole parser
+    assert choices(build_parser("krippendorff-alpha")) == choices(build_parser())
