@@ -170,3 +170,12 @@ def test_running_one_command_builds_only_its_modules_parser():
     assert set(choices(build_parser("icc"))) >= {"icc", "concordance", "bland-altman"}
     # a command its module is not named after (the registry's) gets the whole parser
     assert choices(build_parser("krippendorff-alpha")) == choices(build_parser())
+
+
+def test_the_package_and_its_distribution_have_one_version():
+    # pyproject.toml's version is what pip and bench/ report; --version prints __version__
+    import tomllib
+
+    import agreement_sql
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert project["version"] == agreement_sql.__version__
