@@ -21,7 +21,8 @@ callable runs ``--warmup`` times, then ``--calls`` rounds in which each callable
 turn (interleaved, so drift in the machine's speed touches all alike); a row's figure is the
 median over the calls, and the median of those over ``--repeat`` processes. The callables are
 the package calls (Arrow and file input), DuckDB's own scan of the same input (the floor: count
-and sum), and the peers: ``krippendorff.alpha`` on the matrix (nominal, interval),
+and sum), the least SQL for nominal alpha on it (``duckdb alpha``: one hand-written statement,
+no input checks: DuckDB's floor for any alpha computed in SQL), and the peers: ``krippendorff.alpha`` on the matrix (nominal, interval),
 statsmodels' ``fleiss_kappa(aggregate_raters(complete items))`` and
 ``cohens_kappa(to_table(the two raters' common units))``, each timed on the prepared matrix
 ("peer ms": conversion excluded) and from the same Arrow table or file through pandas' pivot
@@ -76,6 +77,17 @@ CALLS = (
     ("coefficients", "coefficients", {}, 20.0, None),
 )
 FLOOR = "duckdb_scan"
+# the least SQL that gives nominal alpha: one statement, no input checks, the value column read as
+# a number; its time is DuckDB's own floor for an alpha computed in SQL on this input
+FLOOR_ALPHA = "duckdb_alpha"
+MINIMAL_ALPHA = """
+WITH r AS (SELECT item, TRY_CAST(value AS DOUBLE) AS x FROM {source}),
+iv AS (SELECT item, x, COUNT(*) AS n FROM r WHERE x IS NOT NULL GROUP BY item, x),
+iu AS (SELECT item, SUM(n) AS m, SUM(n * n) AS q FROM iv GROUP BY item HAVING SUM(n) >= 2),
+pv AS (SELECT iv.x, SUM(iv.n) AS n FROM iv JOIN iu ON iu.item = iv.item GROUP BY iv.x),
+s AS (SELECT SUM((m * m - q) / (m - 1.0)) AS d_o, SUM(m) AS n FROM iu)
+SELECT 1 - (s.n - 1) * s.d_o / (s.n * s.n - (SELECT SUM(n * n) FROM pv)) FROM s
+"""
 TRACE_LINE = re.compile(r"^agreement-sql trace: (.+) ([0-9.]+)s$")
 MARK = "bench-small:"
 
@@ -238,6 +250,10 @@ def callables(spec: dict) -> tuple[dict, dict, dict]:
     todo[f"{FLOOR}|arrow"] = lambda: scan_con.execute("SELECT count(*), sum(value) FROM small_ratings").fetchall()
     todo[f"{FLOOR}|file"] = lambda: scan_con.execute(
         f"SELECT count(*), sum(value) FROM {reader}($path)", {"path": path}).fetchall()
+    todo[f"{FLOOR_ALPHA}|arrow"] = lambda: scan_con.execute(
+        MINIMAL_ALPHA.format(source="small_ratings")).fetchall()[0][0]
+    todo[f"{FLOOR_ALPHA}|file"] = lambda: scan_con.execute(
+        MINIMAL_ALPHA.format(source=f"{reader}($path)"), {"path": path}).fetchall()[0][0]
     peers = peer_functions()
     wanted = {peer for name, _, _, _, peer in CALLS if peer and (not spec["only"] or name in spec["only"])}
     for peer in sorted(wanted):
@@ -378,6 +394,10 @@ def dataset_table(result: dict) -> str:
         lines.append(row)
     a, f = ms.get(f"{FLOOR}|arrow"), ms.get(f"{FLOOR}|file")
     lines.append(f"{'duckdb scan':<16}{fmt(a):>10}{fmt(f):>10}{'':>8}{'':>5}{'':>9}  (floor: count and sum of the same input)")
+    a, f = ms.get(f"{FLOOR_ALPHA}|arrow"), ms.get(f"{FLOOR_ALPHA}|file")
+    value = result["values"].get(f"{FLOOR_ALPHA}|arrow") if "values" in result else None
+    lines.append(f"{'duckdb alpha':<16}{fmt(a):>10}{fmt(f):>10}{'':>8}{'':>5}{'':>9}  (floor: the least SQL "
+                 f"for nominal alpha, one statement, no checks: {fmt(value, '.4f')})")
     return "\n".join(lines)
 
 
