@@ -325,9 +325,8 @@ def _frozen(value: Any) -> Any:
     is part of it (True and 1, 1 and 1.0 are different options), floats by their repr."""
     if isinstance(value, (list, tuple)):
         return (type(value).__name__,) + tuple(_frozen(v) for v in value)
-    if isinstance(value, Mapping):
-        return ("mapping",) + tuple(sorted(((_frozen(k), _frozen(v)) for k, v in value.items()),
-                                           key=repr))
+    if isinstance(value, Mapping):       # in its order: a template may iterate over it
+        return ("mapping",) + tuple((_frozen(k), _frozen(v)) for k, v in value.items())
     if isinstance(value, float):
         return ("float", repr(value))
     hash(value)
