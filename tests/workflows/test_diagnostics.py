@@ -230,3 +230,32 @@ def test_max_items_zero_lists_no_units_and_changes_nothing_else():
     none, some = rater_diagnostics(t, max_items=0), rater_diagnostics(t, max_items=10)
     assert none["items"] == [] and some["items"]
     assert {k: v for k, v in none.items() if k != "items"} == {k: v for k, v in some.items() if k != "items"}
+
+
+@pytest.mark.parametrize("route", ["patterns", "wide", "counts"])
+def test_the_hand_checked_figures_on_every_route(monkeypatch, route):
+    """The per-rater figures of the small table, whichever form computes them: rater patterns,
+    the wide form's cells (a rater's ratings in one category on units of one size, their units'
+    counts summed) or the counts form's per-rating rows. Expectations by hand, as above."""
+    import agreement_sql.plan as plan
+
+    if route != "patterns":
+        monkeypatch.setattr(plan, "FORCED_PATTERNS", False)
+    if route == "counts":
+        monkeypatch.setattr(plan, "FORCED_FORM", "counts")
+    d = rater_diagnostics(_table(RATINGS))
+    by = {r["rater"]: r for r in d["raters"]}
+    assert by["a"]["agreement_with_others"] == pytest.approx(100 * 3 / 8)   # 3 of 8 pairs
+    assert by["a"]["mean_abs_difference"] == pytest.approx((4 + 4) / 8)
+    assert by["c"]["agreement_with_others"] == 0.0
+    assert by["b"]["n_ratings"] == 4 and by["b"]["mean_rating"] == pytest.approx(11 / 4)
+    bias = {b["rater"]: b["offset"] for b in d["bias"]}
+    assert bias == pytest.approx({"a": -1.0, "b": 0.5, "c": 0.5})
+    # labels: a says P on 3 of 4 items, b on 1 of 4; against the other's share of P
+    labels = {"a": ["P", "P", "F", "P"], "b": ["P", "F", "F", "F"], "c": ["P", "P", "F", None]}
+    d = rater_diagnostics(_table(labels), level="nominal")
+    offsets = {(b["rater"], b["category"]): b["offset"] for b in d["bias"]}
+    # a on P: own 3/4; the others on a's four items: i1 P,P; i2 F,P; i3 F,F; i4 F -> 3 of 7
+    assert offsets[("a", "P")] == pytest.approx(3 / 4 - 3 / 7)
+    # c on F: own 1/3 (i3); the others on c's items i1..i3: P,P; P,F; F,F -> 3 of 6
+    assert offsets[("c", "F")] == pytest.approx(1 / 3 - 3 / 6)
