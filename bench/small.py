@@ -23,7 +23,8 @@ median over the calls, and the median of those over ``--repeat`` processes. The 
 the package calls (Arrow and file input), DuckDB's own scan of the same input (the floor: count
 and sum), the least SQL for nominal alpha on it (``duckdb alpha``: one hand-written statement,
 no input checks: DuckDB's floor for any alpha computed in SQL), and the peers:
-``krippendorff.alpha`` on the matrix (nominal, interval), statsmodels' ``fleiss_kappa(aggregate_raters(complete items))`` and
+``krippendorff.alpha`` on the matrix (nominal, interval), statsmodels'
+``fleiss_kappa(aggregate_raters(complete items))`` and
 ``cohens_kappa(to_table(the two raters' common units))``, each timed on the prepared matrix
 ("peer ms": conversion excluded) and from the same Arrow table or file through pandas' pivot
 ("+arrow", "+file": conversion included). Ratios are the package's ms over the peer's with its
