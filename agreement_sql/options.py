@@ -114,6 +114,10 @@ OPTIONS: dict[str, tuple[Check, str]] = {
     "row_types": (_kinds(("text", "double", "bigint", "boolean")), "lookup_rows: the column types"),
     "with_usage": (_bool, "judge_agreement: each judge's assessment count"),
     "with_points": (_bool, "judge_agreement: each point's spread and flag"),
+    "granularities": (_bool, "judge_agreement: also the pooled and per-point alphas from the same "
+                             "units (the wide form with rater bits)"),
+    "point_across": (_opt_str, "judge_agreement: the slice a per-point alpha pools over (its "
+                               "values are the units)"),
     "rater_patterns": (_bool, "keep each unit's rater pattern (few raters, wide form)"),
     "with_coincidences": (_bool, "rater_diagnostics: also the pooled coincidence matrix (the HTML report)"),
     "with_items": (_bool, "rater_diagnostics: rank the units that drive disagreement ($max_items > 0)"),

@@ -119,7 +119,7 @@ TEMPLATE_OPTIONS: dict[str, dict[str, Any]] = {
                     "weights": None,
                     "marginals": "pairwise", "variance": None,
                     "weight_basis": "value", "weight_matrix": None, "ci": False, "part": "kappa"},
-    "judge_agreement": {"with_row_number": True},
+    "judge_agreement": {"with_row_number": True, "granularities": False, "point_across": None},
     "lookup_rows": {"n_rows": 2, "row_names": ["value_text", "rank", "x"],
                     "row_types": ["text", "bigint", "double"]},
     "report_traces": {"n_traces": 1, "numeric_items": False},

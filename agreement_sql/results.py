@@ -284,7 +284,8 @@ class FlaggedPoint(TypedDict):
 class JudgeGroup(TypedDict):
     group: Dict[str, Any]                # e.g. {"promptId": ..., "modelId": ...}
     judgeAgreement: Optional[JudgeAgreementMetrics]   # None: no point scored by two judges
-    highDisagreementPoints: List[FlaggedPoint]        # sigma > sigmaThreshold
+    highDisagreementPoints: Optional[List[FlaggedPoint]]   # sigma > sigmaThreshold; None: in
+                                                           # pointFiles["points"] (flagged)
 
 
 class PointAgreement(TypedDict):
@@ -295,6 +296,12 @@ class PointAgreement(TypedDict):
     numJudges: int
     numResponses: int                    # responses (units) with two or more scores
     numComparisons: int
+
+
+class PointFile(TypedDict):
+    """A Parquet file of per-point rows a call wrote (judge_agreement's ``points_to``)."""
+    path: str
+    rows: int
 
 
 class JudgePlatform(TypedDict):
@@ -312,11 +319,12 @@ class JudgeAgreementReport(TypedDict):
     across: Optional[str]
     sigmaThreshold: float
     groups: List[JudgeGroup]
-    perPoint: List[PointAgreement]
+    perPoint: Optional[List[PointAgreement]]   # None: in pointFiles["pointAlphas"]
     platform: JudgePlatform
     warnings: List[str]
     diagnostics: Optional[RaterDiagnostics]
     conventions: Dict[str, str]
+    pointFiles: NotRequired[Dict[str, PointFile]]   # points_to: "points", "pointAlphas"
 
 
 # "pass" is a Python keyword: the functional form keeps seed 002's key

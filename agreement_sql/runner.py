@@ -16,13 +16,15 @@ def query(session: Session, template: str, options: Mapping[str, Any],
 
 def query_parts(session: Session, template: str, options: Mapping[str, Any],
                 params: Mapping[str, Any],
-                parts: Mapping[str, Sequence[str]]) -> dict[str, dict[str, list[Any]]]:
+                parts: Mapping[str, Sequence[str]],
+                sinks: Mapping[str, Any] | None = None) -> dict[str, dict[str, list[Any]]]:
     """Run ``sql/<template>.sql.j2``, whose rows are tagged by ``part`` and ordered by it, and
     return the listed columns of each listed part column by column (Session.query_parts): for
     results of hundreds of thousands of rows, which a dict per row would cost more to hold
-    than to compute."""
+    than to compute. ``sinks``: parts written to Parquet files instead (agreement_sql.sinks)."""
     rendered = render(template, options, dialect=session.dialect)
-    return session.query_parts(rendered.sql, rendered.bind(params), what=template, parts=parts)
+    return session.query_parts(rendered.sql, rendered.bind(params), what=template, parts=parts,
+                               sinks=sinks)
 
 
 def run_template(session: Session, template: str, options: Mapping[str, Any],

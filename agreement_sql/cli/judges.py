@@ -26,6 +26,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--across", default=None, metavar="COLUMN",
                    help="group_by column a per-point alpha pools over [the last group_by column]")
     p.add_argument("--no-per-point", action="store_true", help="skip the per-point alphas")
+    p.add_argument("--points-to", default=None, metavar="DIR",
+                   help="write the per-point rows to DIR/points.parquet and DIR/point_alphas.parquet "
+                        "instead of the report (platform-scale inputs; an existing file is not "
+                        "overwritten)")
     p.add_argument("--level", choices=["interval", "ordinal", "ratio", "nominal"], default="interval",
                    help="level of measurement [interval]")
     p.add_argument("--sigma", type=float, default=SIGMA_THRESHOLD,
@@ -49,7 +53,8 @@ def run(args: argparse.Namespace) -> int:
                                  group_by=args.group_by, level=args.level,
                                  across=False if args.no_per_point else args.across,
                                  sigma_threshold=args.sigma, diagnostics=not args.no_diagnostics,
-                                 max_items=args.max_items, on_duplicate=args.on_duplicate, con=con)
+                                 max_items=args.max_items, on_duplicate=args.on_duplicate, con=con,
+                                 points_to=args.points_to)
     finally:
         con.close()
     emit(args, report, table_text=judges_text)
@@ -77,15 +82,18 @@ def judges_text(report) -> str:
         rows.append({**g["group"], "alpha": m and m["krippendorffsAlpha"],
                      "interpretation": m["interpretation"] if m else "no multi-judge point",
                      "points": m and m["numItems"], "judges": m and m["numJudges"],
-                     "flagged": len(g["highDisagreementPoints"])})
+                     **({"flagged": len(g["highDisagreementPoints"])}
+                        if g["highDisagreementPoints"] is not None else {})})
     out.write(table(rows))
-    flagged = [(g["group"], f) for g in report["groups"] for f in g["highDisagreementPoints"]]
+    flagged = [(g["group"], f) for g in report["groups"] for f in g["highDisagreementPoints"] or []]
     if flagged:
         out.write(f"\nPoints with judge sigma > {report['sigmaThreshold']:g}:\n")
         for group, f in flagged:
             where = " / ".join(str(v) for v in group.values())
             out.write(f"  - {where}: {f['pointText']} (sigma {_fmt(f['stdDev'])})\n")
-    low = [pt for pt in report["perPoint"] if pt["interpretation"] in ("unreliable", "unstable")]
+    for name, file in report.get("pointFiles", {}).items():
+        out.write(f"\nPer-point rows ({name}): {file['rows']} in {file['path']}\n")
+    low = [pt for pt in report["perPoint"] or [] if pt["interpretation"] in ("unreliable", "unstable")]
     if low:
         out.write(f"\nRubric points with low agreement across responses ({len(low)}):\n")
         for pt in low:

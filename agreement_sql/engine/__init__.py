@@ -93,12 +93,15 @@ class Session(Protocol):
         """Run one statement and return its rows as dicts (SQL NULL as None)."""
 
     def query_parts(self, sql: str, params: dict[str, Any], *, what: str,
-                    parts: Mapping[str, Sequence[str]]) -> dict[str, dict[str, list[Any]]]:
+                    parts: Mapping[str, Sequence[str]],
+                    sinks: Mapping[str, Any] | None = None) -> dict[str, dict[str, list[Any]]]:
         """Run a statement whose rows are tagged by a column ``part`` and ordered by it, and
         return, for each part named in ``parts``, its rows column by column: ``{part: {column:
         [value per row]}}``, only the columns listed for that part (every listed part present,
         empty when it has no row), with :meth:`query`'s Python values. For results of many rows,
-        read without building a dict per row or converting another part's NULL columns."""
+        read without building a dict per row or converting another part's NULL columns.
+        ``sinks``: parts written to files instead (agreement_sql.sinks.ParquetSink, closed
+        here, an empty file when the part has no row); such a part is not returned."""
 
     def close(self) -> None:
         """Drop every temporary object of the session and release it."""

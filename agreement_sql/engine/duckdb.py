@@ -36,6 +36,8 @@ _NUMBER_IDS = {"tinyint", "smallint", "integer", "bigint", "hugeint", "utinyint"
 _TEXT_IDS = {"varchar", "char", "bpchar", "string", "text"}
 _PRIVATE = threading.local()
 _TRACE = bool(os.environ.get("AGREEMENT_SQL_TRACE"))
+# rows per Arrow batch of a partitioned result (Session.query_parts)
+PART_BATCH_ROWS = 100_000
 
 
 def is_duckdb_connection(con: Any) -> bool:
@@ -273,32 +275,43 @@ class DuckDBSession:
         return [dict(zip(names, row)) for row in cursor.fetchall()]
 
     def query_parts(self, sql: str, params: dict[str, Any], *, what: str,
-                    parts: Mapping[str, Sequence[str]]) -> dict[str, dict[str, list[Any]]]:
-        # through Arrow: a Python list per kept column, no tuple or dict per row; HUGEINT
-        # arrives as a Decimal, where fetchall gives an int
+                    parts: Mapping[str, Sequence[str]],
+                    sinks: Mapping[str, Any] | None = None) -> dict[str, dict[str, list[Any]]]:
+        # through Arrow batches: a Python list per kept column, no tuple or dict per row, and a
+        # sink's rows written as they come; HUGEINT arrives as a Decimal, where fetchall gives
+        # an int
+        sinks = sinks or {}
         try:
             started = time.perf_counter() if _TRACE else 0.0
             relation = self.cursor.sql(sql, params=params)
             huge = {n for n, t in zip(relation.columns, relation.types)
                     if str(t) in ("HUGEINT", "UHUGEINT")}
-            table = relation.to_arrow_table()
+            reader = relation.to_arrow_reader(PART_BATCH_ROWS)
+            out: dict[str, dict[str, list[Any]]] = {part: {name: [] for name in names}
+                                                    for part, names in parts.items()}
+            for batch in reader:
+                tags = batch.column(batch.schema.get_field_index("part")).to_pylist()
+                start = 0
+                while start < len(tags):
+                    # the rows of a part are one run: the statement orders by part
+                    part = tags[start]
+                    end = start + tags.count(part)
+                    rows = batch.slice(start, end - start)
+                    if part in sinks:
+                        sinks[part].write(rows)
+                    elif part in out:
+                        for name in parts[part]:
+                            values = rows.column(rows.schema.get_field_index(name)).to_pylist()
+                            out[part][name].extend([None if v is None else int(v) for v in values]
+                                                   if name in huge else values)
+                    start = end
+            for sink in sinks.values():
+                sink.close(reader.schema)
             if _TRACE:
                 print(f"agreement-sql trace: {what} {time.perf_counter() - started:.3f}s",
                       file=sys.stderr)
         except duckdb.Error as exc:
             raise AgreementError(f"{what}: the database refused the query: {_first_line(exc)}") from exc
-        tags = table.column("part").to_pylist()
-        out: dict[str, dict[str, list[Any]]] = {}
-        for part, names in parts.items():
-            # the rows of a part are one run: the statement orders by part
-            start = tags.index(part) if part in tags else 0
-            end = len(tags) - tags[::-1].index(part) if part in tags else 0
-            rows = table.slice(start, end - start)
-            out[part] = {}
-            for name in names:
-                values = rows.column(name).to_pylist()
-                out[part][name] = ([None if v is None else int(v) for v in values]
-                                   if name in huge else values)
         return out
 
     def _run(self, sql: str, params: dict[str, Any], *, what: str) -> Any:

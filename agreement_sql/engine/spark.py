@@ -327,10 +327,17 @@ class SparkCallSession:
         return [dict(zip(names, row)) for row in rows]
 
     def query_parts(self, sql: str, params: dict[str, Any], *, what: str,
-                    parts: Mapping[str, Sequence[str]]) -> dict[str, dict[str, list[Any]]]:
+                    parts: Mapping[str, Sequence[str]],
+                    sinks: Mapping[str, Any] | None = None) -> dict[str, dict[str, list[Any]]]:
         names, rows = self._collect(sql, params, what=what)
         at = {name: i for i, name in enumerate(names)}
         tag = at["part"]
+        for part, sink in (sinks or {}).items():
+            # the sink's declared types decide the file's, whichever engine gave the values
+            kept = [row for row in rows if row[tag] == part]
+            if kept:
+                sink.write_values({col: [row[at[col]] for row in kept] for col, _, _ in sink.columns})
+            sink.close()
         return {part: {name: [row[at[name]] for row in rows if row[tag] == part] for name in kept}
                 for part, kept in parts.items()}
 

@@ -24,13 +24,14 @@ from typing import Any, Mapping, Sequence
 from ..errors import OptionError, SourceError
 from ..interpret import krippendorff_label, settled_near
 from ..parameters import LEVELS
-from ..plan import make_plan, refuse_duplicate_units
+from ..plan import Plan, make_plan, refuse_duplicate_units
 from ..profile import Profile, read_profile, rekeyed
 from ..ratings import RatingsSpec
 from ..results import (FlaggedPoint, JudgeAgreementMetrics, JudgeAgreementReport, JudgeGroup,
-                       JudgePlatform, JudgeUsed, PointAlpha, PointAgreement)
+                       JudgePlatform, JudgeUsed, PointAlpha, PointAgreement, PointFile)
 from ..runner import query_parts
 from ..session import ratings_session
+from ..sinks import ParquetSink, output_files
 from ..sources import check_layout
 from ._common import collector_paused, regrouped, rounded, slice_values
 from .diagnostics import diagnose
@@ -43,6 +44,8 @@ UNSTABLE_VARIANCE = 0.02
 WEVAL_ITEM, WEVAL_RATER, WEVAL_VALUE = "keyPointText", "judgeId", "coverageExtent"
 WEVAL_GROUP_BY = ("promptId", "modelId")
 APPROACHES = ("standard", "prompt-aware", "holistic", "backup")
+# tests set this False to run the three granularities as three statements where one would serve
+ONE_STATEMENT = True
 
 CONVENTIONS = {
     "alpha": "standard Krippendorff's alpha (coincidence matrix) over the points of a group; "
@@ -67,7 +70,8 @@ def judge_agreement(source: Any, *, item: str | None = None, rater: str | None =
                     sigma_threshold: float = SIGMA_THRESHOLD, judges: Mapping[str, Any] | None = None,
                     diagnostics: bool = True, max_items: int = 10, on_duplicate: str | None = None,
                     con: Any = None, layout: str = "long", rater_columns: Sequence[str] | None = None,
-                    orientation: str | None = None) -> JudgeAgreementReport:
+                    orientation: str | None = None,
+                    points_to: str | os.PathLike[str] | None = None) -> JudgeAgreementReport:
     """Inter-judge agreement per group, per point and platform-wide, shaped like Weval's metrics.
 
     ``source`` is a Weval result JSON (path or the parsed dict) or a long table with columns
@@ -78,6 +82,13 @@ def judge_agreement(source: Any, *, item: str | None = None, rater: str | None =
     Unreliable groups are logged as warnings (logger ``agreement_sql.judges``) and listed in
     ``warnings``. A group without any point scored by two judges has ``judgeAgreement`` None.
     ``layout="wide"`` reads a table with a column per judge (docs/migrating.md).
+    ``points_to``: a directory (created when absent) that receives the per-point results as
+    Parquet files instead of the report (for platform-scale inputs, docs/workflows.md):
+    ``points.parquet``, a row per judged point of each group (its judge scores' mean, spread,
+    sigma and flag), and ``point_alphas.parquet``, a row per rubric point across responses
+    (its alpha), both unrounded; the report's ``perPoint`` and ``highDisagreementPoints`` are
+    then None, ``perPointAlphas`` absent and ``pointFiles`` says where the rows went. A file
+    that exists is not overwritten (OptionError).
     """
     if level not in LEVELS:
         raise OptionError(f"level must be one of {', '.join(LEVELS)}, got {level!r}")
@@ -121,26 +132,75 @@ def judge_agreement(source: Any, *, item: str | None = None, rater: str | None =
         if across_col:
             folded = [n for n in names if n == across_col] or [n for n in names if n.lower() == across_col.lower()]
             across_slice = slices[names.index(folded[0])]
+        paths = _point_files(points_to, names, across_slice) if points_to is not None else None
         profile = read_profile(spec)
-        groups = _judge_rows(spec, profile, level, sigma_threshold, usage=True, points=True,
-                             allow_empty=weval is not None)
-        # the other granularities re-key the same ratings: their checks, raters and categories
-        # are the profile's (agreement_sql.profile.rekeyed), read once
-        pooled_spec = regrouped(spec, pool=True)
-        pooled = _judge_rows(pooled_spec, rekeyed(profile, pooled_spec), level, sigma_threshold,
-                             usage=True, points=False, allow_empty=True)
-        per_point: Parts = {}
-        if across_slice is not None:
-            across_spec = regrouped(spec, across=across_slice)
-            per_point = _judge_rows(across_spec, rekeyed(profile, across_spec), level,
-                                    sigma_threshold, usage=False, points=False, allow_empty=True,
-                                    group_columns=POINT_ALPHA_COLUMNS)
-        diag = (diagnose(pooled_spec, level=level, max_items=max_items,
-                         profile=rekeyed(profile, pooled_spec))
-                if diagnostics and groups["groups"]["alpha"] else [])
+        sinks: dict[str, ParquetSink] = {}
+        try:
+            groups, pooled, per_point, diag = _granularities(
+                spec, profile, level, sigma_threshold, weval is not None, across_slice,
+                diagnostics, max_items, paths, sinks)
+        except BaseException:
+            for sink in sinks.values():
+                sink.discard()
+            raise
+    files: dict[str, PointFile] | None = None
+    if paths is not None:
+        files = {report_key: {"path": sinks[part].path, "rows": sinks[part].rows}
+                 for part, report_key in (("points", "points"), ("point_alphas", "pointAlphas"))
+                 if part in sinks}
     with collector_paused():
         return _report(groups, pooled, per_point, diag, names, slices, across_slice, meta, level,
-                       float(sigma_threshold), weval is not None)
+                       float(sigma_threshold), weval is not None, files)
+
+
+def _granularities(spec: RatingsSpec, profile: Profile, level: str, sigma_threshold: float,
+                   is_weval: bool, across_slice: str | None, diagnostics: bool, max_items: int,
+                   paths: list[str] | None,
+                   sinks: dict[str, ParquetSink]) -> tuple[Parts, Parts, Parts, list[Any]]:
+    """The three granularities and the diagnostics. In the wide form with rater bits one
+    statement gives all three from one per-unit aggregation (option granularities); otherwise
+    the pooled and per-point granularities re-key the same ratings, each in a statement of its
+    own. With ``paths`` (``points_to``) the per-point rows go to Parquet files: their sinks
+    are added to ``sinks`` (the caller discards them if the call fails)."""
+    profile.check(numbers=level != "nominal", allow_empty=is_weval,
+                  what=f"judge agreement at level {level!r}")
+    # the other granularities re-key the same ratings: their checks, raters, categories and
+    # plan are the profile's (agreement_sql.profile.rekeyed), read once
+    plan = make_plan(profile) if profile.totals["n_ratings"] else None
+    together = (ONE_STATEMENT and plan is not None and plan.form == "wide"
+                and plan.rater_blocks > 0)
+    if paths is not None:
+        sinks.update(_point_sinks(paths, list(spec.group_by), spec.slices, across_slice,
+                                  "point_" if together else "slice_"))
+    pooled_spec = regrouped(spec, pool=True)
+    per_point: Parts = {}
+    if together:
+        parts = _judge_rows(spec, profile, plan, level, sigma_threshold, usage=True, points=True,
+                            granularities=True, point_across=across_slice,
+                            sinks={"points": sinks["points"],
+                                   **({"point_alphas": sinks["point_alphas"]}
+                                      if "point_alphas" in sinks else {})} if sinks else None)
+        groups = {"groups": parts["groups"], "usage": parts["usage"], "points": parts.get("points", {})}
+        pooled = {"groups": parts["pooled_groups"], "usage": parts["pooled_usage"]}
+        if across_slice is not None and "point_alphas" in parts:
+            alphas = parts["point_alphas"]
+            per_point = {"groups": {(f"slice_{name[6:]}" if name.startswith("point_") else name): values
+                                    for name, values in alphas.items()}}
+    else:
+        groups = _judge_rows(spec, profile, plan, level, sigma_threshold, usage=True, points=True,
+                             sinks={"points": sinks["points"]} if sinks else None)
+        pooled = _judge_rows(pooled_spec, rekeyed(profile, pooled_spec), plan, level,
+                             sigma_threshold, usage=True, points=False)
+        if across_slice is not None:
+            across_spec = regrouped(spec, across=across_slice)
+            per_point = _judge_rows(across_spec, rekeyed(profile, across_spec), plan, level,
+                                    sigma_threshold, usage=False, points=False,
+                                    group_columns=POINT_ALPHA_COLUMNS,
+                                    sinks={"groups": sinks["point_alphas"]} if sinks else None)
+    diag = (diagnose(pooled_spec, level=level, max_items=max_items,
+                     profile=rekeyed(profile, pooled_spec))
+            if diagnostics and groups["groups"]["alpha"] else [])
+    return groups, pooled, per_point, diag
 
 
 # a statement's rows by part, each part column by column: {part: {column: [value per row]}}
@@ -155,26 +215,74 @@ POINT_ALPHA_COLUMNS = ["alpha", "score_variance", "num_judges", "num_items", "nu
                        "n_duplicate_units"]
 
 
-def _judge_rows(spec: RatingsSpec, profile: Profile, level: str, sigma_threshold: float, *,
-                usage: bool, points: bool, allow_empty: bool,
-                group_columns: Sequence[str] = GROUP_COLUMNS) -> Parts:
-    """sql/judge_agreement.sql.j2 on ``spec`` (one granularity): the columns each part of the
-    report reads, column by column (the per-point granularity has a row per rubric point)."""
-    profile.check(numbers=level != "nominal", allow_empty=allow_empty,
-                  what=f"judge agreement at level {level!r}")
+def _point_files(directory: Any, names: list[str], across_slice: str | None) -> list[str]:
+    """The paths of ``points_to``'s files (points.parquet, and point_alphas.parquet with an
+    ``across`` column), checked before any statement runs."""
+    fixed = {"pointText", "numJudges", "mean", "spread", "stdDev", "flagged", "alpha",
+             "scoreVariance", "numResponses", "numComparisons"}
+    taken = sorted(fixed & set(names))
+    if taken:
+        raise OptionError(f"points_to: the group_by column {taken[0]!r} has the name of a column "
+                          "of the point files; rename it")
+    return output_files(directory, ["points.parquet", "point_alphas.parquet"][:2 if across_slice else 1],
+                        "points_to")
+
+
+def _point_sinks(files: list[str], names: list[str], slices: list[str],
+                 across_slice: str | None, point_key: str) -> dict[str, ParquetSink]:
+    """The sinks of ``files``: the group points (sql/judge_agreement.sql.j2's "points" part)
+    and, with an ``across`` column, the point alphas (its "point_alphas" part, keys
+    ``point_<i>``, or the per-point granularity's "groups" part, keys ``slice_<i>``), with the
+    report's names for their columns."""
+    sinks = {"points": ParquetSink(files[0], [
+        *((s, n, None) for n, s in zip(names, slices)), ("item", "pointText", "text"),
+        ("num_judges", "numJudges", "bigint"), ("mean", "mean", "double"),
+        ("spread", "spread", "double"), ("std_dev", "stdDev", "double"),
+        ("flagged", "flagged", "boolean")])}
+    if across_slice is not None:
+        kept = [n for n, s in zip(names, slices) if s != across_slice]
+        sinks["point_alphas"] = ParquetSink(files[1], [
+            *((f"{point_key}{i}", n, None) for i, n in enumerate(kept)),
+            (f"{point_key}{len(kept)}", "pointText", "text"), ("alpha", "alpha", "double"),
+            ("score_variance", "scoreVariance", "double"), ("num_judges", "numJudges", "bigint"),
+            ("num_items", "numResponses", "bigint"), ("num_comparisons", "numComparisons", "bigint")])
+    return sinks
+
+
+def _judge_rows(spec: RatingsSpec, profile: Profile, plan: Plan | None, level: str,
+                sigma_threshold: float, *, usage: bool, points: bool,
+                group_columns: Sequence[str] = GROUP_COLUMNS, granularities: bool = False,
+                point_across: str | None = None,
+                sinks: dict[str, ParquetSink] | None = None) -> Parts:
+    """sql/judge_agreement.sql.j2 on ``spec``: the columns each part of the report reads,
+    column by column (the per-point granularity has a row per rubric point); with
+    ``granularities`` also the pooled and per-point parts. The parts in ``sinks`` go to their
+    files instead (a per-point granularity's duplicate check is then the group granularity's,
+    whose units are the same). ``plan`` None: no rating (every part empty)."""
     keys = ["metric", *spec.slices]
     wanted = {"groups": keys + list(group_columns),
               "usage": keys + USAGE_COLUMNS if usage else [],
               "points": spec.slices + POINT_COLUMNS if points else []}
-    if profile.totals["n_ratings"] == 0:
+    if granularities:
+        wanted["pooled_groups"] = ["metric", *group_columns]
+        wanted["pooled_usage"] = ["metric", *USAGE_COLUMNS] if usage else []
+        if point_across is not None:
+            wanted["point_alphas"] = ([f"point_{i}" for i in range(len(spec.slices))]
+                                      + POINT_ALPHA_COLUMNS)
+    sinks = sinks or {}
+    if plan is None:
+        for sink in sinks.values():
+            sink.close()
         return {part: dict.fromkeys(columns, []) for part, columns in wanted.items()}
-    plan = make_plan(profile)
+    wanted = {part: columns for part, columns in wanted.items() if part not in sinks}
     parts = query_parts(spec.session, "judge_agreement",
                         {**spec.options(), **plan.options(), "level": level, "with_usage": usage,
-                         "with_points": points},
+                         "with_points": points, "granularities": granularities,
+                         "point_across": point_across},
                         {**spec.params(), **plan.params(), "sigma_threshold": float(sigma_threshold)},
-                        wanted)
-    refuse_duplicate_units(profile, sum(int(n or 0) for n in parts["groups"]["n_duplicate_units"]))
+                        wanted, sinks)
+    if "groups" in parts:
+        refuse_duplicate_units(profile, sum(int(n or 0) for n in parts["groups"]["n_duplicate_units"]))
     return parts
 
 
@@ -320,14 +428,14 @@ def _metrics(row: dict[str, Any], used: list[dict[str, Any]],
 def _report(main: Parts, pooled_parts: Parts, per_point: Parts, diag: list[Any],
             names: list[str], slices: list[str], across_slice: str | None,
             meta: Mapping[str, Mapping[str, str]], level: str, sigma_threshold: float,
-            is_weval: bool) -> JudgeAgreementReport:
+            is_weval: bool, files: dict[str, PointFile] | None = None) -> JudgeAgreementReport:
     groups = _rows(main["groups"])
     usage_by: dict[tuple, list[dict[str, Any]]] = {}
     for u in _rows(main["usage"]):
         usage_by.setdefault(_key(u, slices), []).append(u)
 
     # each group's points in statement order (for perPointAlphas), and its flagged points
-    points = main["points"]
+    points = main.get("points") or dict.fromkeys([*slices, *POINT_COLUMNS], [])
     point_keys = zip(*(points[s] for s in slices)) if slices else repeat((), len(points["item"]))
     items_by: dict[tuple, list[str]] = {}
     flagged_by: dict[tuple, list[FlaggedPoint]] = {}
@@ -351,7 +459,7 @@ def _report(main: Parts, pooled_parts: Parts, per_point: Parts, diag: list[Any],
     point_rows: list[PointAgreement] = []
     point_alpha: dict[tuple, dict[str, tuple[float | None, int]]] = {}   # group, point: alpha
     shown_labels: dict[tuple[Any, Any], tuple[float | None, str | None]] = {}
-    pp = per_point["groups"] if per_point else dict.fromkeys(
+    pp = per_point["groups"] if per_point.get("groups") else dict.fromkeys(
         [*(f"slice_{i}" for i in range(len(kept) + 1)), *POINT_ALPHA_COLUMNS], [])
     group_vals = (zip(*(pp[f"slice_{i}"] for i in range(len(kept)))) if kept
                   else repeat((), len(pp["alpha"])))
@@ -376,7 +484,7 @@ def _report(main: Parts, pooled_parts: Parts, per_point: Parts, diag: list[Any],
         k = _key(g, slices)
         group = slice_values(g, names, slices)
         metrics = _metrics(g, usage_by.get(k, []), meta)
-        if metrics is not None and across_slice is not None:
+        if metrics is not None and across_slice is not None and files is None:
             of_point = point_alpha.get(tuple(g[s] for s in kept), {})
             alphas: list[PointAlpha] = [
                 {"pointText": item, "alpha": found[0], "numJudges": found[1]}
@@ -389,7 +497,8 @@ def _report(main: Parts, pooled_parts: Parts, per_point: Parts, diag: list[Any],
             log.warning(message)
             warnings.append(message)
         out_groups.append(JudgeGroup(group=group, judgeAgreement=metrics,
-                                     highDisagreementPoints=flagged_by.get(k, [])))
+                                     highDisagreementPoints=(flagged_by.get(k, []) if files is None
+                                                             else None)))
 
     first = groups[0] if groups else None
     pooled = _rows(pooled_parts["groups"])
@@ -402,8 +511,12 @@ def _report(main: Parts, pooled_parts: Parts, per_point: Parts, diag: list[Any],
         pooled=(_metrics(pooled_row, _rows(pooled_parts["usage"]), meta)
                 if pooled_row else None),
     )
-    return JudgeAgreementReport(
+    report = JudgeAgreementReport(
         level=level, groupBy=list(names), across=names[slices.index(across_slice)] if across_slice else None,
-        sigmaThreshold=sigma_threshold, groups=out_groups, perPoint=point_rows, platform=platform,
+        sigmaThreshold=sigma_threshold, groups=out_groups,
+        perPoint=point_rows if files is None else None, platform=platform,
         warnings=warnings, diagnostics=diag[0] if diag else None, conventions=dict(CONVENTIONS),
         input="weval" if is_weval else "long table")
+    if files is not None:
+        report["pointFiles"] = files
+    return report

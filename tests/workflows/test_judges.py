@@ -255,3 +255,131 @@ def test_num_judges_counts_only_the_judges_of_paired_points(monkeypatch, bit_rat
                         value="score")["groups"][0]["judgeAgreement"]
     assert (m["numJudges"], m["numItems"], m["numComparisons"]) == (2, 2, 2)
     assert [u["judgeId"] for u in m["judgesUsed"]] == ["a", "b"]
+
+
+def _slices_table(seed=5):
+    """Scores 1-5 of 4 judges on 6 points x 4 responses x 3 prompts (integer prompt ids), 20%
+    of the scores missing and 5% null, plus each score as a label."""
+    import random
+
+    rnd = random.Random(seed)
+    cols = {"prompt": [], "model": [], "point": [], "judge": [], "score": [], "label": []}
+    for prompt in range(3):
+        for model in range(4):
+            for point in range(6):
+                for judge in "abcd":
+                    if rnd.random() < 0.2:
+                        continue
+                    v = rnd.choice([1, 2, 3, 4, 5])
+                    cols["prompt"].append(prompt)
+                    cols["model"].append(f"m{model}")
+                    cols["point"].append(f"p{point}")
+                    cols["judge"].append(judge)
+                    cols["score"].append(float(v) if rnd.random() > 0.05 else None)
+                    cols["label"].append(["low", "mid", "high"][v % 3])
+    return pa.table(cols)
+
+
+@pytest.mark.parametrize("options", [
+    {"group_by": ["prompt", "model"]},
+    {"group_by": ["prompt", "model"], "across": "prompt"},
+    {"group_by": ["prompt", "model"], "across": False},
+    {"group_by": ["prompt", "model"], "value": "label", "level": "nominal"},
+    {"group_by": ["prompt", "model"], "level": "ordinal"},
+    {"group_by": None, "on_duplicate": "first"},
+], ids=["across-last", "across-first", "no-across", "nominal-labels", "ordinal", "no-groups"])
+def test_one_statement_gives_the_three_statements_report(monkeypatch, options):
+    """The wide form with rater bits computes the three granularities in one statement from one
+    per-unit aggregation (sql/judge_agreement.sql.j2, option granularities); the re-keyed
+    statements, one per granularity, are the oracle: the same report, byte for byte."""
+    from agreement_sql.workflows import judges
+
+    kwargs = {"item": "point", "rater": "judge", "value": "score", **options}
+    one = json.dumps(judge_agreement(_slices_table(), **kwargs))
+    monkeypatch.setattr(judges, "ONE_STATEMENT", False)
+    assert json.dumps(judge_agreement(_slices_table(), **kwargs)) == one
+
+
+def _read(path):
+    import pyarrow.parquet as pq
+
+    return pq.read_table(path).to_pylist()
+
+
+@pytest.mark.parametrize("one_statement", [True, False])
+def test_point_files_hold_the_reports_per_point_rows(tmp_path, monkeypatch, report, one_statement):
+    """points_to: the per-point rows of the inline report (its perPoint, perPointAlphas and
+    highDisagreementPoints, which round to 3 places) in two Parquet files, unrounded, in the
+    report's order; the rest of the report unchanged."""
+    from agreement_sql.workflows import judges
+
+    monkeypatch.setattr(judges, "ONE_STATEMENT", one_statement)
+    filed = judge_agreement(str(WEVAL), points_to=tmp_path / "out")
+    assert filed["pointFiles"] == {
+        "points": {"path": str(tmp_path / "out" / "points.parquet"), "rows": 71},
+        "pointAlphas": {"path": str(tmp_path / "out" / "point_alphas.parquet"), "rows": 24}}
+    assert filed["perPoint"] is None
+    assert all(g["highDisagreementPoints"] is None and "perPointAlphas" not in g["judgeAgreement"]
+               for g in filed["groups"])
+    assert [g["group"] for g in filed["groups"]] == [g["group"] for g in report["groups"]]
+    assert filed["platform"] == report["platform"] and filed["diagnostics"] == report["diagnostics"]
+
+    alphas = _read(tmp_path / "out" / "point_alphas.parquet")
+    assert list(alphas[0]) == ["promptId", "pointText", "alpha", "scoreVariance", "numJudges",
+                               "numResponses", "numComparisons"]
+    assert [({"promptId": a["promptId"]}, a["pointText"], None if a["alpha"] is None else round(a["alpha"], 3),
+             a["numJudges"], a["numResponses"], a["numComparisons"]) for a in alphas] == \
+        [(p["group"], p["pointText"], p["alpha"], p["numJudges"], p["numResponses"],
+          p["numComparisons"]) for p in report["perPoint"]]
+
+    points = _read(tmp_path / "out" / "points.parquet")
+    assert len(points) == sum(g["judgeAgreement"]["numItems"] for g in report["groups"]
+                              if g["judgeAgreement"])
+    flagged = [({"promptId": p["promptId"], "modelId": p["modelId"]}, p["pointText"],
+                round(p["stdDev"], 3), round(p["mean"], 3), p["spread"], p["numJudges"])
+               for p in points if p["flagged"]]
+    assert flagged == [(g["group"], f["pointText"], f["stdDev"], f["mean"], f["spread"], f["numJudges"])
+                       for g in report["groups"] for f in g["highDisagreementPoints"]]
+    # each group's perPointAlphas: its points in order, with the alpha of the point across responses
+    of_point = {(a["promptId"], a["pointText"]): a for a in alphas}
+    for g in report["groups"]:
+        if not g["judgeAgreement"]:
+            continue
+        mine = [p for p in points if (p["promptId"], p["modelId"]) == tuple(g["group"].values())]
+        assert [(p["pointText"], round(of_point[(p["promptId"], p["pointText"])]["alpha"], 3))
+                for p in mine if of_point[(p["promptId"], p["pointText"])]["alpha"] is not None] == \
+            [(a["pointText"], a["alpha"]) for a in g["judgeAgreement"]["perPointAlphas"]
+             if a["alpha"] is not None]
+
+
+def test_point_files_are_not_overwritten_and_a_failed_call_leaves_none(tmp_path):
+    from agreement_sql.errors import OptionError
+
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "point_alphas.parquet").write_bytes(b"mine")
+    with pytest.raises(OptionError, match="point_alphas.parquet' exists"):
+        judge_agreement(str(WEVAL), points_to=out)
+    assert (out / "point_alphas.parquet").read_bytes() == b"mine"
+    assert not (out / "points.parquet").exists()
+    table = _slices_table()
+    with pytest.raises(OptionError, match="'pointText' has the name of a column"):
+        judge_agreement(table.rename_columns(["pointText", *table.column_names[1:]]), item="point",
+                        rater="judge", value="score", group_by=["pointText", "model"],
+                        points_to=tmp_path / "other")
+    # level nominal refuses nothing, but a score that is not a number refuses interval: no file
+    with pytest.raises(Exception, match="number"):
+        judge_agreement(_slices_table(), item="point", rater="judge", value="label",
+                        group_by=["prompt", "model"], points_to=tmp_path / "third")
+    assert list((tmp_path / "third").iterdir()) == []
+
+
+def test_point_files_without_across_and_cli(tmp_path, capsys):
+    filed = judge_agreement(str(WEVAL), across=False, diagnostics=False, points_to=tmp_path / "a")
+    assert list(filed["pointFiles"]) == ["points"]
+    assert sorted(p.name for p in (tmp_path / "a").iterdir()) == ["points.parquet"]
+    assert main(["judges", str(WEVAL), "--no-diagnostics", "--points-to", str(tmp_path / "b"),
+                 "--format", "table"]) == 0
+    out = capsys.readouterr().out
+    assert f"Per-point rows (points): 71 in {tmp_path / 'b' / 'points.parquet'}" in out
+    assert len(_read(tmp_path / "b" / "point_alphas.parquet")) == 24

@@ -136,7 +136,7 @@ def collect(source: Any, *, item: str = "item", rater: str = "rater", value: str
         # least agreeing first (None: no alpha, last)
         judges["groups"].sort(key=lambda g: _none_last(
             g["judgeAgreement"]["krippendorffsAlpha"] if g["judgeAgreement"] else None))
-        judges["perPoint"].sort(key=lambda p: _none_last(p["alpha"]))
+        judges["perPoint"].sort(key=lambda p: _none_last(p["alpha"]))   # type: ignore[union-attr]
         data["judges"] = judges
         data["conventions"] = dict(judges["conventions"])
     elif kind == "sheet":
