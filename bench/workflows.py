@@ -21,6 +21,10 @@ Three sections, each timed against a floor measured in the same run:
   defaults) and ``diagnostics`` = ``rater_diagnostics(path, item=, rater=, value=,
   metric="metric")`` against ``per_item`` (bench/baselines.py's GROUP BY item, metric) and against
   ``irr``'s peak memory. Targets: within 4x per_item; peak memory at most irr's + 50%.
+  ``judges_files`` is ``judges`` with ``points_to`` (the per-point rows to Parquet files,
+  docs/decisions/0012) and ``judges_floor`` the least hand-written DuckDB SQL for the same
+  content (JUDGES_FLOOR_SQL: no checks, no pooled alpha, only the diagnostics' leave-one-out
+  sums), the floor any implementation of the call meets on the machine.
   ``--raters-sweep`` runs this section on 5 and on 50 raters per item with the same grid and
   prints nanoseconds per rating side by side (target: 50/5 <= 1, cost per rating flat or falling).
 
@@ -89,8 +93,11 @@ SECTIONS = {
         Measurement("irr", "agreement_sql:irr", COLUMNS),
         Measurement("judges", "agreement_sql:judge_agreement",
                     {"item": "item", "rater": "rater", "value": "value", "group_by": "metric"}),
+        Measurement("judges_files", "workflows:judges_to_files", preload=("agreement_sql",)),
+        Measurement("judges_floor", "workflows:judges_floor"),
         Measurement("diagnostics", "agreement_sql:rater_diagnostics", COLUMNS),
-    ), {"judges": (4.0, 1.5), "diagnostics": (4.0, 1.5)}),
+    ), {"judges": (4.0, 1.5), "judges_files": (4.0, 1.5), "judges_floor": (4.0, 1.5),
+        "diagnostics": (4.0, 1.5)}),
 }
 
 
@@ -105,6 +112,78 @@ def scan_sheet(path: str, con=None) -> tuple:
 def scan_pairs(path: str, con=None) -> tuple:
     """Every field of the pairs JSONL read; line count and lines where the two labels agree."""
     return (con or connect()).execute(SCAN_PAIRS_SQL, {"path": path}).fetchall()[0][:2]
+
+
+def judges_to_files(path: str, con=None) -> tuple:
+    """``judges`` with ``points_to``: the per-point rows written to Parquet files (a fresh
+    directory, removed after the call, inside the timing) instead of returned as objects."""
+    import shutil
+    import tempfile
+
+    from agreement_sql import judge_agreement
+
+    out = tempfile.mkdtemp(prefix="judges-", dir=DATA)
+    try:
+        report = judge_agreement(path, item="item", rater="rater", value="value", group_by="metric",
+                                 points_to=out, con=con)
+        return tuple((name, f["rows"]) for name, f in report["pointFiles"].items())
+    finally:
+        shutil.rmtree(out, ignore_errors=True)
+
+
+# the least SQL for judge_agreement's content on the ratings file (group_by metric, across
+# metric: every item a rubric point), by hand, with none of the package's checks or rules:
+# interval alpha in closed form per metric, each judge's paired scores, the points' spread
+# and sigma and the point alphas written to Parquet in input order, and the leave-one-out
+# sums of the rater diagnostics (one join of every score to its unit); no pooled alpha, no
+# other diagnostics
+JUDGES_FLOOR_SQL = (
+    """CREATE TEMP TABLE rc AS SELECT rater, (1::BIGINT << (row_number() OVER (ORDER BY rater) - 1)::INT) AS bit
+       FROM (SELECT DISTINCT rater FROM read_parquet($path))""",
+    """CREATE TEMP TABLE u AS
+       SELECT r.metric, r.item, count(*) AS m, sum(value) AS s1, sum(value * value) AS s2, min(value) AS mn,
+              max(value) AS mx, min(file_row_number) AS fr, bit_or(c.bit) AS b
+       FROM read_parquet($path, file_row_number = true) AS r JOIN rc AS c ON c.rater = r.rater
+       WHERE value IS NOT NULL GROUP BY r.metric, r.item""",
+    """SELECT metric, 1 - (sum(m) - 1) * sum(2 * (m * s2 - s1 * s1) / (m - 1)) / (2 * (sum(m) * sum(s2) - sum(s1) ^ 2)),
+              bit_count(bit_or(b)), sum(m * (m - 1)) / 2, min(fr)
+       FROM u WHERE m >= 2 GROUP BY metric""",
+    """SELECT r.metric, r.rater, count(*), min(file_row_number)
+       FROM read_parquet($path, file_row_number = true) AS r
+       WHERE NOT EXISTS (SELECT 1 FROM u WHERE u.m = 1 AND u.metric = r.metric AND u.item = r.item)
+       GROUP BY r.metric, r.rater""",
+    """COPY (SELECT metric, CAST(item AS VARCHAR) AS pointText, m AS numJudges, s1 / m AS mean, mx - mn AS spread,
+                   sqrt(greatest(s2 / m - (s1 / m) ^ 2, 0)) AS stdDev, sqrt(greatest(s2 / m - (s1 / m) ^ 2, 0)) > 0.3 AS flagged
+            FROM u WHERE m >= 2 ORDER BY fr) TO $points (FORMAT PARQUET)""",
+    """COPY (SELECT CAST(item AS VARCHAR) AS pointText,
+                   1 - (sum(m) - 1) * sum(2 * (m * s2 - s1 * s1) / (m - 1)) / nullif(2 * (sum(m) * sum(s2) - sum(s1) ^ 2), 0) AS alpha,
+                   sum(s2) / sum(m) - (sum(s1) / sum(m)) ^ 2 AS scoreVariance, bit_count(bit_or(b)) AS numJudges,
+                   count(*) AS numResponses, sum(m * (m - 1)) / 2 AS numComparisons
+            FROM u WHERE m >= 2 GROUP BY item ORDER BY min(fr)) TO $alphas (FORMAT PARQUET)""",
+    """SELECT r.rater, sum(u.m - 1), sum(u.s1 - r.value), sum(u.s2 - r.value * r.value),
+              sum(2 * ((u.m - 1) * (u.s2 - r.value * r.value) - (u.s1 - r.value) ^ 2) / nullif(u.m - 2, 0))
+       FROM read_parquet($path) AS r JOIN u ON u.metric = r.metric AND u.item = r.item
+       WHERE u.m >= 2 GROUP BY r.rater""",
+)
+
+
+def judges_floor(path: str, con=None) -> tuple:
+    """JUDGES_FLOOR_SQL on ``path``: the floor of judge_agreement's work on this file."""
+    import shutil
+    import tempfile
+
+    con = con or connect()
+    out = tempfile.mkdtemp(prefix="floor-", dir=DATA)
+    try:
+        files = {"points": os.path.join(out, "points.parquet"),
+                 "alphas": os.path.join(out, "point_alphas.parquet")}
+        rows = []
+        for sql in JUDGES_FLOOR_SQL:
+            params = {"path": path, **files}
+            rows.append(con.execute(sql, {k: v for k, v in params.items() if f"${k}" in sql}).fetchall())
+        return (len(rows[2]), len(rows[3]), len(rows[6]))
+    finally:
+        shutil.rmtree(out, ignore_errors=True)
 
 
 # --- data -------------------------------------------------------------------------------------
