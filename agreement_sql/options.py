@@ -118,6 +118,11 @@ OPTIONS: dict[str, tuple[Check, str]] = {
                              "units (the wide form with rater bits)"),
     "point_across": (_opt_str, "judge_agreement: the slice a per-point alpha pools over (its "
                                "values are the units)"),
+    "with_groups": (_bool, "judge_agreement: the groups' rows (and their usage, and the pooled "
+                           "ones)"),
+    "with_point_alphas": (_bool, "judge_agreement: the per-point alphas' rows (granularities)"),
+    "units_given": (_opt_str, "judge_agreement: the units materialised apart "
+                              "(sql/judge_units.sql.j2), read instead of aggregating the ratings"),
     "rater_patterns": (_bool, "keep each unit's rater pattern (few raters, wide form)"),
     "with_coincidences": (_bool, "rater_diagnostics: also the pooled coincidence matrix (the HTML report)"),
     "with_items": (_bool, "rater_diagnostics: rank the units that drive disagreement ($max_items > 0)"),

@@ -25,8 +25,9 @@ concordance          ``named_raters=0``: no ``raters=``, the metric's two raters
 named_raters         ``named_raters=2``: ``raters=[a, b]`` (metrics/coefficient.py check_named_raters)
 cohen_pairs          every pair, unweighted, no interval, ``part="kappa"`` (a call may name one
                      pair, ``named_raters=2``, as reports/html/data.py does for part "confusion")
-judge_agreement      ``with_row_number=True``: rows numbered in input order, as
-                     ``ratings_session(ordered=True)`` does (workflows/judges.py)
+judge_agreement,     ``with_row_number=True``: rows numbered in input order, as
+judge_units          ``ratings_session(ordered=True)`` does (workflows/judges.py); the
+                     group granularity alone, its units aggregated in the statement
 report_traces        ``n_traces=1``, ``numeric_items=False`` (reports/html/data.py)
 layout_profile       ``layout_columns=value``: a counts table of one category column (ratings.py)
 plan_simulation      ``n_categories=2`` (simulation.py: one per prevalence)
@@ -119,7 +120,9 @@ TEMPLATE_OPTIONS: dict[str, dict[str, Any]] = {
                     "weights": None,
                     "marginals": "pairwise", "variance": None,
                     "weight_basis": "value", "weight_matrix": None, "ci": False, "part": "kappa"},
-    "judge_agreement": {"with_row_number": True, "granularities": False, "point_across": None},
+    "judge_agreement": {"with_row_number": True, "granularities": False, "point_across": None,
+                        "with_groups": True, "with_point_alphas": False, "units_given": None},
+    "judge_units": {"with_row_number": True},
     "lookup_rows": {"n_rows": 2, "row_names": ["value_text", "rank", "x"],
                     "row_types": ["text", "bigint", "double"]},
     "report_traces": {"n_traces": 1, "numeric_items": False},

@@ -29,7 +29,7 @@ from ..profile import Profile, read_profile, rekeyed
 from ..ratings import RatingsSpec
 from ..results import (FlaggedPoint, JudgeAgreementMetrics, JudgeAgreementReport, JudgeGroup,
                        JudgePlatform, JudgeUsed, PointAlpha, PointAgreement, PointFile)
-from ..runner import query_parts
+from ..runner import query_parts, run_template
 from ..session import ratings_session
 from ..sinks import ParquetSink, output_files
 from ..sources import check_layout
@@ -175,17 +175,31 @@ def _granularities(spec: RatingsSpec, profile: Profile, level: str, sigma_thresh
     pooled_spec = regrouped(spec, pool=True)
     per_point: Parts = {}
     if together:
-        parts = _judge_rows(spec, profile, plan, level, sigma_threshold, usage=True, points=True,
-                            granularities=True, point_across=across_slice,
-                            sinks={"points": sinks["points"],
-                                   **({"point_alphas": sinks["point_alphas"]}
-                                      if "point_alphas" in sinks else {})} if sinks else None)
+        assert plan is not None
+        # the units once, then a statement for the groups (with usage and the pooled alpha),
+        # one for the points and one for the point alphas: each result ordered on its own
+        units = run_template(spec.session, "judge_units", {**spec.options(), **plan.options()},
+                             {**spec.params(), **plan.params()}, into="judge_units")
+
+        def on_units(*, groups: bool, usage: bool, points: bool, point_alphas: bool,
+                  sink: str | None = None) -> Parts:
+            return _judge_rows(spec, profile, plan, level, sigma_threshold, groups=groups,
+                               usage=usage, points=points, point_alphas=point_alphas,
+                               granularities=True, point_across=across_slice,
+                               units_given=units.name,
+                               sinks={sink: sinks[sink]} if sink and sinks else None)
+
+        parts = on_units(groups=True, usage=True, points=False, point_alphas=False)
+        parts.update(on_units(groups=False, usage=False, points=True, point_alphas=False,
+                              sink="points"))
         groups = {"groups": parts["groups"], "usage": parts["usage"], "points": parts.get("points", {})}
         pooled = {"groups": parts["pooled_groups"], "usage": parts["pooled_usage"]}
-        if across_slice is not None and "point_alphas" in parts:
-            alphas = parts["point_alphas"]
-            per_point = {"groups": {(f"slice_{name[6:]}" if name.startswith("point_") else name): values
-                                    for name, values in alphas.items()}}
+        if across_slice is not None:
+            alphas = on_units(groups=False, usage=False, points=False, point_alphas=True,
+                              sink="point_alphas").get("point_alphas")
+            if alphas is not None:
+                per_point = {"groups": {(f"slice_{name[6:]}" if name.startswith("point_") else name): values
+                                        for name, values in alphas.items()}}
     else:
         groups = _judge_rows(spec, profile, plan, level, sigma_threshold, usage=True, points=True,
                              sinks={"points": sinks["points"]} if sinks else None)
@@ -250,25 +264,31 @@ def _point_sinks(files: list[str], names: list[str], slices: list[str],
 
 
 def _judge_rows(spec: RatingsSpec, profile: Profile, plan: Plan | None, level: str,
-                sigma_threshold: float, *, usage: bool, points: bool,
+                sigma_threshold: float, *, usage: bool, points: bool, groups: bool = True,
                 group_columns: Sequence[str] = GROUP_COLUMNS, granularities: bool = False,
-                point_across: str | None = None,
+                point_across: str | None = None, point_alphas: bool = True,
+                units_given: str | None = None,
                 sinks: dict[str, ParquetSink] | None = None) -> Parts:
     """sql/judge_agreement.sql.j2 on ``spec``: the columns each part of the report reads,
     column by column (the per-point granularity has a row per rubric point); with
-    ``granularities`` also the pooled and per-point parts. The parts in ``sinks`` go to their
-    files instead (a per-point granularity's duplicate check is then the group granularity's,
-    whose units are the same). ``plan`` None: no rating (every part empty)."""
+    ``granularities`` also the pooled and per-point parts, from the units materialised as
+    ``units_given`` when named. ``groups``, ``usage``, ``points``, ``point_alphas``: the parts
+    to return. The parts in ``sinks`` go to their files instead (a per-point granularity's
+    duplicate check is then the group granularity's, whose units are the same). ``plan``
+    None: no rating (every part empty)."""
     keys = ["metric", *spec.slices]
-    wanted = {"groups": keys + list(group_columns),
-              "usage": keys + USAGE_COLUMNS if usage else [],
-              "points": spec.slices + POINT_COLUMNS if points else []}
-    if granularities:
+    wanted: dict[str, list[str]] = {}
+    if groups:
+        wanted["groups"] = keys + list(group_columns)
+        wanted["usage"] = keys + USAGE_COLUMNS if usage else []
+    if points:
+        wanted["points"] = spec.slices + POINT_COLUMNS
+    if granularities and groups:
         wanted["pooled_groups"] = ["metric", *group_columns]
         wanted["pooled_usage"] = ["metric", *USAGE_COLUMNS] if usage else []
-        if point_across is not None:
-            wanted["point_alphas"] = ([f"point_{i}" for i in range(len(spec.slices))]
-                                      + POINT_ALPHA_COLUMNS)
+    if granularities and point_across is not None and point_alphas:
+        wanted["point_alphas"] = ([f"point_{i}" for i in range(len(spec.slices))]
+                                  + POINT_ALPHA_COLUMNS)
     sinks = sinks or {}
     if plan is None:
         for sink in sinks.values():
@@ -277,8 +297,9 @@ def _judge_rows(spec: RatingsSpec, profile: Profile, plan: Plan | None, level: s
     wanted = {part: columns for part, columns in wanted.items() if part not in sinks}
     parts = query_parts(spec.session, "judge_agreement",
                         {**spec.options(), **plan.options(), "level": level, "with_usage": usage,
-                         "with_points": points, "granularities": granularities,
-                         "point_across": point_across},
+                         "with_points": points, "with_groups": groups,
+                         "granularities": granularities, "point_across": point_across,
+                         "with_point_alphas": point_alphas, "units_given": units_given},
                         {**spec.params(), **plan.params(), "sigma_threshold": float(sigma_threshold)},
                         wanted, sinks)
     if "groups" in parts:
