@@ -15,11 +15,9 @@ from typing import Any, Sequence
 
 from .errors import OptionError
 
-# a file column's declared type; None keeps the statement's (a caller's group column)
-KINDS = ("text", "double", "bigint", "boolean", None)
-
-
 def _arrow_type(kind: str) -> Any:
+    """A file column's declared type ("text", "double", "bigint", "boolean"); a column whose
+    kind is None keeps the statement's type (a caller's group column)."""
     import pyarrow as pa
 
     return {"text": pa.string(), "double": pa.float64(), "bigint": pa.int64(),
