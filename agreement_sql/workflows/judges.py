@@ -44,8 +44,9 @@ UNSTABLE_VARIANCE = 0.02
 WEVAL_ITEM, WEVAL_RATER, WEVAL_VALUE = "keyPointText", "judgeId", "coverageExtent"
 WEVAL_GROUP_BY = ("promptId", "modelId")
 APPROACHES = ("standard", "prompt-aware", "holistic", "backup")
-# tests set this False to run the three granularities as three statements where one would serve
-ONE_STATEMENT = True
+# tests set this False to re-key the ratings for each granularity where one per-unit
+# aggregation would serve them all (docs/decisions/0012)
+ONE_AGGREGATION = True
 
 CONVENTIONS = {
     "alpha": "standard Krippendorff's alpha (coincidence matrix) over the points of a group; "
@@ -157,8 +158,9 @@ def _granularities(spec: RatingsSpec, profile: Profile, level: str, sigma_thresh
                    is_weval: bool, across_slice: str | None, diagnostics: bool, max_items: int,
                    paths: list[str] | None,
                    sinks: dict[str, ParquetSink]) -> tuple[Parts, Parts, Parts, list[Any]]:
-    """The three granularities and the diagnostics. In the wide form with rater bits one
-    statement gives all three from one per-unit aggregation (option granularities); otherwise
+    """The three granularities and the diagnostics. In the wide form with rater bits all three
+    come from one per-unit aggregation, materialised once (sql/judge_units.sql.j2) and read by
+    a statement for the groups, one for the points and one for the point alphas; otherwise
     the pooled and per-point granularities re-key the same ratings, each in a statement of its
     own. With ``paths`` (``points_to``) the per-point rows go to Parquet files: their sinks
     are added to ``sinks`` (the caller discards them if the call fails)."""
@@ -167,7 +169,7 @@ def _granularities(spec: RatingsSpec, profile: Profile, level: str, sigma_thresh
     # the other granularities re-key the same ratings: their checks, raters, categories and
     # plan are the profile's (agreement_sql.profile.rekeyed), read once
     plan = make_plan(profile) if profile.totals["n_ratings"] else None
-    together = (ONE_STATEMENT and plan is not None and plan.form == "wide"
+    together = (ONE_AGGREGATION and plan is not None and plan.form == "wide"
                 and plan.rater_blocks > 0)
     if paths is not None:
         sinks.update(_point_sinks(paths, list(spec.group_by), spec.slices, across_slice,

@@ -288,15 +288,16 @@ def _slices_table(seed=5):
     {"group_by": ["prompt", "model"], "level": "ordinal"},
     {"group_by": None, "on_duplicate": "first"},
 ], ids=["across-last", "across-first", "no-across", "nominal-labels", "ordinal", "no-groups"])
-def test_one_statement_gives_the_three_statements_report(monkeypatch, options):
-    """The wide form with rater bits computes the three granularities in one statement from one
-    per-unit aggregation (sql/judge_agreement.sql.j2, option granularities); the re-keyed
-    statements, one per granularity, are the oracle: the same report, byte for byte."""
+def test_one_aggregation_gives_the_re_keyed_statements_report(monkeypatch, options):
+    """The wide form with rater bits computes the three granularities from one per-unit
+    aggregation (sql/judge_units.sql.j2, then sql/judge_agreement.sql.j2 with options
+    granularities and units_given); the re-keyed statements, one per granularity, are the
+    oracle: the same report, byte for byte."""
     from agreement_sql.workflows import judges
 
     kwargs = {"item": "point", "rater": "judge", "value": "score", **options}
     one = json.dumps(judge_agreement(_slices_table(), **kwargs))
-    monkeypatch.setattr(judges, "ONE_STATEMENT", False)
+    monkeypatch.setattr(judges, "ONE_AGGREGATION", False)
     assert json.dumps(judge_agreement(_slices_table(), **kwargs)) == one
 
 
@@ -306,14 +307,14 @@ def _read(path):
     return pq.read_table(path).to_pylist()
 
 
-@pytest.mark.parametrize("one_statement", [True, False])
-def test_point_files_hold_the_reports_per_point_rows(tmp_path, monkeypatch, report, one_statement):
+@pytest.mark.parametrize("one_aggregation", [True, False])
+def test_point_files_hold_the_reports_per_point_rows(tmp_path, monkeypatch, report, one_aggregation):
     """points_to: the per-point rows of the inline report (its perPoint, perPointAlphas and
     highDisagreementPoints, which round to 3 places) in two Parquet files, unrounded, in the
     report's order; the rest of the report unchanged."""
     from agreement_sql.workflows import judges
 
-    monkeypatch.setattr(judges, "ONE_STATEMENT", one_statement)
+    monkeypatch.setattr(judges, "ONE_AGGREGATION", one_aggregation)
     filed = judge_agreement(str(WEVAL), points_to=tmp_path / "out")
     assert filed["pointFiles"] == {
         "points": {"path": str(tmp_path / "out" / "points.parquet"), "rows": 71},
