@@ -231,11 +231,22 @@ POINT_ALPHA_COLUMNS = ["alpha", "score_variance", "num_judges", "num_items", "nu
                        "n_duplicate_units"]
 
 
+# the point files' columns after the group columns: (statement column, file column, kind);
+# the point text comes first, from the column that holds it
+POINT_FILE_COLUMNS = [("num_judges", "numJudges", "bigint"), ("mean", "mean", "double"),
+                      ("spread", "spread", "double"), ("std_dev", "stdDev", "double"),
+                      ("flagged", "flagged", "boolean")]
+POINT_ALPHA_FILE_COLUMNS = [("alpha", "alpha", "double"),
+                            ("score_variance", "scoreVariance", "double"),
+                            ("num_judges", "numJudges", "bigint"),
+                            ("num_items", "numResponses", "bigint"),
+                            ("num_comparisons", "numComparisons", "bigint")]
+
+
 def _point_files(directory: Any, names: list[str], across_slice: str | None) -> list[str]:
     """The paths of ``points_to``'s files (points.parquet, and point_alphas.parquet with an
     ``across`` column), checked before any statement runs."""
-    fixed = {"pointText", "numJudges", "mean", "spread", "stdDev", "flagged", "alpha",
-             "scoreVariance", "numResponses", "numComparisons"}
+    fixed = {"pointText", *(out for _, out, _ in POINT_FILE_COLUMNS + POINT_ALPHA_FILE_COLUMNS)}
     taken = sorted(fixed & set(names))
     if taken:
         raise OptionError(f"points_to: the group_by column {taken[0]!r} has the name of a column "
@@ -252,16 +263,12 @@ def _point_sinks(files: list[str], names: list[str], slices: list[str],
     report's names for their columns."""
     sinks = {"points": ParquetSink(files[0], [
         *((s, n, None) for n, s in zip(names, slices)), ("item", "pointText", "text"),
-        ("num_judges", "numJudges", "bigint"), ("mean", "mean", "double"),
-        ("spread", "spread", "double"), ("std_dev", "stdDev", "double"),
-        ("flagged", "flagged", "boolean")])}
+        *POINT_FILE_COLUMNS])}
     if across_slice is not None:
         kept = [n for n, s in zip(names, slices) if s != across_slice]
         sinks["point_alphas"] = ParquetSink(files[1], [
             *((f"{point_key}{i}", n, None) for i, n in enumerate(kept)),
-            (f"{point_key}{len(kept)}", "pointText", "text"), ("alpha", "alpha", "double"),
-            ("score_variance", "scoreVariance", "double"), ("num_judges", "numJudges", "bigint"),
-            ("num_items", "numResponses", "bigint"), ("num_comparisons", "numComparisons", "bigint")])
+            (f"{point_key}{len(kept)}", "pointText", "text"), *POINT_ALPHA_FILE_COLUMNS])
     return sinks
 
 
