@@ -12,8 +12,8 @@ from .metrics.coefficients import coefficients
 from .metrics.concordance import bland_altman, concordance
 from .metrics.icc import icc
 from .metrics.pairwise import human_agreement, pairwise_agreement
-from .registry import *  # noqa: F401,F403  (one public function per registry entry)
-from .registry import __all__ as _coefficient_functions
+from .metrics.functions import *  # noqa: F401,F403  (one public function per registry entry)
+from .metrics.functions import __all__ as _coefficient_functions
 from .rendering import render
 from .planning import achieved_precision, sample_size
 from .reports.html import report

@@ -9,6 +9,8 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
+from .sqltext import Keyword
+
 # raters: each rater of the first MAX_BIT_RATERS (in name order) has one bit in one of
 # RATER_BLOCKS BIGINT columns of BITS_PER_BLOCK bits; a unit's rater set is their BIT_OR
 BITS_PER_BLOCK = 62                       # bits 0..61 of a signed BIGINT (2^61 < 2^63)
@@ -61,8 +63,6 @@ def _check() -> None:
 @lru_cache(maxsize=1)
 def sql_constants() -> dict[str, Any]:
     """The constants as template literals (checked first)."""
-    from .templates import Keyword
-
     _check()
     values: dict[str, Any] = {
         "bits_per_block": BITS_PER_BLOCK,

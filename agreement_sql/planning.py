@@ -258,7 +258,8 @@ def achieved_precision(source: Any, *, coefficient: str = "cohen_kappa",
         source_text = CLOSED["icc"]
     else:
         entry = REGISTRY[name]
-        function = getattr(__import__("agreement_sql.registry", fromlist=[name]), name)
+        from .metrics.functions import FUNCTIONS
+        function: Any = FUNCTIONS[name]
         extra = {"raters": raters} if raters is not None else {}
         found = function(source, ci=level, ci_method="analytic" if entry.analytic_se else None,
                          **extra, **keys)

@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Sequence
 
 from .engine import STRUCT, Relation, Session
+from .engine import has_column as _has, resolve_column as _resolve
 from .errors import ColumnError, OptionError
 from .sources import LAYOUT_COLUMN_PREFIX, Layout
 
@@ -148,24 +149,6 @@ def _column_name(value: Any, role: str) -> str:
     if not isinstance(value, str) or value == "":
         raise OptionError(f"{role}= must name a column (a non-empty string), got {value!r}")
     return value
-
-
-def _resolve(relation: Relation, wanted: str, role: str) -> str:
-    """The actual column for ``wanted`` (exact, else a unique case-insensitive match)."""
-    names = [c.name for c in relation.columns]
-    if wanted in names:
-        return wanted
-    folded = [c for c in names if c.lower() == wanted.lower()]
-    if len(folded) == 1:
-        return folded[0]
-    available = ", ".join(repr(c) for c in names)
-    raise ColumnError(f"{role} column {wanted!r} not found in {relation.description}; "
-                      f"available columns: {available}")
-
-
-def _has(relation: Relation, wanted: str) -> bool:
-    names = [c.name for c in relation.columns]
-    return wanted in names or sum(c.lower() == wanted.lower() for c in names) == 1
 
 
 def check_placeholders(missing: Any) -> tuple[Any, ...]:

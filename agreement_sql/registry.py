@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .metrics.coefficient import CoefficientFunction, coefficient_function
+from .errors import OptionError
 from .results import (BrennanPredigerResult, CohenKappaResult, CongerKappaResult,
                       FleissKappaResult, GwetAC1Result, KrippendorffAlphaResult,
                       PercentAgreementResult, ScottPiResult)
@@ -81,8 +81,6 @@ FAMILIES = ("kappa", "alpha", "pair", "conger")
 
 def lookup(name: str) -> Coefficient:
     """The entry for ``name`` or one of its aliases (``-`` and ``_`` alike, any case)."""
-    from .errors import OptionError
-
     wanted = str(name).lower().replace("-", "_")
     for entry in REGISTRY.values():
         if wanted == entry.name or wanted in entry.aliases:
@@ -93,18 +91,3 @@ def lookup(name: str) -> Coefficient:
 def partials() -> tuple[str, ...]:
     """Every coefficient partial (sql/coefficients.sql.j2 includes them by name)."""
     return tuple(c.partial for c in REGISTRY.values())
-
-
-# the public functions, one per entry (agreement_sql.metrics.coefficient.coefficient_function)
-cohen_kappa: CoefficientFunction = coefficient_function(REGISTRY["cohen_kappa"])
-scott_pi: CoefficientFunction = coefficient_function(REGISTRY["scott_pi"])
-fleiss_kappa: CoefficientFunction = coefficient_function(REGISTRY["fleiss_kappa"])
-conger_kappa: CoefficientFunction = coefficient_function(REGISTRY["conger_kappa"])
-gwet_ac1: CoefficientFunction = coefficient_function(REGISTRY["gwet_ac1"])
-brennan_prediger: CoefficientFunction = coefficient_function(REGISTRY["brennan_prediger"])
-percent_agreement: CoefficientFunction = coefficient_function(REGISTRY["percent_agreement"])
-krippendorff_alpha: CoefficientFunction = coefficient_function(REGISTRY["krippendorff_alpha"])
-
-# the package exports every name here (agreement_sql/__init__.py)
-__all__ = ["cohen_kappa", "scott_pi", "fleiss_kappa", "conger_kappa", "gwet_ac1",
-           "brennan_prediger", "percent_agreement", "krippendorff_alpha"]

@@ -84,7 +84,8 @@ def simulate(coefficient: str, *, kappa: float, n_items: int, raters: int,
                       "rater": [r["rater"] for r in rows],
                       "value": [r["value"] for r in rows]})
     entry = lookup(coefficient)
-    function = getattr(__import__("agreement_sql.registry", fromlist=[entry.name]), entry.name)
+    from .metrics.functions import FUNCTIONS
+    function = FUNCTIONS[entry.name]
     options: dict[str, Any] = {"metric": "study", "con": con}
     if ci is not None and entry.analytic_se:
         options.update(ci=ci, ci_method="analytic")

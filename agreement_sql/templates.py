@@ -35,23 +35,12 @@ from . import constants
 from .dialects import DIALECTS, DUCKDB, Dialect
 from .errors import OptionError, TemplateError
 from .options import check_option
+from .sqltext import BoundParam, Identifier, Keyword
 
 _PARAM_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _CANONICAL = re.compile(r"^([a-z][a-z0-9_]*\.)?[a-z][a-z0-9_]*$")
 GLOBALS = frozenset({"bind", "relation", "canon", "num", "sql", "dialect", "const", "loop", "caller",
                      "range", "true", "false", "none", "True", "False", "None"})
-
-
-class Identifier(str):
-    """A quoted SQL identifier, produced only by the ``ident`` filter."""
-
-
-class BoundParam(str):
-    """A parameter marker such as ``$threshold``, produced only by ``bind()``."""
-
-
-class Keyword(str):
-    """A dialect keyword, a canonical name or a package constant, produced only by the package."""
 
 
 def template_dir() -> Path:

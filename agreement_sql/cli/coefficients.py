@@ -12,6 +12,7 @@ from ..errors import OptionError
 from ..formatting import flatten, table
 from ..metrics.coefficients import coefficients
 from ..parameters import LEVELS
+from ..metrics.functions import FUNCTIONS
 from ..registry import REGISTRY, Coefficient
 from ._common import add_output_arguments, add_source_arguments, connection, emit, source_keywords
 
@@ -125,7 +126,7 @@ def _keywords(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _runner(entry: Coefficient) -> Any:
-    function = getattr(__import__("agreement_sql.registry", fromlist=[entry.name]), entry.name)
+    function = FUNCTIONS[entry.name]
 
     def run(args: argparse.Namespace) -> int:
         engine = connection(args)

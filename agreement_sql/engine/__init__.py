@@ -3,6 +3,8 @@
 A metric call opens a :class:`Session` (its own cursor, its own temporary objects), registers
 its source, runs rendered templates with bound parameters, and closes the session, which
 drops every temporary object it made. Nothing else in the package talks to a database driver.
+The interface and its types are agreement_sql.engine.base; this module chooses the engine for
+a ``con=`` argument.
 
 DuckDB (:mod:`agreement_sql.engine.duckdb`) is the embedded default. ``con=`` in every public
 function takes a DuckDB connection (the package opens a cursor of it per call and never runs a
@@ -11,116 +13,17 @@ connection per thread).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from typing import Any, Callable, Iterator, Mapping, Protocol, Sequence, Union
+from typing import Any, Iterator, Sequence
 
-from ..dialects import Dialect
-
-# normalised column kinds, what the canonical ratings relation needs to know of a column
-NUMBER, BOOLEAN, TEXT, STRUCT, OTHER = "number", "boolean", "text", "struct", "other"
-
-
-@dataclass(frozen=True)
-class Column:
-    """A column of a registered relation: its name, its kind and, for a struct, its fields."""
-
-    name: str
-    kind: str
-    type_name: str
-    fields: tuple[str, ...] = ()          # a struct's field names
-    field_kinds: tuple[str, ...] = ()     # and their kinds
-
-
-@dataclass(frozen=True)
-class Relation:
-    """A relation a session can read: its generated name, its columns, how it reads."""
-
-    name: str
-    columns: tuple[Column, ...]
-    description: str
-    cheap_scan: bool            # reading it again costs a columnar scan (else: copy it first)
-
-    def column(self, name: str) -> Column:
-        return next(c for c in self.columns if c.name == name)
-
-
-# read_source(columns=): the names of the columns to keep, or a function of the source's columns
-# (a Relation that describes them; the function must not read it) that returns those names
-Columns = Union[Sequence[str], Callable[[Relation], Sequence[str]]]
-
-
-def kept_columns(relation: Relation, columns: Columns) -> tuple[str, ...]:
-    """The columns of ``relation`` that ``columns`` keeps, in the relation's order: each name
-    resolved as every column a caller names is (exact, else a unique case-insensitive match;
-    otherwise a ColumnError naming the available columns)."""
-    from ..ratings import _resolve
-
-    wanted = columns(relation) if callable(columns) else columns
-    if isinstance(wanted, str):
-        wanted = [wanted]
-    found = {_resolve(relation, name, "kept") for name in wanted}
-    return tuple(c.name for c in relation.columns if c.name in found)
-
-
-def keeping(relation: Relation, kept: Sequence[str]) -> Relation:
-    """``relation`` described by the ``kept`` columns only (a source read where it is: nothing
-    is copied, and statements read only the columns they name)."""
-    return replace(relation, columns=tuple(c for c in relation.columns if c.name in set(kept)))
-
-
-class Session(Protocol):
-    """One call's access to the database. Every method raises AgreementError subclasses only."""
-
-    dialect: Dialect
-
-    def read_source(self, source: Any, *, columns: Columns | None = None) -> Relation:
-        """Register a caller's source (path, glob, in-memory table, native relation, table name).
-
-        ``columns`` (:data:`Columns`, :func:`kept_columns`): the relation lists only those
-        columns, and a source the engine copies (on DuckDB a text file or a streamed relation)
-        is copied with only those, so a column not kept is not read (its text not checked);
-        None keeps every column. When choosing the columns fails, such a source is read in full
-        first, so that a malformed file is still reported as such. (Spark parses and caches a
-        text file's every column, as without ``columns``.)"""
-
-    def register_arrow(self, table: Any, kind: str) -> str:
-        """Register an Arrow table the package built (a workflow's parsed input)."""
-
-    def materialize(self, sql: str, params: dict[str, Any], kind: str) -> Relation:
-        """Run a SELECT into a temporary relation under a generated name."""
-
-    def query(self, sql: str, params: dict[str, Any], *, what: str) -> list[dict[str, Any]]:
-        """Run one statement and return its rows as dicts (SQL NULL as None)."""
-
-    def query_parts(self, sql: str, params: dict[str, Any], *, what: str,
-                    parts: Mapping[str, Sequence[str]],
-                    sinks: Mapping[str, Any] | None = None) -> dict[str, dict[str, list[Any]]]:
-        """Run a statement whose rows are tagged by a column ``part`` and ordered by it, and
-        return, for each part named in ``parts``, its rows column by column: ``{part: {column:
-        [value per row]}}``, only the columns listed for that part (every listed part present,
-        empty when it has no row), with :meth:`query`'s Python values. For results of many rows,
-        read without building a dict per row or converting another part's NULL columns.
-        ``sinks``: parts written to files instead (agreement_sql.sinks.ParquetSink, closed
-        here, an empty file when the part has no row); such a part is not returned."""
-
-    def close(self) -> None:
-        """Drop every temporary object of the session and release it."""
-
-
-class Engine(Protocol):
-    """A database agreement-sql can run on (DuckDB; Spark, :mod:`agreement_sql.engine.spark`)."""
-
-    dialect: Dialect
-
-    def session(self) -> Session: ...
+from ..errors import OptionError
+from .base import (BOOLEAN, NUMBER, OTHER, STRUCT, TEXT, Column, Columns, Engine, Relation,
+                   Session, has_column, keeping, kept_columns, resolve_column)
+from .duckdb import DuckDBEngine, is_duckdb_connection, private_engine
 
 
 def resolve_engine(con: Any) -> Engine:
     """The engine for a ``con=`` argument: None, a DuckDB connection, or an Engine (such as
     ``agreement_sql.connect(spark=spark)``, :mod:`agreement_sql.engine.spark`)."""
-    from ..errors import OptionError
-    from .duckdb import DuckDBEngine, is_duckdb_connection, private_engine
-
     if con is None:
         return private_engine()
     if is_duckdb_connection(con):
@@ -156,5 +59,5 @@ def generated_names(prefix: str) -> Iterator[str]:  # pragma: no cover - documen
 
 
 __all__: Sequence[str] = ("Column", "Columns", "Engine", "Relation", "Session", "kept_columns",
-                          "keeping", "open_session", "resolve_engine", "NUMBER", "BOOLEAN", "TEXT",
-                          "STRUCT", "OTHER")
+                          "keeping", "open_session", "resolve_engine", "resolve_column",
+                          "has_column", "NUMBER", "BOOLEAN", "TEXT", "STRUCT", "OTHER")

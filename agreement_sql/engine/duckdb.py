@@ -29,7 +29,7 @@ import duckdb
 from ..dialects import DUCKDB, Dialect
 from ..errors import AgreementError, SourceError
 from ..sources import FileSource, as_arrow, resolve_source
-from . import BOOLEAN, NUMBER, OTHER, STRUCT, TEXT, Column, Columns, Relation, keeping, kept_columns
+from .base import BOOLEAN, NUMBER, OTHER, STRUCT, TEXT, Column, Columns, Relation, keeping, kept_columns
 
 _NUMBER_IDS = {"tinyint", "smallint", "integer", "bigint", "hugeint", "utinyint", "usmallint",
                "uinteger", "ubigint", "uhugeint", "float", "double", "decimal"}

@@ -40,7 +40,7 @@ from typing import Any, Mapping, Sequence
 from ..dialects import SPARK, Dialect
 from ..errors import AgreementError, SourceError
 from ..sources import CSV, JSON, PARQUET, FileSource, as_arrow, resolve_source
-from . import BOOLEAN, NUMBER, OTHER, STRUCT, TEXT, Column, Columns, Relation, keeping, kept_columns
+from .base import BOOLEAN, NUMBER, OTHER, STRUCT, TEXT, Column, Columns, Relation, keeping, kept_columns
 
 _TRACE = bool(os.environ.get("AGREEMENT_SQL_TRACE"))
 _URI = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:/")

@@ -27,6 +27,12 @@ from ._common import counted
 from .icc import pattern_raters, statement_rows
 from .weights import register_weight_matrix
 
+# Light's kappa (and Scott's pi) by default only where at most this many raters rate a metric
+# (or slice): it averages Cohen's kappa over every rater pair, r (r - 1) / 2 of them (45 at 10
+# raters, 1,225 at 50), and costs that many times the rater-pair self-join of each unit. Beyond
+# it the result says so (`skipped`); which=["light_kappa", ...] computes it at any size.
+LIGHT_MAX_RATERS = 10
+
 COMMON_DOC = """
     Ratings are long rows (item, rater, value); a missing rating has no row, and NULL, NaN,
     blank text and the ``missing=`` placeholders are missing too (counted in ``n_excluded``).
@@ -158,8 +164,6 @@ def compute_on(spec: RatingsSpec, entries: Sequence[Any], *, opts: CoefficientOp
     and ``Computed.icc_rows`` holds its rows; else they are None and the caller runs the ICC's
     own statement.
     """
-    from .coefficients import LIGHT_MAX_RATERS
-
     session = spec.session
     declared = register_domain(session, opts.categories)
     profile = read_profile(spec, domain=declared)

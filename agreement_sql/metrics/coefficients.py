@@ -7,13 +7,7 @@ from ..errors import OptionError
 from ..parameters import validate
 from ..results import CoefficientsResult
 from ..sources import check_layout
-from .coefficient import compute_on, no_interval, rater_free, shape
-
-# Light's kappa (and Scott's pi) by default only where at most this many raters rate a metric
-# (or slice): it averages Cohen's kappa over every rater pair, r (r - 1) / 2 of them (45 at 10
-# raters, 1,225 at 50), and costs that many times the rater-pair self-join of each unit. Beyond
-# it the result says so (`skipped`); which=["light_kappa", ...] computes it at any size.
-LIGHT_MAX_RATERS = 10
+from .coefficient import LIGHT_MAX_RATERS, compute_on, no_interval, rater_free, shape
 
 
 # the intraclass correlation in coefficients(): McGraw & Wong's ICC(A,1) (Shrout & Fleiss

@@ -163,11 +163,11 @@ def test_the_docstring_example_runs(monkeypatch):
     import doctest
 
     import agreement_sql
-    from agreement_sql import registry
+    from agreement_sql.metrics import functions
     from conftest import ROOT
 
     function = agreement_sql.krippendorff_alpha
-    assert function is registry.krippendorff_alpha is krippendorff_alpha
+    assert function is functions.FUNCTIONS["krippendorff_alpha"] is krippendorff_alpha
     monkeypatch.chdir(ROOT)
     finder, runner = doctest.DocTestFinder(), doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
     for test in finder.find(function, "krippendorff_alpha",
