@@ -1,10 +1,10 @@
 """Interpretation labels and gates: fixed tables from the literature and the seeds.
 
 These are words for numbers, not statistics: every number they read comes from a template.
-A value is compared with a boundary after rounding it to 12 significant digits
-(:func:`settled`), so floating-point noise in the last bits (0.0 computed as -1.1e-16, 75
-computed as 74.99999999999999) cannot flip a label or a gate; any real difference (74.96 is
-not 75) still decides (docs/decisions/0007).
+A value is compared with a boundary after rounding it to 12 significant digits of
+max(|x|, 1) (:func:`settled`), so floating-point noise in the last bits (0.0 computed as
+-1.1e-16, 75 computed as 74.99999999999999) cannot flip a label or a gate; any real difference
+(74.96 is not 75) still decides (docs/decisions/0007).
 """
 from __future__ import annotations
 
@@ -12,17 +12,22 @@ import math
 
 
 def settled(x: float) -> float:
-    """``x`` to 12 significant digits, the precision labels and gates decide on."""
-    if x == 0 or not math.isfinite(x):
-        return 0.0 if x == 0 else x
-    return float(f"{x:.12g}")
+    """``x`` to 12 significant digits of max(|x|, 1), the precision labels and gates decide on:
+    11 decimals for |x| < 10 (so a kappa of 0 computed as -1.1e-16 is 0, not "worse than
+    chance"), 12 significant digits above (75 computed as 74.99999999999999 is 75). The sign of
+    a settled zero is dropped."""
+    if not math.isfinite(x):
+        return x
+    magnitude = abs(x)
+    decimals = 11 - (math.floor(math.log10(magnitude)) if magnitude >= 1.0 else 0)
+    return round(x, decimals) + 0.0
 
 
 def settled_near(x: float, bound: float) -> float:
     """What to compare with ``bound`` in place of ``settled(x)``: ``x`` itself when it lies
-    further from the bound than 1e-10 max(1, |x|) (twenty times as far as rounding to 12
-    significant digits can move it, so both fall on the same side), else ``settled(x)``. The
-    same decision without formatting the value, for a label given to a million values."""
+    further from the bound than 1e-10 max(1, |x|) (twenty times as far as :func:`settled` can
+    move it, so both fall on the same side), else ``settled(x)``. The same decision without
+    rounding the value, for a label given to a million values."""
     return x if abs(x - bound) > 1e-10 * max(1.0, abs(x)) else settled(x)
 
 
