@@ -34,6 +34,7 @@ import math
 from statistics import NormalDist
 from typing import Any, Sequence
 
+from .public import public
 from .errors import OptionError
 from .results import PrecisionResult, SampleSizeResult
 from .simulation import model_kappa, simulate
@@ -122,6 +123,7 @@ def _target(expected: float, ci_width: Any, lower_bound: Any, confidence: float,
     return "lower_bound", z, expected - float(lower_bound)
 
 
+@public()
 def sample_size(coefficient: str, *, expected: float, ci_width: float | None = None,
                 lower_bound: float | None = None, raters: int,
                 categories: int | None = None, prevalence: Any = None,
@@ -220,6 +222,7 @@ def _simulated(name: str, base: dict[str, Any], z: float, h: float, target: str,
                             notes=notes, **{**base, "achieved_share": achieved})  # type: ignore[typeddict-item]
 
 
+@public()
 def achieved_precision(source: Any, *, coefficient: str = "cohen_kappa",
                        target_width: float | None = None, lower_bound: float | None = None,
                        confidence: float = 0.95, item: str = "item", rater: str = "rater",

@@ -4,7 +4,7 @@ One statement (sql/ratings_profile.sql.j2) counts, per metric (and slice), the i
 missing values and placeholders, the usable ratings, the labels, the unusable numbers, the NULL
 keys, the raters, and, for the whole input, the distinct raters and (when few) the categories.
 :meth:`Profile.check` turns every row-level problem into a typed error naming the column, value
-and row (agreement_sql.checks), before any statistic runs; the plan (agreement_sql.plan) reads
+and row (agreement_sql.checks), before any statistic runs; the route (agreement_sql.routes) reads
 the rest to choose the statement's form. The counts also become each result's ``n_rows`` and
 ``n_excluded`` (docs/decisions/0005).
 """

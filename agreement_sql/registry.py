@@ -18,6 +18,36 @@ from .results import (BrennanPredigerResult, CohenKappaResult, CongerKappaResult
 
 
 @dataclass(frozen=True)
+class Family:
+    """What the coefficients of a family read and report (docs/decisions/0003, 0013): the
+    partial that gathers their inputs, whether they need to know which rater gave each rating
+    (a counts table's anonymous raters will not do; the route may read rater patterns), what
+    their statistic measures (``agreement``: observed and chance agreement and an analytic
+    variance; ``disagreement``: Krippendorff's observed and expected disagreement), and whether
+    their rows carry rater-pair columns (n_raters, n_paired_ratings, rater_a, rater_b)."""
+
+    name: str
+    inputs: str
+    rater_identity: bool
+    measures: str
+    pairs: bool = False
+
+
+FAMILIES: dict[str, Family] = {f.name: f for f in (
+    Family("kappa", "sql/_kappa_inputs.sql.j2", False, "agreement"),
+    Family("alpha", "sql/_alpha_sums.sql.j2", False, "disagreement"),
+    Family("pair", "sql/_pair_tables.sql.j2", True, "agreement", pairs=True),
+    Family("conger", "sql/_kappa_inputs.sql.j2 and per-rater counts", True, "agreement"),
+)}
+
+# the result fields a coefficient may report beyond its family's (Coefficient.reports)
+REPORTS = {
+    "n_pairs": "the rater pairs a mean over pairs averages (Light's kappa)",
+    "null_test": "se0, z, p_one_sided and p_value of H0: no agreement beyond chance, with ci=",
+}
+
+
+@dataclass(frozen=True)
 class Coefficient:
     name: str                     # function name, result "coefficient", CLI command (with -)
     title: str
@@ -36,17 +66,29 @@ class Coefficient:
     aliases: tuple[str, ...] = ()
     weighted_name: str | None = None   # the result's coefficient name when weighted
     example: str = ""             # a doctest on published data, appended to the docstring
+    reports: tuple[str, ...] = ()      # result fields beyond the family's (REPORTS)
+    variance_form: str | None = None   # the units form its analytic variance reads, if only one
+    ordered_raters: bool = False  # its two raters are not interchangeable (an asymmetric weight
+                                  # matrix is kept: rows rater A's categories, columns rater B's)
+    gwet_marginals: str = ""      # what marginals="gwet" means for it (the result's conventions)
+
+    @property
+    def family_of(self) -> Family:
+        return FAMILIES[self.family]
 
 
 REGISTRY: dict[str, Coefficient] = {c.name: c for c in (
     Coefficient("cohen_kappa", "Cohen's kappa (Light's kappa for more raters)", "_cohen.sql.j2",
                 "pair", CohenKappaResult, "Cohen (1960, 1968); Light (1971); Fleiss, Cohen & "
                 "Everitt (1969) for the standard error", "landis_koch", named_raters=True,
-                marginals=True, aliases=("cohen", "light_kappa")),
+                marginals=True, aliases=("cohen", "light_kappa"), reports=("n_pairs", "null_test"),
+                ordered_raters=True,
+                gwet_marginals="each rater's marginals over every unit it rated"),
     Coefficient("scott_pi", "Scott's pi", "_scott.sql.j2", "pair", ScottPiResult,
                 "Scott (1955); Gwet (2014) ch. 2 for the weighted form and variance",
                 "landis_koch", two_raters=True, named_raters=True, marginals=True,
-                aliases=("scott",)),
+                aliases=("scott",),
+                gwet_marginals="category shares over every unit either rater rated"),
     Coefficient("fleiss_kappa", "Fleiss' kappa", "_fleiss.sql.j2", "kappa", FleissKappaResult,
                 "Fleiss (1971); Gwet (2014) ch. 5 for missing ratings, weights and variance",
                 "landis_koch", aliases=("fleiss",), example=(
@@ -55,7 +97,8 @@ REGISTRY: dict[str, Coefficient] = {c.name: c for c in (
                     '    >>> round(fleiss_kappa(data)["value"], 3)\n'
                     "    0.43\n")),
     Coefficient("conger_kappa", "Conger's kappa", "_conger.sql.j2", "conger", CongerKappaResult,
-                "Conger (1980); Gwet (2014) ch. 5", "landis_koch", aliases=("conger",)),
+                "Conger (1980); Gwet (2014) ch. 5", "landis_koch", aliases=("conger",),
+                variance_form="counts"),
     Coefficient("gwet_ac1", "Gwet's AC1 (AC2 when weighted)", "_gwet_ac1.sql.j2", "kappa",
                 GwetAC1Result, "Gwet (2008); Gwet (2014) ch. 5", "landis_koch",
                 aliases=("gwet_ac2", "ac1", "ac2"), weighted_name="gwet_ac2"),
@@ -75,9 +118,6 @@ REGISTRY: dict[str, Coefficient] = {c.name: c for c in (
                     '    ...  for lv in ("nominal", "ordinal", "interval", "ratio")]\n'
                     "    [0.743, 0.815, 0.849, 0.797]\n")),
 )}
-
-FAMILIES = ("kappa", "alpha", "pair", "conger")
-
 
 def lookup(name: str) -> Coefficient:
     """The entry for ``name`` or one of its aliases (``-`` and ``_`` alike, any case)."""

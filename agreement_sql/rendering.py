@@ -3,10 +3,14 @@
 A coefficient's name (``fleiss_kappa``, ``krippendorff_alpha``, any registry alias) renders
 ``sql/coefficients.sql.j2`` for it; any other name renders that template. The options are the
 ones a call would build: the ratings options of :class:`agreement_sql.ratings.RatingsSpec` for a
-relation of your own (default: a table ``ratings`` with columns item, rater, value), the form of
-:class:`agreement_sql.plan.Plan` (the counts form, which needs no profile; ``form="wide"`` with
-``categories=[1, 2, 3, 4, 5]`` renders the wide form for those categories), and the
-coefficient options of :func:`agreement_sql.parameters.validate`. The header names the
+relation of your own (default: a table ``ratings`` with columns item, rater, value), the route
+of :class:`agreement_sql.routes.Route` (the counts form, which needs no profile; ``form="wide"``
+with ``categories=[1, 2, 3, 4, 5]`` renders the wide form for those categories), and, for a
+coefficient, the options a call builds (agreement_sql.metrics.coefficient.statement_options,
+the same builder) from the coefficient options of :func:`agreement_sql.parameters.validate`.
+``explain=True`` gives the route instead of the SQL: every producer the statement would use,
+what it gathers and why (agreement_sql.routes.describe); with ``source=`` the route a call on
+that source would take, decided from its profile as the call decides it. The header names the
 relations and every bound parameter with the value the Python API would bind, and shows the
 DuckDB ``PREPARE``/``EXECUTE`` lines that run it.
 
@@ -66,7 +70,8 @@ from .engine import TEXT, Column, Relation
 from .errors import OptionError
 from .options import OPTIONS
 from .parameters import validate
-from .plan import Plan
+from . import routes
+from .bootstrap import interval_spec
 from .ratings import RatingsSpec
 from .templates import Rendered, render as render_template, template_options
 from .workflows.sheet import SHEET_COHEN, SHEET_FLEISS
@@ -189,30 +194,33 @@ def statement(name: str, *, dialect: str = "duckdb", relation: str = "ratings",
     cats = tuple(("number", float(c)) if _number(c) else ("label", str(c)) for c in categories or ())
     if form == "wide" and not cats:
         raise OptionError("form=wide renders for given categories, e.g. categories=1,2,3,4,5")
-    plan = Plan(form=form, categories=cats, rater_blocks=int(choices.pop("rater_blocks", 1)),
-                rater_patterns=bool(choices.pop("rater_patterns", False)))
+    route = routes.Route(statement=name, units=form, categories=cats,
+                         rater_blocks=int(choices.pop("rater_blocks", 1)),
+                         rater_patterns=bool(choices.pop("rater_patterns", False)))
     template = name
-    options: dict[str, Any] = {**spec.options(bootstrap=bool(choices.get("bootstrap"))),
-                               **plan.options()}
-    params: dict[str, Any] = {**SAMPLE_PARAMS, **spec.params(), **plan.params()}
+    bootstrap = bool(choices.pop("bootstrap", False))
+    options: dict[str, Any] = {**spec.options(bootstrap=bootstrap), **route.options()}
+    params: dict[str, Any] = {**SAMPLE_PARAMS, **spec.params(), **route.params()}
     try:
         entry = lookup(name)
     except OptionError:
         entry = None
     if entry is not None or name == "coefficients":
+        from .metrics.coefficient import statement_options
+
         which = [entry] if entry is not None else list(REGISTRY.values())
         opts = validate(weights=choices.pop("weights", None),
                         weight_basis=choices.pop("weight_basis", "value"),
                         level=choices.pop("level", which[0].default_level if entry else "nominal"))
+        analytic = bool(choices.pop("ci", False))
+        interval = (interval_spec(0.95, "bootstrap", analytic=False) if bootstrap
+                    else interval_spec(0.95, "analytic", analytic=True) if analytic
+                    else interval_spec(analytic=True))
         template = "coefficients"
-        options.update({"which": [e.name for e in which], "partials": [e.partial for e in which],
-                        "families": [e.family for e in which], "level": opts.level,
-                        "weights": {"unweighted": None, "custom": "matrix"}.get(opts.weights, opts.weights),
-                        "weight_basis": opts.weight_basis, "weight_matrix": None,
-                        "ci": bool(choices.pop("ci", False)), "category_kinds": "number",
-                        "named_raters": 0, "pair_max_raters": False, "confusion_given": False,
-                        "marginals": "pairwise", "variance": None,
-                        "icc_from_patterns": False, "rater_digits": 0})
+        built, _ = statement_options(spec.options(bootstrap=bootstrap), spec.params(), route,
+                                     which, opts, interval, matrix=None, category_kinds="number",
+                                     cap_pairs=False)
+        options.update(built)
     wanted = template_options(template)
     options.update(TEMPLATE_OPTIONS.get(template, {}))
     defaults = {"level": "interval", "category_kinds": "number", "with_usage": True,
@@ -338,13 +346,23 @@ def _number(value: Any) -> bool:
 
 def render(name: str, *, dialect: str = "duckdb", relation: str = "ratings", item: str = "item",
            rater: str = "rater", value: str = "value", metric: str | None = None,
-           group_by: Sequence[str] = (), **choices: Any) -> str:
+           group_by: Sequence[str] = (), explain: bool = False, source: Any = None,
+           con: Any = None, **choices: Any) -> str:
     """The SQL of a metric (or ``sql/<name>.sql.j2``) with a header, ready to run by hand.
+
+    ``explain=True``: the route instead, every producer the statement uses (what it gathers, why);
+    with ``source=`` (and ``con=``) the route a call on that source takes, from its profile.
 
     >>> sql = render("krippendorff_alpha", level="ordinal")
     >>> sql.splitlines()[0]
     '-- agreement-sql: coefficients (duckdb)'
     """
+    if explain:
+        return explain_route(name, source=source, con=con, item=item, rater=rater, value=value,
+                             metric=metric, group_by=group_by, **choices)
+    if source is not None or con is not None:
+        raise OptionError("source= and con= are for explain=True (render prints the SQL for a "
+                          "relation you name with relation=)")
     rendered, params = statement(name, dialect=dialect, relation=relation, item=item,
                                  rater=rater, value=value, metric=metric, group_by=group_by,
                                  **choices)
@@ -362,3 +380,52 @@ def script(rendered: Rendered, params: dict[str, Any]) -> str:
         hint = [f"-- run by hand: PREPARE agreement AS <the statement below>; EXECUTE agreement({args});"]
         text = "\n".join([head] + parts[:n] + hint + parts[n:])
     return text
+
+
+def explain_route(name: str, *, source: Any = None, con: Any = None, item: str = "item",
+                  rater: str = "rater", value: str = "value", metric: str | None = None,
+                  group_by: Sequence[str] = (), **choices: Any) -> str:
+    """The route of ``name``'s statement as text: with ``source`` decided from its profile as a
+    call decides it (agreement_sql.routes.predict: nothing is run but the profile), else the
+    route of the options render would use (the counts form, or ``form=wide categories=...``)."""
+    from .registry import lookup
+
+    try:
+        entries = [lookup(name)]
+        statement = "coefficients"
+    except OptionError:
+        entries = []
+        statement = name
+    if name == "coefficients":
+        from .registry import REGISTRY
+        entries = list(REGISTRY.values())
+    opts = validate(weights=choices.get("weights"), level=choices.get(
+        "level", entries[0].default_level if len(entries) == 1 else "nominal"))
+    if source is None:
+        given = {k: _listed(k, _coerce(v)) for k, v in choices.items()}
+        form = given.get("form", "wide" if given.get("categories") else "counts")
+        taken = {"units": form, "rater_bits": "bits" if int(given.get("rater_blocks", 1)) else "none"}
+        if given.get("rater_patterns"):
+            taken["rater_patterns"] = "patterns"
+        where = "the options given (no source: pass source= for a call's route)"
+    else:
+        from .metrics.coefficient import needs as coefficient_needs
+        from .profile import read_profile
+        from .session import ratings_session
+
+        with ratings_session(source, con=con, item=item, rater=rater, value=value,
+                             metric=metric, group_by=list(group_by) or None) as spec:
+            profile = read_profile(spec)
+            wanted = (coefficient_needs(entries, opts) if entries
+                      else routes.STATEMENT_NEEDS.get(statement, routes.Needs()))
+            route = routes.predict(profile, statement, wanted)
+            taken = dict(route.taken)
+            if statement == "icc" or (statement == "coefficients" and profile.totals["n_labels"] == 0):
+                taken["icc"] = routes.icc_producer(profile, route if statement != "icc" else None)
+            if statement == "judge_agreement":
+                taken["judges"] = routes.judges_producer(route)
+            where = spec.relation.description
+    lines = [f"-- agreement-sql route: {statement} on {where}"]
+    lines += [f"--   {line}" for line in routes.describe(taken)]
+    return "\n".join(lines) + "\n"
+

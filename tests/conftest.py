@@ -1,11 +1,15 @@
 """Shared test helpers: small annotation tables in every source form the package accepts."""
 from __future__ import annotations
 
+import contextlib
 import json
 from pathlib import Path
+from typing import Any
 
 import pyarrow as pa
 import pytest
+
+from agreement_sql import routes
 
 ROOT = Path(__file__).resolve().parent.parent
 REFERENCE = Path(__file__).resolve().parent / "reference"
@@ -56,3 +60,20 @@ def workshop_file(tmp_path):
     def make(traces, name="annotations.jsonl"):
         return write_jsonl(tmp_path / name, workshop_rows(traces))
     return make
+
+
+@pytest.fixture
+def force_route():
+    """Force route alternatives (agreement_sql.routes.DECISIONS) for the rest of the test:
+    ``force_route(units="counts")``. The one way tests choose a producer."""
+    with contextlib.ExitStack() as stack:
+        yield lambda **choices: stack.enter_context(routes.forcing(**choices))
+
+
+def without_route(result: Any) -> Any:
+    """``result`` without its ``route`` fields, for comparing calls that take other routes."""
+    if isinstance(result, dict):
+        return {k: without_route(v) for k, v in result.items() if k != "route"}
+    if isinstance(result, (list, tuple)):
+        return [without_route(v) for v in result]
+    return result

@@ -2,6 +2,9 @@
 from __future__ import annotations
 
 import argparse
+from typing import Any
+
+from ..errors import OptionError
 
 from ..rendering import render
 from ._common import parse_pairs
@@ -21,11 +24,20 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--dialect", choices=["duckdb", "spark", "postgres", "bigquery", "snowflake"], default="duckdb")
     p.add_argument("--option", action="append", metavar="NAME=VALUE",
                    help="a structural template option, e.g. level=ordinal (repeatable)")
+    p.add_argument("--explain", action="store_true",
+                   help="print the route instead of the SQL: the producers the statement uses, "
+                        "what each gathers and why")
+    p.add_argument("--source", default=None, metavar="SOURCE",
+                   help="with --explain: the route a call on this file would take, from its "
+                        "profile")
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    choices: dict[str, Any] = dict(parse_pairs(args.option, "--option"))
+    if args.source is not None and not args.explain:
+        raise OptionError("--source is for --explain (the route of a call on that file)")
     print(render(args.template, dialect=args.dialect, relation=args.relation, item=args.item,
                  rater=args.rater, value=args.value, metric=args.metric, group_by=args.group_by,
-                 **parse_pairs(args.option, "--option")), end="")
+                 explain=args.explain, source=args.source, **choices), end="")
     return 0

@@ -2,7 +2,7 @@
 
 Every coefficient function, and ``coefficients()``, goes through :func:`compute`: open the
 call's session, check the options (agreement_sql.parameters), profile the ratings and refuse
-unusable input (agreement_sql.profile), choose the form (agreement_sql.plan), run the one
+unusable input (agreement_sql.profile), choose the route (agreement_sql.routes), run the one
 statement, refuse its numbers if a rater rated a unit twice, and shape each row into the
 entry's result type. Every number in a result comes from the statement or the profile.
 """
@@ -16,15 +16,17 @@ from ..bootstrap import IntervalSpec, interval_spec
 from ..domain import Domain, register_domain
 from ..errors import OptionError
 from ..interpret import krippendorff_label, landis_koch
+from ..registry import FAMILIES
 from ..parameters import CoefficientOptions, validate
-from ..plan import Plan, make_plan, verify_units
+from .. import routes
+from ..public import public
 from ..profile import Profile, read_profile
 from ..ratings import RatingsSpec
 from ..runner import query
 from ..session import ratings_session
 from ..sources import Layout, check_layout
 from ._common import counted
-from .icc import pattern_raters, statement_rows
+from .icc import statement_rows
 from .weights import register_weight_matrix
 
 # Light's kappa (and Scott's pi) by default only where at most this many raters rate a metric
@@ -132,26 +134,33 @@ def compute(entries: Sequence[Any], source: Any, *, item: Any, rater: Any, value
 
 def rater_free(entry: Any) -> bool:
     """The coefficient needs no rater identity (a counts table's anonymous raters will do):
-    the rater-free kappa family and alpha; Cohen, Light, Scott and Conger compare raters."""
-    return entry.family in ("kappa", "alpha")
+    its family says (agreement_sql.registry.FAMILIES: the rater-free kappa family and alpha;
+    Cohen, Light, Scott and Conger compare raters)."""
+    return not FAMILIES[entry.family].rater_identity
 
 
 def no_analytic_se(entry: Any, opts: CoefficientOptions) -> bool:
     """No analytic standard error for this coefficient under these options: alpha, and the
     pair coefficients under Gwet's marginals (their variances assume the shared units only;
     the bootstrap gives the interval)."""
-    return not entry.analytic_se or (entry.family == "pair" and opts.marginals == "gwet")
+    return not entry.analytic_se or (FAMILIES[entry.family].pairs and opts.marginals == "gwet")
 
 
-def pattern_route(entries: Sequence[Any]) -> bool:
-    """Whether the statement may read the rater patterns of its per-unit pass
-    (agreement_sql.plan, sql/_rater_patterns.sql.j2): the pair coefficients (Cohen, Light,
-    Scott: sql/_pair_patterns.sql.j2) and Conger's per-rater counts (sql/_conger.sql.j2) then
-    count from a few thousand patterns instead of reading the ratings again (each bootstrap
-    replicate's patterns too: the replicate is one more key). The plan uses them only in the
-    wide form with few raters (so not with Conger's analytic variance, which reads the counts
-    form)."""
-    return any(e.family in ("pair", "conger") for e in entries)
+def averages_pairs(row: Mapping[str, Any] | None) -> bool:
+    """The row is a mean over several rater pairs (Light's kappa, Cohen's kappa of more than two
+    raters): it has no analytic standard error."""
+    return row is not None and int(row.get("n_pairs") or 0) > 1
+
+
+def needs(entries: Sequence[Any], opts: CoefficientOptions) -> routes.Needs:
+    """What sql/coefficients.sql.j2 computes for ``entries``, as its route depends on it
+    (agreement_sql.routes): rater identity for the pair and Conger families (which may then
+    count from rater patterns), and the counts form when an analytic variance asked for reads
+    only that form (Conger's)."""
+    counts = next((f"{e.name}'s analytic variance reads per-unit counts" for e in entries
+                   if e.variance_form == "counts" and opts.interval.analytic), None)
+    return routes.Needs(rater_identity=any(not rater_free(e) for e in entries),
+                        counts_form=counts)
 
 
 def compute_on(spec: RatingsSpec, entries: Sequence[Any], *, opts: CoefficientOptions,
@@ -160,9 +169,9 @@ def compute_on(spec: RatingsSpec, entries: Sequence[Any], *, opts: CoefficientOp
     """:func:`compute` on the ratings of an open call (a workflow's canonical relation).
 
     ``icc_form``: the caller wants that ICC form too (coefficients()); the statement computes it
-    from its rater patterns where metrics/icc.py ``pattern_raters`` allows (no declared domain),
-    and ``Computed.icc_rows`` holds its rows; else they are None and the caller runs the ICC's
-    own statement.
+    from its rater patterns where the route allows (agreement_sql.routes.icc_producer; no
+    declared domain), and ``Computed.icc_rows`` holds its rows; else they are None and the
+    caller runs the ICC's own statement.
     """
     session = spec.session
     declared = register_domain(session, opts.categories)
@@ -174,26 +183,25 @@ def compute_on(spec: RatingsSpec, entries: Sequence[Any], *, opts: CoefficientOp
         raise OptionError(f"{opts.weights} weights need numeric ratings or a declared order: the "
                           "ratings include text labels, so pass categories=[...] in their order "
                           "(or weight_basis='position' to weight by sorted label position)")
-    interchangeable = [e.name for e in entries if e.name != "cohen_kappa"]
+    interchangeable = [e.name for e in entries if not e.ordered_raters]
     matrix = (register_weight_matrix(
         session, opts.weight_matrix, declared, who=", ".join(interchangeable),
         asymmetric="symmetrize" if opts.symmetrize else "error" if interchangeable else "keep")
         if opts.weights == "custom" else None)
-    conger_units = any(e.family == "conger" for e in entries) and opts.interval.analytic
     check_named_raters(spec, opts.raters, declared)
-    plan = make_plan(profile, wide=not conger_units, patterns=pattern_route(entries))
-    statement = _Statement(spec, profile, plan, declared, matrix, opts,
+    route = routes.decide(profile, "coefficients", needs(entries, opts))
+    statement = _Statement(spec, profile, route, declared, matrix, opts,
                            _category_kinds(profile, declared), cap_pairs, LIGHT_MAX_RATERS)
-    icc_raters = (pattern_raters(profile, plan, bootstrap=opts.interval.bootstrap)
-                  if icc_form is not None and declared is None else 0)
+    producer = (routes.icc_producer(profile, route, bootstrap=opts.interval.bootstrap)
+                if icc_form is not None and declared is None else None)
+    icc_raters = routes.packed_digits(profile) if producer == "from_patterns" else 0
     rows = statement.run(entries, opts.interval, icc_form=icc_form if icc_raters else None,
                          icc_raters=icc_raters)
-    verify_units(profile, rows)
     computed = Computed(spec=spec, profile=profile, opts=opts, domain=declared, rows=rows,
                         icc_rows=statement_rows(rows, profile) if icc_raters else None)
     if default_method and opts.interval.analytic:
-        again = [e for e in entries if no_analytic_se(e, opts) or (
-            e.name == "cohen_kappa" and any(r.get("coefficient") == "light_kappa" for r in rows))]
+        again = [e for e in entries if no_analytic_se(e, opts) or any(
+            r.get("name") == e.name and averages_pairs(r) for r in rows)]
         if again:
             boot = interval_spec(opts.interval.ci, "bootstrap", opts.interval.n_boot,
                                  opts.interval.seed, analytic=False)
@@ -203,11 +211,42 @@ def compute_on(spec: RatingsSpec, entries: Sequence[Any], *, opts: CoefficientOp
     return computed
 
 
+def statement_options(spec_options: Mapping[str, Any], spec_params: Mapping[str, Any],
+                      route: routes.Route, entries: Sequence[Any], opts: CoefficientOptions,
+                      interval: IntervalSpec, *, matrix: str | None, category_kinds: str,
+                      cap_pairs: bool, pair_max: int = LIGHT_MAX_RATERS,
+                      icc_form: str | None = None, icc_raters: int = 0,
+                      ) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The options and parameters of sql/coefficients.sql.j2 for ``entries`` by ``route``: the
+    one builder, used by every call and by ``render`` (agreement_sql.rendering)."""
+    options = {
+        **spec_options, **route.options(),
+        "which": [e.name for e in entries], "partials": [e.partial for e in entries],
+        "families": [e.family for e in entries],
+        "reports": [list(e.reports) for e in entries], "level": opts.level,
+        "weights": {"unweighted": None, "custom": "matrix"}.get(opts.weights, opts.weights),
+        "weight_basis": opts.weight_basis, "weight_matrix": matrix,
+        "ci": interval.analytic, "category_kinds": category_kinds,
+        "named_raters": len(opts.raters), "pair_max_raters": cap_pairs,
+        "confusion_given": False,
+        "marginals": opts.marginals, "variance": opts.variance,
+        "icc_from_patterns": icc_form is not None, "rater_digits": icc_raters if icc_form else 0,
+    }
+    params = {**spec_params, **route.params(), **interval.params(),
+              **{f"rater_{i}": r for i, r in enumerate(opts.raters)},
+              "pair_max_raters": pair_max}
+    if icc_form is not None:
+        params["icc_form"] = icc_form
+    if interval.analytic:
+        params["z"] = opts.z if opts.z is not None else _z(interval)
+    return options, params
+
+
 @dataclass
 class _Statement:
     spec: RatingsSpec
     profile: Profile
-    plan: Plan
+    route: routes.Route
     domain: Domain | None
     matrix: str | None
     opts: CoefficientOptions
@@ -219,29 +258,14 @@ class _Statement:
             icc_raters: int = 0) -> list[dict[str, Any]]:
         """The statement's rows; with ``icc_form`` each also carries the ICC of its metric (and
         slice) from the rater patterns (``icc_raters`` raters; sql/coefficients.sql.j2)."""
-        opts = self.opts
-        plan = self.plan if pattern_route(entries) else replace(self.plan, rater_patterns=False)
-        options = {
-            **self.spec.options(domain=self.domain, bootstrap=interval.bootstrap),
-            **plan.options(),
-            "which": [e.name for e in entries], "partials": [e.partial for e in entries],
-            "families": [e.family for e in entries], "level": opts.level,
-            "weights": {"unweighted": None, "custom": "matrix"}.get(opts.weights, opts.weights),
-            "weight_basis": opts.weight_basis, "weight_matrix": self.matrix,
-            "ci": interval.analytic, "category_kinds": self.category_kinds,
-            "named_raters": len(opts.raters), "pair_max_raters": self.cap_pairs,
-            "confusion_given": False,
-            "marginals": opts.marginals, "variance": opts.variance,
-            "icc_from_patterns": icc_form is not None, "rater_digits": icc_raters if icc_form else 0,
-        }
-        params = {**self.spec.params(), **plan.params(), **interval.params(),
-                  **{f"rater_{i}": r for i, r in enumerate(opts.raters)},
-                  "pair_max_raters": self.pair_max}
-        if icc_form is not None:
-            params["icc_form"] = icc_form
-        if interval.analytic:
-            params["z"] = opts.z if opts.z is not None else _z(interval)
-        return query(self.spec.session, "coefficients", options, params)
+        route = routes.narrowed(self.route, needs(entries, self.opts))
+        options, params = statement_options(
+            self.spec.options(domain=self.domain, bootstrap=interval.bootstrap),
+            self.spec.params(), route, entries, self.opts, interval, matrix=self.matrix,
+            category_kinds=self.category_kinds, cap_pairs=self.cap_pairs, pair_max=self.pair_max,
+            icc_form=icc_form, icc_raters=icc_raters)
+        more = {"icc": "from_patterns"} if icc_form is not None else {}
+        return route.query(self.spec, "coefficients", options, params, **more)
 
 
 def _z(interval: IntervalSpec) -> float:
@@ -268,60 +292,61 @@ def no_interval(interval: IntervalSpec) -> dict[str, Any]:
     return {"se": None, "ci_low": None, "ci_high": None, "ci_method": "none", "ci_level": interval.ci}
 
 
+INTERPRETATIONS = {"landis_koch": landis_koch, "krippendorff": krippendorff_label}
+
+
 def shape(entry: Any, row: Mapping[str, Any] | None, key_row: Mapping[str, Any],
           c: Computed) -> dict[str, Any]:
-    """One coefficient's result for one metric (and slice)."""
+    """One coefficient's result for one metric (and slice): the row contract of its family
+    (agreement_sql.registry.FAMILIES) and the fields its entry reports, copied from the row."""
     opts = c.opts
+    family = FAMILIES[entry.family]
     data: Mapping[str, Any] = row or {}
-    kp = c.profile.of(dict(key_row))
     value = data.get("value")
-    if entry.family == "alpha":
-        result: dict[str, Any] = {
-            "coefficient": "krippendorff_alpha", "level": opts.level, "value": value,
-            "observed_disagreement": data.get("observed_disagreement"),
-            "expected_disagreement": data.get("expected_disagreement"),
-            "n_items": int(data.get("n_items") or 0),
-            "n_raters": int(key_row.get("key_raters") or 0),
-            "n_values": int(data.get("n_values") or 0),
-            "n_categories": int(data.get("n_categories") or 0),
-            "interpretation": krippendorff_label(value),
-        }
-        if c.domain is not None:
-            result["domain"] = c.domain.describe()
-        accounting = counted(c.profile, key_row, used=int(data.get("n_values") or 0),
-                             single_rated=True)
+    label = INTERPRETATIONS.get(entry.interpretation) if entry.interpretation else None
+    n_raters = data.get("n_raters")
+    result: dict[str, Any] = {
+        "coefficient": data.get("coefficient") or (
+            entry.weighted_name if opts.weighted and entry.weighted_name else entry.name),
+        **({"level": opts.level} if entry.levels else {}),
+        "value": value,
+    }
+    if family.measures == "disagreement":
+        result.update(observed_disagreement=data.get("observed_disagreement"),
+                      expected_disagreement=data.get("expected_disagreement"))
     else:
-        name = data.get("coefficient") or (entry.weighted_name if opts.weighted and entry.weighted_name
-                                           else entry.name)
-        n_raters = data.get("n_raters")
-        result = {
-            "coefficient": name, "value": value,
-            "observed_agreement": data.get("observed_agreement"),
-            "chance_agreement": data.get("chance_agreement"),
-            "n_items": int(data.get("n_items") or 0),
-            "n_raters": int(n_raters) if n_raters is not None else int(key_row.get("key_raters") or 0),
-            "n_categories": int(data.get("n_categories") or 0),
-            "interpretation": landis_koch(value) if entry.interpretation else None,
-            "weights": opts.weights,
-        }
+        result.update(observed_agreement=data.get("observed_agreement"),
+                      chance_agreement=data.get("chance_agreement"))
+    result["n_items"] = int(data.get("n_items") or 0)
+    result["n_raters"] = (int(n_raters) if n_raters is not None
+                          else int(key_row.get("key_raters") or 0))
+    if family.measures == "disagreement":
+        result["n_values"] = int(data.get("n_values") or 0)
+    result["n_categories"] = int(data.get("n_categories") or 0)
+    result["interpretation"] = label(value) if label is not None else None
+    if entry.weighted:
+        result["weights"] = opts.weights
         if opts.weighted:
             result["weight_basis"] = opts.weight_basis
-        if entry.family == "pair":
-            paired = int(data.get("n_paired_ratings") or 0)
-            accounting = counted(c.profile, key_row, used=paired, single_rated=False,
-                                 outside_pair=int(key_row.get("n_ratings") or 0) - paired)
-        else:
-            accounting = counted(c.profile, key_row, used=int(key_row.get("n_ratings") or 0),
-                                 single_rated=False)
+    if entry.levels and c.domain is not None:
+        result["domain"] = c.domain.describe()
+    if family.measures == "disagreement":
+        accounting = counted(c.profile, key_row, used=int(data.get("n_values") or 0),
+                             single_rated=True)
+    elif family.pairs:
+        paired = int(data.get("n_paired_ratings") or 0)
+        accounting = counted(c.profile, key_row, used=paired, single_rated=False,
+                             outside_pair=int(key_row.get("n_ratings") or 0) - paired)
+    else:
+        accounting = counted(c.profile, key_row, used=int(key_row.get("n_ratings") or 0),
+                             single_rated=False)
     result.update(_interval_of(entry, data, c))
-    if entry.name == "cohen_kappa":
-        if data.get("rater_a") is not None and result["coefficient"] == "cohen_kappa":
-            result["raters"] = [data["rater_a"], data["rater_b"]]
-        result["n_pairs"] = int(data.get("n_pairs") or 0)
-        if opts.interval.ci is not None:
-            result.update({k: data.get(k) for k in ("se0", "z", "p_one_sided", "p_value")})
-    elif entry.name == "scott_pi" and data.get("rater_a") is not None:
+    if family.pairs and data.get("rater_a") is not None:
         result["raters"] = [data["rater_a"], data["rater_b"]]
+    if "n_pairs" in entry.reports:
+        result["n_pairs"] = int(data.get("n_pairs") or 0)
+    if "null_test" in entry.reports and opts.interval.ci is not None:
+        result.update({k: data.get(k) for k in ("se0", "z", "p_one_sided", "p_value")})
     result.update(accounting)
     stated = conventions(entry, c.spec, opts)
     if stated:
@@ -347,19 +372,15 @@ def conventions(entry: Any, spec: RatingsSpec, opts: CoefficientOptions) -> dict
     out: dict[str, str] = {}
     if spec.layout != "long":
         out["layout"] = LAYOUT_ROWS[spec.layout]
-    if entry.family == "pair":
-        if opts.marginals == "gwet":
-            out["marginals"] = (
-                "gwet (Gwet 2014, ch. 3; irrCAC): "
-                + ("each rater's marginals over every unit it rated"
-                   if entry.name == "cohen_kappa" else
-                   "category shares over every unit either rater rated")
-                + ", observed agreement over the units both rated; no analytic standard error")
+    if entry.marginals and opts.marginals == "gwet":
+        out["marginals"] = ("gwet (Gwet 2014, ch. 3; irrCAC): " + entry.gwet_marginals
+                            + ", observed agreement over the units both rated; no analytic "
+                              "standard error")
     if opts.weights == "custom":
         if opts.symmetrize:
             out["weights"] = ("the weight matrix made symmetric, (W + W^T) / 2 "
                               "(asymmetric_weights='symmetrize')")
-        elif entry.name == "cohen_kappa":
+        elif entry.ordered_raters:
             out["weights"] = ("weight matrix rows are rater A's categories, columns rater B's "
                               "(A the first of raters=, else the first by name)")
     if opts.variance is not None and not no_analytic_se(entry, opts):
@@ -375,7 +396,7 @@ def _interval_of(entry: Any, data: Mapping[str, Any], c: Computed) -> dict[str, 
     interval = c.opts.interval
     if interval.ci is None:
         return {}
-    no_se = no_analytic_se(entry, c.opts) or data.get("coefficient") == "light_kappa"
+    no_se = no_analytic_se(entry, c.opts) or averages_pairs(data)
     if interval.analytic and no_se:
         boot = c.boot_rows.get(c.key(data), {}).get(entry.name) if data else None
         if boot is not None and c.boot_interval is not None:
@@ -422,8 +443,8 @@ def coefficient_function(entry: Any) -> CoefficientFunction:
                               "error; its interval is the bootstrap's)")
         if not entry.weighted and asymmetric_weights is not None:
             raise OptionError(f"{entry.name} takes no asymmetric_weights= (it takes no weights)")
-        if entry.name == "cohen_kappa" and raters is not None and len(list(raters)) > 2:
-            raise OptionError(f"cohen_kappa compares two raters; raters={list(raters)!r} names "
+        if entry.ordered_raters and raters is not None and len(list(raters)) > 2:
+            raise OptionError(f"{entry.name} compares two raters; raters={list(raters)!r} names "
                               f"{len(list(raters))} (use coefficients(..., raters=...) for Light's kappa)")
         opts = validate(weights=weights, categories=categories, weight_basis=weight_basis,
                         level=level or entry.default_level, raters=raters, ci=ci,
@@ -454,7 +475,7 @@ def coefficient_function(entry: Any) -> CoefficientFunction:
     function.__name__ = function.__qualname__ = entry.name
     function.__doc__ = (f"{entry.title}. Source: {entry.source}.\n" + COMMON_DOC
                         + (f"\n    {entry.example}" if entry.example else ""))
-    return function
+    return public()(function)
 
 
 def check_named_raters(spec: RatingsSpec, raters: Sequence[str], domain: Domain | None) -> None:

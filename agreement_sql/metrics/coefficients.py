@@ -3,8 +3,10 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
+from ..public import public
 from ..errors import OptionError
 from ..parameters import validate
+from ..registry import FAMILIES
 from ..results import CoefficientsResult
 from ..sources import check_layout
 from .coefficient import LIGHT_MAX_RATERS, compute_on, no_interval, rater_free, shape
@@ -13,7 +15,7 @@ from .coefficient import LIGHT_MAX_RATERS, compute_on, no_interval, rater_free, 
 # the intraclass correlation in coefficients(): McGraw & Wong's ICC(A,1) (Shrout & Fleiss
 # ICC(2,1), pingouin ICC2), absolute agreement of single ratings (listwise, over items every
 # rater rated). From the coefficients statement itself where its plan keeps rater patterns
-# (sql/_icc.sql.j2 over pattern_ratings: the ratings read once; metrics/icc.py pattern_raters),
+# (sql/_icc.sql.j2 over pattern_ratings: the ratings read once; routes.icc_producer),
 # else from sql/icc.sql.j2 on the same call's ratings, a second statement
 ICC_NAMES = ("icc", "icc2", "intraclass_correlation")
 ICC_FORM = "ICC2"
@@ -33,6 +35,7 @@ def _which(which: Sequence[str] | str | None) -> tuple[list[Any], bool, bool]:
     return [e for e in REGISTRY.values() if e in chosen], False, with_icc
 
 
+@public("coefficients")
 def coefficients(source: Any, *, item: str = "item", rater: str = "rater", value: str = "value",
                  metric: str | None = None, group_by: Any = None,
                  which: Sequence[str] | str | None = None, level: str = "nominal",
@@ -86,7 +89,7 @@ def coefficients(source: Any, *, item: str = "item", rater: str = "rater", value
     gwet = marginals == "gwet"
     opts = validate(weights=weights, categories=categories, weight_basis=weight_basis,
                     level=level, raters=raters, ci=ci, ci_method=ci_method, n_boot=n_boot,
-                    seed=seed, analytic=any(e.analytic_se and not (gwet and e.family == "pair")
+                    seed=seed, analytic=any(e.analytic_se and not (gwet and FAMILIES[e.family].pairs)
                                             for e in entries),
                     marginals=marginals, asymmetric_weights=asymmetric_weights,
                     variance=variance)
@@ -121,7 +124,7 @@ def coefficients(source: Any, *, item: str = "item", rater: str = "rater", value
         n_raters = int(key_row.get("key_raters") or 0)
         for entry in entries:
             row = by_name.get(entry.name)
-            skipped = entry.family == "pair" and cap and n_raters > LIGHT_MAX_RATERS
+            skipped = FAMILIES[entry.family].pairs and cap and n_raters > LIGHT_MAX_RATERS
             if default and entry.two_raters and (n_raters > 2 or skipped):
                 continue
             result = shape(entry, row, key_row, computed)

@@ -13,6 +13,7 @@ from statistics import NormalDist
 from typing import Any, Mapping, Sequence
 
 from .. import checks
+from ..public import public
 from ..distributions import t_ppf
 from ..errors import OptionError
 from ..interpret import mcbride
@@ -85,6 +86,7 @@ def _shaped(rows: list[dict[str, Any]], spec: Any, make: Any) -> Any:
     return out if spec.several else (out[0] if out else None)
 
 
+@public()
 def concordance(source: Any, *, item: str = "item", rater: str = "rater", value: str = "value",
                 raters: Sequence[str] | None = None, metric: str | None = None,
                 group_by: Any = None, ci: float = 0.95, on_duplicate: str | None = None,
@@ -117,6 +119,7 @@ def concordance(source: Any, *, item: str = "item", rater: str = "rater", value:
     return _shaped(rows, spec, make)
 
 
+@public()
 def bland_altman(source: Any, *, item: str = "item", rater: str = "rater", value: str = "value",
                  raters: Sequence[str] | None = None, metric: str | None = None,
                  group_by: Any = None, level: float = 0.95, ci: float = 0.95,

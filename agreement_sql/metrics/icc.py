@@ -12,14 +12,13 @@ from __future__ import annotations
 import math
 from typing import Any, Mapping, Sequence
 
-from .. import checks
+from .. import routes
+from ..public import public
 from ..distributions import f_ppf, f_sf
 from ..errors import OptionError
 from ..interpret import koo_li
-from ..plan import Plan, make_plan
 from ..profile import Profile, read_profile
 from ..results import ICCResult
-from ..runner import query
 from ..session import ratings_session
 from ..sources import check_layout
 from ._common import counted
@@ -36,14 +35,6 @@ FORMS: dict[str, tuple[str, str, str]] = {
 ALIASES = {"icc(1,1)": "ICC1", "icc(2,1)": "ICC2", "icc(3,1)": "ICC3", "icc(1,k)": "ICC1k",
            "icc(2,k)": "ICC2k", "icc(3,k)": "ICC3k", "icc(a,1)": "ICC2", "icc(c,1)": "ICC3",
            "icc(a,k)": "ICC2k", "icc(c,k)": "ICC3k"}
-# the packed form reads an item's R ratings as base-B digits of one DOUBLE, B = c R + 1 for c
-# categories: exact while B^R <= 2^53 (5 categories: up to 9 raters; 2 categories: 11)
-MAX_PACKED = 2.0 ** 53
-# tests set this to run the same data through both forms ("packed" or "joined")
-FORCED_FORM: str | None = None
-# tests set this False to give coefficients() its ICC from its own statement (sql/icc.sql.j2)
-# even where the coefficients statement could compute it from its rater patterns
-FROM_PATTERNS = True
 # the columns of sql/coefficients.sql.j2 that carry the ICC row (option icc_from_patterns)
 STATEMENT_PREFIX = "icc_"
 
@@ -65,32 +56,6 @@ def _level(ci: Any) -> float:
     if isinstance(ci, bool) or not isinstance(ci, (int, float)) or not 0.0 < float(ci) < 1.0:
         raise OptionError(f"ci must be a confidence level between 0 and 1 (e.g. 0.95), got {ci!r}")
     return float(ci)
-
-
-def packed_digits(profile: Profile) -> int:
-    """The raters to pack per item (sql/_icc.sql.j2, rater_digits), or 0 for the joined form."""
-    raters, categories = profile.n_raters, len(profile.categories)
-    packable = (categories > 0 and all(label is None for _, label in profile.categories)
-                and 0 < raters <= 62 and float(categories * raters + 1) ** raters <= MAX_PACKED)
-    if FORCED_FORM is not None:
-        return raters if FORCED_FORM == "packed" and packable else 0
-    return raters if packable else 0
-
-
-def pattern_raters(profile: Profile, plan: Plan, *, bootstrap: bool) -> int:
-    """The raters (option rater_digits) of the ICC that sql/coefficients.sql.j2 computes from its
-    own rater patterns (option icc_from_patterns, the third producer of sql/_icc.sql.j2), or 0:
-    coefficients() then runs :func:`icc_on`'s statement.
-
-    Only where that statement would take the packed form (:func:`packed_digits`): the rater
-    patterns are then the packed form's item patterns with the same w and values, so every sum
-    of the ANOVA has the same terms and the ICC is the same to the last bit. With more raters the
-    statement's joined form sums over items, not patterns, and stays the route. Not with the
-    bootstrap (its patterns carry the replicates), nor without rater patterns or with labels.
-    """
-    if not FROM_PATTERNS or not plan.rater_patterns or bootstrap or profile.has_labels:
-        return 0
-    return packed_digits(profile)
 
 
 def interval(row: Mapping[str, Any], level: float) -> tuple[float | None, float | None]:
@@ -151,6 +116,7 @@ def p_value(row: Mapping[str, Any]) -> float | None:
     return f_sf(f, df1, df2)
 
 
+@public()
 def icc(source: Any, *, item: str = "item", rater: str = "rater", value: str = "value",
         form: str | None = None, metric: str | None = None, group_by: Any = None,
         ci: float = 0.95, on_duplicate: str | None = None, missing: Any = None,
@@ -190,17 +156,19 @@ def icc(source: Any, *, item: str = "item", rater: str = "rater", value: str = "
 def icc_on(spec: Any, profile: Profile, wanted: Sequence[str],
            level: float) -> dict[tuple[Any, ...], list[ICCResult]]:
     """The ICC forms ``wanted`` per metric (and slice) key, on the ratings of an open call
-    (numeric ratings, checked by the caller): sql/icc.sql.j2, one statement."""
-    plan = make_plan(profile, wide=False)
-    digits = packed_digits(profile)
+    (numeric ratings, checked by the caller): sql/icc.sql.j2, one statement, its producer
+    (packed or joined) the route's (agreement_sql.routes.icc_producer)."""
+    route = routes.decide(profile, "icc", routes.Needs(wide=False))
+    producer = routes.icc_producer(profile)
+    digits = routes.packed_digits(profile) if producer == "packed" else 0
     kinds = ["number"] * len(profile.categories) if digits else []
     params = {f"category_{i}": x for i, (x, _) in enumerate(profile.categories)} if digits else {}
-    rows = query(spec.session, "icc",
-                 {**spec.options(), "rater_blocks": 0 if digits else plan.rater_blocks,
-                  "rater_digits": digits, "categories": kinds, "rater_patterns": False,
-                  "icc_from_patterns": False,
-                  "rater_list": plan.rater_list, "all_rated": plan.all_rated},
-                 {**spec.params(), **params})
+    rows = route.query(spec, "icc",
+                       {**spec.options(), "rater_blocks": 0 if digits else route.rater_blocks,
+                        "rater_digits": digits, "categories": kinds, "rater_patterns": False,
+                        "icc_from_patterns": False,
+                        "rater_list": route.rater_list, "all_rated": route.all_rated},
+                       {**spec.params(), **params}, icc=producer)
     return icc_results(spec, profile, rows, wanted, level)
 
 
@@ -222,12 +190,8 @@ def statement_rows(rows: Sequence[dict[str, Any]], profile: Profile) -> list[dic
 def icc_results(spec: Any, profile: Profile, rows: Sequence[Mapping[str, Any]],
                 wanted: Sequence[str], level: float) -> dict[tuple[Any, ...], list[ICCResult]]:
     """The results of the forms ``wanted`` per metric (and slice) key from rows of
-    sql/_icc.sql.j2's ``icc`` (:func:`icc_on`'s statement, or :func:`statement_rows`), refused
-    if a rater rated an item twice."""
-    per_key = {profile.key_of(dict(r)): int(r["n_duplicate_units"] or 0) for r in rows}
-    duplicates = sum(per_key.values())
-    if duplicates and spec.on_duplicate in (None, "error"):
-        checks.raise_duplicates(profile, duplicates)
+    sql/_icc.sql.j2's ``icc`` (:func:`icc_on`'s statement, or :func:`statement_rows`; the route
+    that ran them refused a rater rating an item twice)."""
     by_key: dict[tuple[Any, ...], list[ICCResult]] = {}
     for row in rows:
         if row["form"] in wanted:

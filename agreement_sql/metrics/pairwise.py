@@ -6,12 +6,12 @@ import math
 import numbers
 from typing import Any, Mapping, Sequence
 
+from ..public import public
 from ..errors import OptionError
 from ..interpret import human_agreement_label
-from ..plan import make_plan, verify_units
+from .. import routes
 from ..profile import read_profile
 from ..results import HumanAgreementResult, PairwiseAgreementResult
-from ..runner import query
 from ..scales import register_all_scales, register_scales
 from ..session import ratings_session
 from ..sources import check_layout
@@ -34,14 +34,15 @@ def _pairwise_rows(source: Any, *, item: Any, rater: Any, value: Any, metric: An
         profile = read_profile(spec, scales=declared)
         profile.check(numbers=True, what="pairwise agreement (numeric ratings)")
         all_scales = register_all_scales(spec.session, profile, scales)
-        plan = make_plan(profile)
-        rows = query(spec.session, "pairwise_agreement",
-                     {**spec.options(), **plan.options(), "scales": all_scales},
-                     {**spec.params(), **plan.params(), "adjacent_tolerance": float(tolerance)})
-        verify_units(profile, rows)
+        route = routes.decide(profile, "pairwise_agreement")
+        rows = route.query(spec, "pairwise_agreement",
+                           {**spec.options(), **route.options(), "scales": all_scales},
+                           {**spec.params(), **route.params(),
+                            "adjacent_tolerance": float(tolerance)})
     return rows, profile
 
 
+@public("each")
 def pairwise_agreement(source: Any, *, item: str = "item", rater: str = "rater",
                        value: str = "value", metric: str | None = None,
                        scales: Mapping[str, Any] | None = None, tolerance: float = 1.0,
@@ -84,6 +85,7 @@ def pairwise_agreement(source: Any, *, item: str = "item", rater: str = "rater",
     return out
 
 
+@public("each")
 def human_agreement(source: Any, *, item: str = "item", rater: str = "rater",
                     value: str = "value", metric: str | None = None,
                     scales: Mapping[str, Any] | None = None, on_duplicate: str | None = None,

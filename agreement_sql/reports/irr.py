@@ -14,14 +14,14 @@ import numbers
 from typing import Any, Mapping, Sequence
 
 from .. import checks
+from ..public import public
 from ..constants import SEED_RATING_RANGE
 from ..errors import OptionError
 from ..interpret import at_least, disagreement_label, workshop_label
 from ..metrics._common import scale_info
-from ..plan import make_plan, verify_units
+from .. import routes
 from ..profile import Profile, read_profile
 from ..results import IRRError, IRRReport, PerMetricScore, TraceDisagreement
-from ..runner import query
 from ..scales import register_all_scales, register_scales
 from ..session import ratings_session
 from ..sources import check_layout
@@ -66,6 +66,7 @@ def _threshold(value: Any) -> float:
     return float(value)
 
 
+@public()
 def irr(source: Any, *, item: str = "item", rater: str = "rater", value: str = "value",
         metric: str | None = None, scales: Mapping[str, Any] | None = None,
         threshold: float = 75.0, on_duplicate: str | None = None, missing: Any = None,
@@ -114,13 +115,12 @@ def irr_on(spec: Any, profile: Profile, *, scales: Mapping[str, Any] | None, thr
     statement, sql/irr_report.sql.j2. The HTML report calls this in its own session, so that its
     other statements read the same profile."""
     all_scales = register_all_scales(spec.session, profile, scales)
-    plan = make_plan(profile, rater_bits=True)
-    options = {**spec.options(), **plan.options(), "scales": all_scales, "level": "interval"}
-    params = {**spec.params(), **plan.params(), **_score_params(threshold),
+    route = routes.decide(profile, "irr_report")
+    options = {**spec.options(), **route.options(), "scales": all_scales, "level": "interval"}
+    params = {**spec.params(), **route.params(), **_score_params(threshold),
               **_pattern_params(max_patterns), **_trace_params(max_traces)}
-    rows = query(spec.session, "irr_report", options, params)
+    rows = route.query(spec, "irr_report", options, params)
     validation = _part(rows, "validation")[0]
-    verify_units(profile, [validation])
     failure = _validate(validation, profile, scales)
     if failure is not None:
         return failure

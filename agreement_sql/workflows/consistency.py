@@ -36,10 +36,12 @@ import json
 import os
 from typing import Any, Iterator, Mapping
 
+from ..public import public
 from ..engine import Session, open_session
 from ..errors import AgreementError, ColumnError, InvalidRatingError, OptionError, SourceError
 from ..interpret import at_least, settled
 from ..results import ConsistencyReport
+from .. import routes
 from ..runner import query, run_template
 
 LABELS = ("VALID", "NOT_IN_CONTEXT", "REJECT", "ABSTAIN")
@@ -74,6 +76,7 @@ class _ReadInPython(Exception):
     """The database's reading of a pairs file cannot be vouched for: read it line by line."""
 
 
+@public()
 def consistency(pairs: Any = None, *, scholar: Any = None, auditor: Any = None,
                 gates: Mapping[str, float] | None = None, unknown_labels: str = "error",
                 disagreements_tsv: str | os.PathLike | None = None,
@@ -100,9 +103,13 @@ def consistency(pairs: Any = None, *, scholar: Any = None, auditor: Any = None,
         if pairs is not None:
             inputs: dict[str, Any] = {"form": "pairs", "pairs": _describe(pairs)}
             try:
+                if routes.consistency_reader(_engine_reads(session, pairs)) != "engine_lines":
+                    raise _ReadInPython
                 scored = _score(session, _read_by_engine(session, pairs), inputs, unknown_labels,
                                 read_by_engine=True)
+                routes.fixed("consistency", consistency_input="engine_lines")
             except _ReadInPython:
+                routes.consistency_fallback()
                 tables = _pairs_tables(pairs)
                 options = {**NO_RELATIONS, "input_form": "pairs",
                            "pairs_rel": session.register_arrow(tables["pairs"], "pairs"),
@@ -163,19 +170,22 @@ def consistency(pairs: Any = None, *, scholar: Any = None, auditor: Any = None,
     return report
 
 
+def _engine_reads(session: Session, source: Any) -> bool:
+    """The engine has a JSON Lines reader and the source is one plain file it can read (the
+    reader would expand a glob; a missing or empty file is the Python reader's to name)."""
+    if getattr(session, "read_json_lines", None) is None or not isinstance(source, (str, os.PathLike)):
+        return False
+    path = os.fspath(source)
+    return (isinstance(path, str) and not any(ch in path for ch in "*?[{")
+            and os.path.isfile(path) and os.path.getsize(path) > 0)
+
+
 def _read_by_engine(session: Session, source: Any) -> dict[str, Any]:
     """The options of input form "lines": the pairs file read by the engine's JSON Lines reader
     and flattened (part "lines"), and its repeated qids (part "repeats"), both materialised;
-    :class:`_ReadInPython` when the engine has no such reader, the source is not one plain
-    file, or the reader refuses a line."""
-    read = getattr(session, "read_json_lines", None)
-    if read is None or not isinstance(source, (str, os.PathLike)):
-        raise _ReadInPython
+    :class:`_ReadInPython` when the reader refuses a line."""
+    read = getattr(session, "read_json_lines")
     path = os.fspath(source)
-    # the reader would expand a glob; a missing or empty file is the Python reader's to name
-    if not isinstance(path, str) or any(ch in path for ch in "*?[{") or not os.path.isfile(path) \
-            or os.path.getsize(path) == 0:
-        raise _ReadInPython
     try:
         jsonl = read(os.path.abspath(path), PAIRS_COLUMNS)
         lines = run_template(session, "consistency",

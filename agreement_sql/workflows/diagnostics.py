@@ -15,13 +15,13 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
+from ..public import public
 from ..errors import OptionError
 from ..parameters import LEVELS
-from ..plan import make_plan, verify_units
+from .. import routes
 from ..profile import Profile, read_profile
 from ..ratings import RatingsSpec, materialize
 from ..results import DisagreementItem, RaterAgreement, RaterBias, RaterDiagnostics, RaterPair
-from ..runner import query
 from ..session import ratings_session
 from ..sources import check_layout
 from ._common import regrouped
@@ -30,6 +30,7 @@ MAX_ITEMS = 10
 MAX_PAIR_RATERS = 30     # without rater patterns the expansions copy the ratings once per rater
 
 
+@public()
 def rater_diagnostics(source: Any, *, item: str = "item", rater: str = "rater", value: str = "value",
                       metric: str | None = None, group_by: Sequence[str] | str | None = None,
                       level: str = "interval", max_items: int = MAX_ITEMS,
@@ -67,16 +68,17 @@ def _run(spec: RatingsSpec, level: str, max_items: int, *, patterns: bool,
     profile = profile if profile is not None else read_profile(spec)
     profile.check(numbers=level != "nominal",
                   what=f"diagnostics at level {level!r} (use level='nominal' for labels)")
-    plan = make_plan(profile, patterns=patterns)
+    route = routes.decide(profile, "rater_diagnostics", routes.Needs(rater_identity=patterns))
     kinds = "number" if not profile.has_labels else (
         "label" if profile.totals["n_labels"] == profile.totals["n_ratings"] else "mixed")
-    rows = query(spec.session, "rater_diagnostics",
-                 {**spec.options(), **plan.options(), "level": level, "category_kinds": kinds,
-                  "with_coincidences": coincidences, "with_items": max_items > 0,
-                  "with_distribution": distribution is not None},
-                 {**spec.params(), **plan.params(), "max_items": max_items, **(distribution or {})})
-    verify_units(profile, [r for r in rows if r["part"] == "alpha"])
-    return rows, plan.rater_patterns
+    rows = route.query(spec, "rater_diagnostics",
+                       {**spec.options(), **route.options(), "level": level,
+                        "category_kinds": kinds, "with_coincidences": coincidences,
+                        "with_items": max_items > 0,
+                        "with_distribution": distribution is not None},
+                       {**spec.params(), **route.params(), "max_items": max_items,
+                        **(distribution or {})})
+    return rows, route.rater_patterns
 
 
 def diagnose(spec: RatingsSpec, *, level: str, max_items: int = MAX_ITEMS,

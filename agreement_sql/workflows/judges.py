@@ -21,15 +21,15 @@ import os
 from itertools import repeat
 from typing import Any, Mapping, Sequence
 
+from ..public import public
 from ..errors import OptionError, SourceError
 from ..interpret import krippendorff_label, settled_near
 from ..parameters import LEVELS
-from ..plan import Plan, make_plan, refuse_duplicate_units
+from .. import routes
 from ..profile import Profile, read_profile, rekeyed
 from ..ratings import RatingsSpec
 from ..results import (FlaggedPoint, JudgeAgreementMetrics, JudgeAgreementReport, JudgeGroup,
                        JudgePlatform, JudgeUsed, PointAlpha, PointAgreement, PointFile)
-from ..runner import query_parts, run_template
 from ..session import ratings_session
 from ..sinks import ParquetSink, output_files
 from ..sources import check_layout
@@ -44,9 +44,6 @@ UNSTABLE_VARIANCE = 0.02
 WEVAL_ITEM, WEVAL_RATER, WEVAL_VALUE = "keyPointText", "judgeId", "coverageExtent"
 WEVAL_GROUP_BY = ("promptId", "modelId")
 APPROACHES = ("standard", "prompt-aware", "holistic", "backup")
-# tests set this False to re-key the ratings for each granularity where one per-unit
-# aggregation would serve them all (docs/decisions/0012)
-ONE_AGGREGATION = True
 
 CONVENTIONS = {
     "alpha": "standard Krippendorff's alpha (coincidence matrix) over the points of a group; "
@@ -65,6 +62,7 @@ CONVENTIONS = {
 }
 
 
+@public()
 def judge_agreement(source: Any, *, item: str | None = None, rater: str | None = None,
                     value: str | None = None, group_by: Sequence[str] | str | None = None,
                     level: str = "interval", across: str | None | bool = None,
@@ -168,9 +166,8 @@ def _granularities(spec: RatingsSpec, profile: Profile, level: str, sigma_thresh
                   what=f"judge agreement at level {level!r}")
     # the other granularities re-key the same ratings: their checks, raters, categories and
     # plan are the profile's (agreement_sql.profile.rekeyed), read once
-    plan = make_plan(profile) if profile.totals["n_ratings"] else None
-    together = (ONE_AGGREGATION and plan is not None and plan.form == "wide"
-                and plan.rater_blocks > 0)
+    plan = routes.decide(profile, "judge_agreement") if profile.totals["n_ratings"] else None
+    together = routes.judges_producer(plan) == "one_aggregation"
     if paths is not None:
         sinks.update(_point_sinks(paths, list(spec.group_by), spec.slices, across_slice,
                                   "point_" if together else "slice_"))
@@ -180,8 +177,9 @@ def _granularities(spec: RatingsSpec, profile: Profile, level: str, sigma_thresh
         assert plan is not None
         # the units once, then a statement for the groups (with usage and the pooled alpha),
         # one for the points and one for the point alphas: each result ordered on its own
-        units = run_template(spec.session, "judge_units", {**spec.options(), **plan.options()},
-                             {**spec.params(), **plan.params()}, into="judge_units")
+        units = plan.materialize(spec, "judge_units", {**spec.options(), **plan.options()},
+                                 {**spec.params(), **plan.params()}, into="judge_units",
+                                 judges="one_aggregation")
 
         def on_units(*, groups: bool, usage: bool, points: bool, point_alphas: bool,
                   sink: str | None = None) -> Parts:
@@ -272,7 +270,7 @@ def _point_sinks(files: list[str], names: list[str], slices: list[str],
     return sinks
 
 
-def _judge_rows(spec: RatingsSpec, profile: Profile, plan: Plan | None, level: str,
+def _judge_rows(spec: RatingsSpec, profile: Profile, plan: routes.Route | None, level: str,
                 sigma_threshold: float, *, usage: bool, points: bool, groups: bool = True,
                 group_columns: Sequence[str] = GROUP_COLUMNS, granularities: bool = False,
                 point_across: str | None = None, point_alphas: bool = True,
@@ -304,16 +302,14 @@ def _judge_rows(spec: RatingsSpec, profile: Profile, plan: Plan | None, level: s
             sink.close()
         return {part: dict.fromkeys(columns, []) for part, columns in wanted.items()}
     wanted = {part: columns for part, columns in wanted.items() if part not in sinks}
-    parts = query_parts(spec.session, "judge_agreement",
-                        {**spec.options(), **plan.options(), "level": level, "with_usage": usage,
-                         "with_points": points, "with_groups": groups,
-                         "granularities": granularities, "point_across": point_across,
-                         "with_point_alphas": point_alphas, "units_given": units_given},
-                        {**spec.params(), **plan.params(), "sigma_threshold": float(sigma_threshold)},
-                        wanted, sinks)
-    if "groups" in parts:
-        refuse_duplicate_units(profile, sum(int(n or 0) for n in parts["groups"]["n_duplicate_units"]))
-    return parts
+    return plan.query_parts(
+        spec, "judge_agreement",
+        {**spec.options(), **plan.options(), "level": level, "with_usage": usage,
+         "with_points": points, "with_groups": groups, "granularities": granularities,
+         "point_across": point_across, "with_point_alphas": point_alphas,
+         "units_given": units_given},
+        {**spec.params(), **plan.params(), "sigma_threshold": float(sigma_threshold)},
+        wanted, sinks, judges="one_aggregation" if units_given else "rekeyed")
 
 
 def _rows(columns: dict[str, list[Any]]) -> list[dict[str, Any]]:

@@ -14,6 +14,7 @@ import os
 import re
 from typing import Any
 
+from ..public import public
 from ..engine import open_session
 from ..errors import OptionError, SourceError
 from ..ratings import _resolve
@@ -27,6 +28,7 @@ CONSENSUS_COLUMNS = ("final_consensus_label", "judge_reasoning")
 JUDGE_COLUMN = re.compile(r"^llm_judge_", re.IGNORECASE)
 
 
+@public()
 def calibration_sample(source: Any, n_per_stratum: int = 4, seed: int = 0, *,
                        output: str | os.PathLike | None = None, stratum_column: str = "Scenario",
                        verdict_column: str = "LLM_Judge_Verdict", id_column: str = "Sample_ID",

@@ -34,6 +34,7 @@ import os
 import re
 from typing import Any, Sequence
 
+from ..public import public
 from ..engine import Relation, Session, open_session
 from ..errors import (ColumnError, DuplicateRatingError, InvalidRatingError, MissingKeyError,
                       OptionError, SourceError)
@@ -83,6 +84,7 @@ CONVENTIONS = {
 }
 
 
+@public()
 def evaluation_sheet(source: Any, *, include_train: bool = False, target: float = TARGET,
                      id_column: str = "Sample_ID", split_column: str = "Dataset_Split",
                      judge_column: str | None = "LLM_Judge_Verdict",

@@ -10,6 +10,7 @@ import duckdb
 import pytest
 
 import agreement_sql as ag
+from agreement_sql import routes
 from agreement_sql.cli import COMMANDS, build_parser, main
 from conftest import DATA, REFERENCE, ROOT
 from sqltemplates.by_hand import run_by_hand
@@ -97,8 +98,8 @@ def test_render_prints_header_and_statement(capsys, monkeypatch):
     wide = capsys.readouterr().out
     assert "-- parameter: $category_4 = 5.0" in wide
     assert run_by_hand(con, wide)[0]["value"] == expected["value"]
-    monkeypatch.setattr("agreement_sql.plan.FORCED_FORM", "counts")
-    assert rows[0]["value"] == ag.krippendorff_alpha(K2011, level="ordinal")["value"]
+    with routes.forcing(units="counts"):
+        assert rows[0]["value"] == ag.krippendorff_alpha(K2011, level="ordinal")["value"]
 
 
 def test_render_spark_dialect(capsys):

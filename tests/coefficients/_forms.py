@@ -1,30 +1,21 @@
-"""Running one coefficient call through every route the plan can take (docs/decisions/0003).
+"""Running one coefficient call through every route it can take (docs/decisions/0003, 0013).
 
-A coefficient statement reads its ratings in one of two forms chosen by
-``agreement_sql.plan.make_plan``: ``wide`` (at most 16 categories, a count column per category,
-sums over unit patterns) or ``counts`` (a counts-per-(unit, value) table); with at most
-``plan.MAX_BIT_RATERS`` raters the statement's own units find duplicates with rater bits, beyond
-that ``sql/duplicate_check.sql.j2`` runs first; on large inputs the statement numbers the raters
-the profile listed (``plan.LIST_RATERS_FROM``); in the wide form with few raters, a statement
-with a pair coefficient or Conger's kappa reads its rater patterns (``make_plan(...,
-patterns=True)``, agreement_sql/metrics/coefficient.py ``pattern_route``:
-sql/_pair_patterns.sql.j2 and Conger's per-rater counts count from the per-unit pass's rater
-patterns instead of the ratings). With rater patterns and numeric ratings, ``coefficients()``
-also takes its ICC from that statement (sql/_icc.sql.j2 over the patterns,
-agreement_sql/metrics/icc.py ``pattern_raters``) instead of a second statement over the ratings
-(sql/icc.sql.j2). :func:`routes` forces each of them (``plan.FORCED_FORM``,
-``plan.MAX_BIT_RATERS``, ``plan.LIST_RATERS_FROM``, ``plan.FORCED_PATTERNS``: the "wide" route
-without rater patterns, the "patterns" route with them wherever the plan allows;
-``icc.FROM_PATTERNS``: the "icc_apart" route, rater patterns but the ICC from its own
-statement), records the plan every call made and whether its ICC came from the rater patterns,
-and returns each route's outcome (its result, or its typed error as ``(name, message)``);
-:func:`same` compares them. :func:`patterns` says which plans of a route used rater patterns,
-:func:`icc_from_patterns` which statements of a route gave the ICC.
+The routes are agreement_sql.routes' declared alternatives, forced with ``routes.forcing``
+(the one way to force a producer): ``wide`` (the wide form without rater patterns),
+``patterns`` (the default: rater patterns wherever a statement asks and they fit), ``counts``
+(the counts form), ``no_bits`` (no rater bits: the separate duplicate check), ``listed`` (the
+raters the profile listed), ``icc_apart`` (rater patterns, but the ICC from its own statement)
+and ``counts_no_bits``. :func:`routes` runs the call under each, records the route every
+statement took (``routes.collecting``), checks each forced alternative was taken wherever it
+could serve, and returns each route's outcome (its result, or its typed error as ``(name,
+message)``); :func:`same` compares them (without the ``route`` field, which differs by
+construction). :func:`patterns` says which statements of a route used rater patterns,
+:func:`icc_from_patterns` which gave the ICC from them.
 
-A call whose statements never ask for rater patterns (no pair coefficient, no Conger) gives
-the same plans with ``FORCED_PATTERNS`` on or off, so its "patterns" route is the "wide" route's
-outcome, not run again; likewise a call whose "patterns" route took no ICC from the patterns
-has the "patterns" outcome as its "icc_apart" outcome.
+A call whose statements never ask for rater patterns (no pair coefficient, no Conger) takes the
+same route with or without them, so its "patterns" outcome is the "wide" outcome, not run
+again; likewise a call whose "patterns" route took no ICC from the patterns has the "patterns"
+outcome as its "icc_apart" outcome.
 """
 from __future__ import annotations
 
@@ -35,12 +26,14 @@ from typing import Any, Callable
 import pyarrow as pa
 import pytest
 
-from agreement_sql import plan
-from agreement_sql.metrics import coefficient as coefficient_module
-from agreement_sql.metrics import icc as icc_module
+from agreement_sql import routes as routing
 
 ROUTES = ("wide", "patterns", "counts", "no_bits", "listed", "icc_apart")
 ALL_ROUTES = ROUTES + ("counts_no_bits",)
+FORCED = {"wide": {"rater_patterns": "ratings"}, "patterns": {},
+          "counts": {"units": "counts"}, "no_bits": {"rater_bits": "none"},
+          "listed": {"raters": "listed"}, "icc_apart": {"icc": "packed"},
+          "counts_no_bits": {"units": "counts", "rater_bits": "none"}}
 
 
 def random_table(seed: int, *, items: int = 60, raters: int = 6, values=(1, 2, 3, 4, 5),
@@ -77,96 +70,67 @@ def random_table(seed: int, *, items: int = 60, raters: int = 6, values=(1, 2, 3
 
 
 def routes(monkeypatch, call: Callable[[], Any], names=ROUTES) -> dict[str, dict[str, Any]]:
-    """``{route: {"outcome": result or (error name, message), "plans": [Plan, ...],
-    "asked": [bool, ...], "icc": [bool, ...]}}``: per statement, whether it asked for rater
-    patterns and whether it gave the ICC from them."""
-    seen: list[Any] = []
-    asked: list[bool] = []
-    iccs: list[bool] = []
-    original = plan.make_plan
-    original_raters = coefficient_module.pattern_raters
+    """``{route: {"outcome": result or (error name, message), "log": [statement route, ...]}}``.
+    (``monkeypatch`` is kept for the callers' signature; forcing needs none.)"""
 
-    def recording(*args, **kwargs):
-        made = original(*args, **kwargs)
-        seen.append(made)
-        asked.append(bool(kwargs.get("patterns")))
-        return made
+    def outcome() -> tuple[Any, list[dict[str, str]]]:
+        with routing.collecting() as log:
+            try:
+                result = call()
+            except Exception as exc:            # the typed errors must match too
+                result = (type(exc).__name__, str(exc))
+        return result, list(log)
 
-    def recording_raters(*args, **kwargs):
-        raters = original_raters(*args, **kwargs)
-        iccs.append(raters > 0)
-        return raters
-
-    def outcome() -> Any:
-        seen.clear()
-        iccs.clear()
-        try:
-            return call()
-        except Exception as exc:            # the typed errors must match too
-            return (type(exc).__name__, str(exc))
-
-    forced = {"wide": {"FORCED_PATTERNS": False}, "patterns": {"FORCED_PATTERNS": True},
-              "counts": {"FORCED_FORM": "counts"},
-              "no_bits": {"MAX_BIT_RATERS": 0},
-              "listed": {"LIST_RATERS_FROM": 0},
-              "icc_apart": {"FORCED_PATTERNS": True},
-              "counts_no_bits": {"FORCED_FORM": "counts", "MAX_BIT_RATERS": 0}}
     out: dict[str, dict[str, Any]] = {}
-    with monkeypatch.context() as mp:
-        mp.setattr(coefficient_module, "make_plan", recording)
-        mp.setattr(coefficient_module, "pattern_raters", recording_raters)
-        for name in names:
-            if name == "patterns" and "wide" in out and not any(out["wide"]["asked"]):
-                # no statement asked for rater patterns: the same plans, the same statements
-                out[name] = dict(out["wide"])
-                continue
-            if name == "icc_apart" and "patterns" in out and not any(out["patterns"]["icc"]):
-                # no statement gave the ICC from its rater patterns: the same statements
-                out[name] = dict(out["patterns"])
-                continue
-            asked.clear()
-            with monkeypatch.context() as route:
-                for attribute, value in forced[name].items():
-                    route.setattr(plan, attribute, value)
-                route.setattr(icc_module, "FROM_PATTERNS", name != "icc_apart")
-                result = outcome()
-            out[name] = {"outcome": result, "plans": list(seen), "asked": list(asked),
-                         "icc": list(iccs)}
+    for name in names:
+        if name == "patterns" and "wide" in out and not any(
+                "rater_patterns" in e for e in out["wide"]["log"]):
+            out[name] = dict(out["wide"])        # no statement asked for rater patterns
+            continue
+        if name == "icc_apart" and "patterns" in out and not icc_from_patterns(out):
+            out[name] = dict(out["patterns"])    # no statement gave the ICC from its patterns
+            continue
+        with routing.forcing(**FORCED[name]):
+            result, log = outcome()
+        out[name] = {"outcome": result, "log": log}
     for name, got in out.items():
-        if name not in ("patterns", "listed"):     # the others keep no rater patterns
-            assert not any(got["icc"]), (name, got["icc"])
-        for p in got["plans"]:
+        for entry in got["log"]:
+            forced = FORCED[name]
             if name in ("wide", "counts", "no_bits", "counts_no_bits"):
-                assert not p.rater_patterns, (name, p)
-            if "counts" in name:
-                assert p.form == "counts", (name, p)
-            if "no_bits" in name:
-                assert p.rater_blocks == 0, (name, p)
-            if name == "listed" and p.rater_blocks:
-                assert p.rater_list is not None, (name, p)
+                assert entry.get("rater_patterns") in (None, "ratings"), (name, entry)
+            if "units" in forced and "units" in entry:
+                assert entry["units"] == "counts", (name, entry)
+            if "rater_bits" in forced and "rater_bits" in entry:
+                assert entry["rater_bits"] == "none", (name, entry)
+            if name == "listed" and entry.get("rater_bits") == "bits":
+                assert entry.get("raters") == "listed", (name, entry)
             if name != "listed":
-                assert p.rater_list is None, (name, p)
+                assert entry.get("raters") in (None, "found"), (name, entry)
+            if name not in ("patterns", "listed"):
+                assert entry.get("icc") != "from_patterns", (name, entry)
     return out
 
 
 def forms(routes_: dict[str, dict[str, Any]], name: str = "wide") -> list[str]:
-    """The forms the plans of one route chose (one plan per statement)."""
-    return [p.form for p in routes_[name]["plans"]]
+    """The units form of each statement of one route that aggregates units."""
+    return [e["units"] for e in routes_[name]["log"] if "units" in e]
 
 
 def patterns(routes_: dict[str, dict[str, Any]], name: str = "patterns") -> list[bool]:
-    """Whether each plan of one route used rater patterns (one plan per statement)."""
-    return [p.rater_patterns for p in routes_[name]["plans"]]
+    """Whether each statement of one route that asked for rater identity used rater patterns."""
+    return [e["rater_patterns"] == "patterns" for e in routes_[name]["log"]
+            if "rater_patterns" in e]
 
 
 def icc_from_patterns(routes_: dict[str, dict[str, Any]], name: str = "patterns") -> list[bool]:
-    """Whether each statement of one route that could give coefficients()' ICC gave it from its
-    rater patterns (empty: no statement was asked for the ICC)."""
-    return routes_[name].get("icc", [])
+    """Whether each statement of one route that gave an ICC gave it from rater patterns (empty:
+    no statement was asked for the ICC)."""
+    return [e["icc"] == "from_patterns" for e in routes_[name]["log"] if "icc" in e]
 
 
 def outcome(routes_: dict[str, dict[str, Any]], name: str = "wide") -> Any:
-    return routes_[name]["outcome"]
+    """One route's result (or typed error), without its ``route`` fields."""
+    return without_route(routes_[name]["outcome"])
 
 
 def same(routes_: dict[str, dict[str, Any]], *, tol: float = 0.0) -> None:
@@ -180,19 +144,19 @@ def same(routes_: dict[str, dict[str, Any]], *, tol: float = 0.0) -> None:
             assert json.dumps(other, sort_keys=True, default=str) == \
                 json.dumps(first, sort_keys=True, default=str), (name, differences(other, first))
         else:
-            close(other, first, tol, name)
+            close(other, first, name, tol)
 
 
-def close(a: Any, b: Any, tol: float, path: str = "result") -> None:
+def close(a: Any, b: Any, path: str = "result", tol: float = 1e-12) -> None:
     """Equal keys and values; floats within ``tol``."""
     if isinstance(a, dict):
         assert isinstance(b, dict) and set(a) == set(b), (path, set(a) ^ set(b))
         for key in a:
-            close(a[key], b[key], tol, f"{path}.{key}")
+            close(a[key], b[key], f"{path}.{key}", tol)
     elif isinstance(a, (list, tuple)):
         assert isinstance(b, (list, tuple)) and len(a) == len(b), path
         for i, (x, y) in enumerate(zip(a, b)):
-            close(x, y, tol, f"{path}[{i}]")
+            close(x, y, f"{path}[{i}]", tol)
     elif isinstance(a, float) and isinstance(b, float):
         assert a == pytest.approx(b, rel=tol, abs=tol), (path, a, b)
     else:
@@ -207,3 +171,13 @@ def differences(a: Any, b: Any, path: str = "result") -> list[tuple[str, Any, An
     if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)) and len(a) == len(b):
         return [d for i, (x, y) in enumerate(zip(a, b)) for d in differences(x, y, f"{path}[{i}]")]
     return [] if a == b else [(path, a, b)]
+
+
+def without_route(result: Any) -> Any:
+    """``result`` without its ``route`` fields (they say which producers ran, which differ from
+    route to route by construction)."""
+    if isinstance(result, dict):
+        return {k: without_route(v) for k, v in result.items() if k != "route"}
+    if isinstance(result, (list, tuple)):
+        return [without_route(v) for v in result]
+    return result

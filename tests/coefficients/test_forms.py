@@ -1,10 +1,10 @@
-"""Krippendorff's alpha in every form the plan can choose, against each other and the
+"""Krippendorff's alpha in every form the route can choose, against each other and the
 ``krippendorff`` package (PyPI, test-only).
 
 A statement reads its ratings in the wide form (at most 16 categories: a count column per
 category, packed as base-512 digits when rater bits bound a unit's size, sums over unit
 patterns) or the counts form (a counts-per-(unit, value) table, any number of values), and
-finds a rater who rated a unit twice with rater bits (at most plan.MAX_BIT_RATERS raters) or
+finds a rater who rated a unit twice with rater bits (at most constants.MAX_BIT_RATERS raters) or
 with the separate sql/duplicate_check.sql.j2 (docs/decisions/0003, 0009). Whatever the route,
 the result and every typed error must be the same (tests/coefficients/_forms.py forces each
 route), and the value must be the reference library's. Every expected number below comes from
@@ -19,7 +19,7 @@ import pyarrow as pa
 import pytest
 
 import agreement_sql as ag
-from agreement_sql import plan
+from agreement_sql.constants import MAX_BIT_RATERS
 from agreement_sql.constants import BITS_PER_BLOCK
 
 from ._forms import ALL_ROUTES, forms, outcome, random_table, routes, same
@@ -203,7 +203,7 @@ def _with_duplicate(raters: int, late_rater: int, *, same_value: bool) -> pa.Tab
     (5, 4, True),                            # one block of rater bits
     (100, 85, False),                        # the second block of 62 bits
     (130, 0, False),                         # the first bit of three blocks
-    (plan.MAX_BIT_RATERS, plan.MAX_BIT_RATERS - 1, True),   # the last bit of the last block
+    (MAX_BIT_RATERS, MAX_BIT_RATERS - 1, True),   # the last bit of the last block
 ])
 def test_duplicates_found_in_any_rater_block_and_route(monkeypatch, raters, late, same_value):
     # a repeat is found whether it agrees with the first rating or not, by the statement's
@@ -214,12 +214,12 @@ def test_duplicates_found_in_any_rater_block_and_route(monkeypatch, raters, late
     name, message = outcome(got)
     assert name == "DuplicateRatingError"
     assert f"(item=2, rater='r{late:03d}') rated 2 times" in message
-    assert [p.rater_blocks for p in got["wide"]["plans"]] == [-(-raters // BITS_PER_BLOCK)]
+    assert [e["rater_bits"] for e in got["wide"]["log"] if "units" in e] == ["bits"]
 
 
 def test_duplicates_beyond_the_rater_bits_still_raise(monkeypatch):
     # more raters than rater bits: the separate check runs first, on every route
-    raters = plan.MAX_BIT_RATERS + 4
+    raters = MAX_BIT_RATERS + 4
     table = _with_duplicate(raters, raters - 2, same_value=True)
     got = routes(monkeypatch, lambda: ag.krippendorff_alpha(table, level="interval"))
     same(got)
@@ -245,7 +245,7 @@ def test_packed_counts_at_the_rater_cap(monkeypatch, level):
     # the wide form packs a unit's category counts as base-512 digits when rater bits bound a
     # unit's size; MAX_BIT_RATERS (496) raters giving one category to a unit is the largest
     # digit it must hold without carrying into the next
-    n = plan.MAX_BIT_RATERS
+    n = MAX_BIT_RATERS
     values = (1, 2, 4, 5, 7, 8)
     rows = [{"item": i, "rater": f"r{r:03d}", "value": v}
             for i, v in enumerate((1, 5, 3)) for r in range(n)]
@@ -304,7 +304,7 @@ def test_a_call_leaves_the_connection_as_found():
 @pytest.mark.parametrize("gap, expected", [(None, True), ("null", False), ("nan", False),
                                           ("placeholder", False)])
 def test_the_state_test_is_skipped_only_when_every_row_is_a_rating(monkeypatch, gap, expected):
-    """plan.all_rated (no missing value, no placeholder in the profile) lets the statement read
+    """The route's states "all_rated" (no missing value, no placeholder in the profile) lets the statement read
     every row as a rating; one NULL, NaN or declared placeholder must keep the test, and the
     alpha must be the krippendorff package's on the rows that are ratings either way."""
     values = [1.0, 2.0, 2.0, 3.0, 3.0, 3.0, 1.0, 1.0]
@@ -313,7 +313,7 @@ def test_the_state_test_is_skipped_only_when_every_row_is_a_rating(monkeypatch, 
     table = pa.table({"item": [1, 1, 2, 2, 3, 3, 4, 4], "rater": ["a", "b"] * 4, "value": values})
     got = routes(monkeypatch, lambda: ag.krippendorff_alpha(
         table, level="interval", missing=[-1] if gap == "placeholder" else None), ("wide",))
-    assert [p.all_rated for p in got["wide"]["plans"]] == [expected]
+    assert [e["states"] == "all_rated" for e in got["wide"]["log"]] == [expected]
     data = np.array([[v if v is not None and v == v and v != -1.0 else np.nan for v in values[0::2]],
                      [v if v is not None and v == v and v != -1.0 else np.nan for v in values[1::2]]])
     assert outcome(got)["value"] == pytest.approx(

@@ -1,11 +1,11 @@
-"""The kappa family in every form the plan can choose, against each other and independent
+"""The kappa family in every form the route can choose, against each other and independent
 oracles.
 
 Fleiss, Gwet's AC1/AC2, Brennan-Prediger, percent agreement and Conger read their shares and
 per-unit terms from sql/_kappa_inputs.sql.j2, Cohen, Light and Scott their pair tables from
 sql/_pairs.sql.j2, in the wide form (at most 16 categories: a count column per category, sums
 over unit patterns) or the counts form (a counts-per-(unit, value) table); duplicates are found
-by rater bits (at most plan.MAX_BIT_RATERS raters) or the separate duplicate check
+by rater bits (at most constants.MAX_BIT_RATERS raters) or the separate duplicate check
 (docs/decisions/0003, 0009). Every test runs the same input through each route
 (tests/coefficients/_forms.py) and requires the same result or the same typed error, and checks
 the values against an oracle: a numpy implementation of Gwet's (2014) ch. 5 formulas (irrCAC
@@ -25,7 +25,7 @@ from statsmodels.stats.inter_rater import aggregate_raters
 from statsmodels.stats.inter_rater import fleiss_kappa as sm_fleiss_kappa
 
 import agreement_sql as ag
-from agreement_sql import plan
+from agreement_sql.constants import MAX_BIT_RATERS
 from agreement_sql.cli import main as cli_main
 from agreement_sql.metrics import coefficients as coefficients_module
 from conftest import REFERENCE
@@ -400,10 +400,10 @@ def test_more_categories_than_the_wide_form_holds(monkeypatch):
 
 def test_more_raters_than_rater_bits(monkeypatch):
     # MAX_BIT_RATERS + 4 raters: no rater bits on any route, the separate duplicate check
-    raters = plan.MAX_BIT_RATERS + 4
+    raters = MAX_BIT_RATERS + 4
     table = random_table(2, raters=raters, metrics=1, items=8, missing=0.5)
     got = routes(monkeypatch, lambda: ag.fleiss_kappa(table, ci=0.95))
-    assert forms(got) == ["wide"] and got["wide"]["plans"][0].rater_blocks == 0
+    assert forms(got) == ["wide"] and got["wide"]["log"][-1]["rater_bits"] == "none"
     same(got, tol=CI_TOL)
     assert outcome(got)["n_raters"] == len(set(table["rater"].to_pylist()))
     value, _, se = gwet_oracle(table.to_pylist(), "fleiss_kappa")
@@ -538,7 +538,7 @@ def test_coefficients_match_the_single_functions():
             alone = [r for r in function(table, metric="metric", ci=0.95)
                      if r["metric"] == entry["metric"]][0]
             got = dict(entry["coefficients"][name])
-            close(got, {k: v for k, v in alone.items() if k != "metric"}, 1e-12)
+            close(got, {k: v for k, v in alone.items() if k != "metric"}, tol=1e-12)
 
 
 # --- Light's kappa by default: up to LIGHT_MAX_RATERS raters ---------------------------------
@@ -584,21 +584,22 @@ def test_light_kappa_skip_is_noted_under_the_cli_table(tmp_path, capsys):
 @pytest.mark.slow  # seconds on 2 cores (many cases or routes); CI runs it
 def test_every_route_is_exercised(monkeypatch):
     # the routes differ where they should: the forced counts form, the lowered rater cap, the
-    # raters listed by the profile and the rater patterns reach the plan (a route that silently
+    # raters listed by the profile and the rater patterns reach the route (a route that silently
     # kept the wide form would make every test above compare a call with itself)
     table = random_table(1, metrics=1)
     got = routes(monkeypatch, lambda: ag.coefficients(table, which=["fleiss_kappa", "light_kappa",
                                                                     "conger_kappa"]), ALL_ROUTES)
-    assert [(p.form, p.rater_blocks, p.rater_list is not None, p.rater_patterns)
-            for name in ALL_ROUTES for p in got[name]["plans"]] == [
-        ("wide", 1, False, False), ("wide", 1, False, True), ("counts", 1, False, False),
-        ("wide", 0, False, False), ("wide", 1, True, True), ("wide", 1, False, True),
-        ("counts", 0, False, False)]
+    assert [(e["units"], e["rater_bits"], e.get("raters"), e["rater_patterns"])
+            for name in ALL_ROUTES for e in got[name]["log"] if "units" in e] == [
+        ("wide", "bits", "found", "ratings"), ("wide", "bits", "found", "patterns"),
+        ("counts", "bits", "found", "ratings"), ("wide", "none", None, "ratings"),
+        ("wide", "bits", "listed", "patterns"), ("wide", "bits", "found", "patterns"),
+        ("counts", "none", None, "ratings")]
     same(got)
     # no ICC asked for: its icc_apart route is its patterns route; by default (numeric
     # ratings) the patterns and listed routes give the ICC from their rater patterns, the
     # icc_apart route from the ICC's own statement
-    assert got["icc_apart"]["plans"] == got["patterns"]["plans"]
+    assert got["icc_apart"]["log"] == got["patterns"]["log"]
     by_default = routes(monkeypatch, lambda: ag.coefficients(table))
     assert [icc_from_patterns(by_default, name) for name in ROUTES] == [
         [False], [True], [False], [False], [True], [False]]
@@ -606,5 +607,5 @@ def test_every_route_is_exercised(monkeypatch):
     # a statement without a pair coefficient or Conger's kappa never asks for rater patterns:
     # its patterns route is its wide route
     alone = routes(monkeypatch, lambda: ag.fleiss_kappa(table), ("wide", "patterns"))
-    assert patterns(alone, "wide") == patterns(alone) == [False]
-    assert alone["patterns"]["plans"] == alone["wide"]["plans"]
+    assert patterns(alone, "wide") == patterns(alone) == []    # no statement needs rater identity
+    assert alone["patterns"]["log"] == alone["wide"]["log"]

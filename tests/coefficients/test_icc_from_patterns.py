@@ -1,12 +1,12 @@
 """coefficients()' ICC from the coefficients statement's own rater patterns.
 
-With rater patterns in its plan (a pair coefficient or Conger's kappa, the wide form, few raters)
+With rater patterns in its route (a pair coefficient or Conger's kappa, the wide form, few raters)
 and numeric ratings, the coefficients statement also gives the ICC entry (McGraw & Wong's
 ICC(A,1), pingouin's ICC2): sql/_icc.sql.j2 reads the per-pattern digits from pattern_ratings
 (option icc_from_patterns) instead of a second statement, sql/icc.sql.j2, packing the ratings
-again (agreement_sql/metrics/icc.py ``pattern_raters``). Its numbers must be those of the second
-statement to the last bit (the same patterns, the same terms in every sum) and those of
-``icc(form="ICC2")``; ``icc.FROM_PATTERNS = False`` forces the second statement
+again (agreement_sql/routes.py ``icc_producer``: "from_patterns"). Its numbers must be those of
+the second statement to the last bit (the same patterns, the same terms in every sum) and those
+of ``icc(form="ICC2")``; ``routes.forcing(icc="packed")`` forces the second statement
 (tests/coefficients/_forms.py runs every route, the "icc_apart" route included).
 """
 from __future__ import annotations
@@ -19,11 +19,10 @@ import pytest
 import agreement_sql as ag
 from agreement_sql.engine import duckdb as duckdb_engine
 from agreement_sql.errors import DuplicateRatingError
-from agreement_sql.metrics import coefficient as coefficient_module
-from agreement_sql.metrics import icc as icc_module
+from agreement_sql import routes as routing
 
 from icc._data import SHROUT_FLEISS, long_table
-from ._forms import icc_from_patterns, outcome, patterns, random_table, routes, same
+from ._forms import icc_from_patterns, outcome, patterns, random_table, routes, same, without_route
 
 
 def _json(x) -> str:
@@ -49,7 +48,7 @@ def _entries(result) -> list[dict]:
 def _as_entry(icc_result: dict, ci) -> dict:
     """icc(form="ICC2")'s result as coefficients() lists it (metrics/coefficients.py _icc_entry)."""
     entry = {"coefficient": "icc",
-             **{k: v for k, v in icc_result.items() if k not in ("metric", "group")}}
+             **{k: v for k, v in icc_result.items() if k not in ("metric", "group", "route")}}
     if ci is None:
         for key in ("ci_low", "ci_high", "ci_level"):
             entry.pop(key)
@@ -89,7 +88,8 @@ def test_the_icc_entry_is_icc2_from_one_statement(monkeypatch, capsys, case):
         assert entry.get("group") == expected.get("group")
         # the same numbers as icc(form="ICC2"), JSON-identical (icc() takes the packed form
         # here: its statement sums over the same item patterns)
-        assert _json(entry["coefficients"]["icc"]) == _json(_as_entry(expected, options.get("ci")))
+        assert _json(without_route(entry["coefficients"]["icc"])) == _json(
+            _as_entry(expected, options.get("ci")))
     if case.startswith("slices"):
         # not vacuous: every slice leaves incomplete items out and counts missing ratings
         for entry in entries:
@@ -104,11 +104,12 @@ def test_the_icc_entry_is_icc2_from_one_statement(monkeypatch, capsys, case):
 def test_the_same_result_as_the_second_statement(monkeypatch, capsys, case):
     table, options = CASES[case]
     ours, ran = _statements(monkeypatch, capsys, lambda: ag.coefficients(table, **options))
-    monkeypatch.setattr(icc_module, "FROM_PATTERNS", False)
-    theirs, ran_apart = _statements(monkeypatch, capsys, lambda: ag.coefficients(table, **options))
+    with routing.forcing(icc="packed"):
+        theirs, ran_apart = _statements(monkeypatch, capsys,
+                                        lambda: ag.coefficients(table, **options))
     # the forced route runs the ICC statement (so this comparison compares two routes)
     assert "icc" not in ran and ran_apart.count("icc") == 1, (ran, ran_apart)
-    assert _json(ours) == _json(theirs)
+    assert _json(without_route(ours)) == _json(without_route(theirs))
 
 
 @pytest.mark.slow  # seconds on 2 cores (many cases or routes); CI runs it
@@ -147,7 +148,7 @@ def test_after_a_duplicate_policy(monkeypatch, capsys, policy):
                            lambda: ag.coefficients(table, on_duplicate=policy))
     assert "icc" not in ran
     want = ag.icc(table, form="ICC2", on_duplicate=policy)
-    assert _json(got["icc"]) == _json(_as_entry(want, None))
+    assert _json(without_route(got["icc"])) == _json(_as_entry(want, None))
     assert got["icc"]["n_excluded"]["duplicate"] > 0
 
 
@@ -157,8 +158,7 @@ def test_a_duplicate_is_refused_as_before(monkeypatch):
     table = pa.Table.from_pylist(rows + [{**first, "value": 1 if first["value"] != 1 else 2}])
     with pytest.raises(DuplicateRatingError) as ours:
         ag.coefficients(table)
-    monkeypatch.setattr(icc_module, "FROM_PATTERNS", False)
-    with pytest.raises(DuplicateRatingError) as theirs:
+    with routing.forcing(icc="packed"), pytest.raises(DuplicateRatingError) as theirs:
         ag.coefficients(table)
     assert str(ours.value) == str(theirs.value)
 
@@ -181,16 +181,9 @@ def test_a_duplicate_is_refused_as_before(monkeypatch):
 ])
 def test_the_second_statement_stays_where_the_patterns_do_not_serve(monkeypatch, capsys, why,
                                                                    table, options):
-    made: list[int] = []
-    original = coefficient_module.pattern_raters
-
-    def recording(*args, **kwargs):
-        made.append(original(*args, **kwargs))
-        return made[-1]
-
-    monkeypatch.setattr(coefficient_module, "pattern_raters", recording)
     got, ran = _statements(monkeypatch, capsys, lambda: ag.coefficients(table, **options))
-    assert not any(made), (why, made)
+    route = next(iter(got.values()))["route"]
+    assert not any(e.get("icc") == "from_patterns" for e in route), (why, route)
     if why == "labels":
         assert "icc" not in got and "icc" not in ran
     else:

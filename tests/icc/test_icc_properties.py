@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from agreement_sql.errors import DuplicateRatingError, InvalidRatingError
-from agreement_sql.metrics import icc as icc_module
+from agreement_sql import routes
 from agreement_sql.metrics.icc import icc
 
 from ._data import SHROUT_FLEISS, long_table
@@ -72,11 +72,8 @@ def test_likert_scores_match_pingouin(matrix, forced):
     theirs = _pingouin(table)
     if _degenerate(theirs):
         return
-    icc_module.FORCED_FORM = forced
-    try:
+    with routes.forcing(icc=forced):
         _same(icc(table), theirs)
-    finally:
-        icc_module.FORCED_FORM = None
 
 
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -96,8 +93,8 @@ def test_large_offset_costs_no_digits():
 
 
 @pytest.mark.parametrize("forced", ["packed", "joined"])
-def test_incomplete_items_are_left_out_listwise(forced, monkeypatch):
-    monkeypatch.setattr(icc_module, "FORCED_FORM", forced)
+def test_incomplete_items_are_left_out_listwise(forced, force_route):
+    force_route(icc=forced)
     matrix = [row[:] for row in SHROUT_FLEISS] + [[3, None, 4, 5], [None, None, 7, None]]
     table = long_table(matrix)
     ours = icc(table)
@@ -145,8 +142,8 @@ def test_metric_and_group_by_give_one_entry_per_slice():
     [[1], [2], [3]],                               # one rater
     [[1, None], [None, 2], [3, None]],             # no complete item
 ])
-def test_undefined_is_none_never_nan(matrix, forced, monkeypatch):
-    monkeypatch.setattr(icc_module, "FORCED_FORM", forced)
+def test_undefined_is_none_never_nan(matrix, forced, force_route):
+    force_route(icc=forced)
     for r in icc(long_table(matrix)):
         for key in ("value", "f", "p_value", "ci_low", "ci_high"):
             assert r[key] is None, (r["form"], key, r[key])
@@ -161,14 +158,11 @@ def test_duplicates_are_refused_unless_a_policy_is_given():
     rows = long_table(SHROUT_FLEISS).to_pylist() + [{"item": 1, "rater": "j1", "value": 7.0}]
     table = pa.Table.from_pylist(rows)
     for forced in ("packed", "joined"):
-        icc_module.FORCED_FORM = forced
-        try:
+        with routes.forcing(icc=forced):
             with pytest.raises(DuplicateRatingError):
                 icc(table)
             r = icc(table, form="ICC1", on_duplicate="mean")
             assert r["n_excluded"]["duplicate"] == 1 and r["n_items"] == 6
-        finally:
-            icc_module.FORCED_FORM = None
 
 
 def test_labels_are_refused():

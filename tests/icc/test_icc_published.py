@@ -6,7 +6,6 @@ import pandas as pd
 import pytest
 
 from agreement_sql.distributions import f_sf
-from agreement_sql.metrics import icc as icc_module
 from agreement_sql.metrics.icc import icc
 
 from ._data import SHROUT_FLEISS, long_table
@@ -23,8 +22,8 @@ PINGOUIN = {"ICC1": (0.166, -0.13, 0.72), "ICC2": (0.290, 0.02, 0.76), "ICC3": (
 
 
 @pytest.fixture(params=FORMS)
-def form(request, monkeypatch):
-    monkeypatch.setattr(icc_module, "FORCED_FORM", request.param)
+def form(request, force_route):
+    force_route(icc=request.param)
     return request.param
 
 

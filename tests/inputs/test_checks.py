@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import agreement_sql as ag
-from agreement_sql import checks, plan
+from agreement_sql import checks, routes
 from agreement_sql.profile import read_profile
 from agreement_sql.session import ratings_session
 
@@ -36,8 +36,7 @@ def check_duplicates(data, form):
     keys = Counter((d[0], d[1]) for d in data)          # the oracle: repeated (item, rater) keys
     n_keys = sum(1 for n in keys.values() if n > 1)
     n_merged = sum(n - 1 for n in keys.values())
-    plan.FORCED_FORM = form
-    try:
+    with routes.forcing(**({"units": form} if form else {})):
         if n_keys == 0:
             assert alpha(table)["n_excluded"]["duplicate"] == 0
         else:
@@ -49,8 +48,6 @@ def check_duplicates(data, form):
         assert kept["n_excluded"]["duplicate"] == n_merged
         assert kept["n_rows"] == len(data)
         assert kept["n_rows"] == kept["n_ratings"] + sum(kept["n_excluded"].values())
-    finally:
-        plan.FORCED_FORM = None
 
 
 @settings(max_examples=20, deadline=None)

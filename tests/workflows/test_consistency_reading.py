@@ -8,6 +8,7 @@ the same report, or the same error, and checks which reader answered.
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 
@@ -15,27 +16,28 @@ import pyarrow as pa
 import pytest
 
 import agreement_sql as ag
+from agreement_sql import routes
 from agreement_sql.engine import open_session
 from agreement_sql.errors import InvalidRatingError, SourceError
 from agreement_sql.rendering import statement
 from agreement_sql.runner import query
 from agreement_sql.workflows import consistency as workflow
 
-from conftest import DATA  # noqa: E402
+from conftest import DATA, without_route  # noqa: E402
 PAIRS = DATA / "consistency_pairs.jsonl"
 LABELS = ["VALID", "NOT_IN_CONTEXT", "REJECT", "ABSTAIN"]
 
 
-def _python_reader(monkeypatch):
-    """Make every call read its pairs file with the Python reader."""
-    def declined(session, source):
-        raise workflow._ReadInPython
-    monkeypatch.setattr(workflow, "_read_by_engine", declined)
+def _python_reader(stack):
+    """Make every call inside ``stack`` read its pairs file with the Python reader (the route's
+    consistency_input "python")."""
+    stack.enter_context(routes.forcing(consistency_input="python"))
 
 
 def _outcome(path, **options):
+    """The report without its route (the readers' routes differ by construction), or the error."""
     try:
-        return workflow.consistency(str(path), **options)
+        return without_route(workflow.consistency(str(path), **options))
     except Exception as exc:                       # the error is part of the answer
         return (type(exc).__name__, str(exc))
 
@@ -52,8 +54,8 @@ def _both(path, monkeypatch, **options):
     with monkeypatch.context() as m:
         m.setattr(workflow, "_pairs_tables", spy)
         got = _outcome(path, **options)
-    with monkeypatch.context() as m:
-        _python_reader(m)
+    with contextlib.ExitStack() as stack:
+        _python_reader(stack)
         want = _outcome(path, **options)
     return got, bool(used), want
 

@@ -107,15 +107,13 @@ def test_missing_ratings_and_groups():
     assert both[1]["alpha"] == pytest.approx(_alpha(ratings))
 
 
-def test_many_raters_skip_the_expansions(monkeypatch):
+def test_many_raters_skip_the_expansions(force_route):
     """Without rater patterns (too many raters or categories) the leave-one-out and pair
     figures need expansions that copy the ratings per rater: beyond max_pair_raters they are
     skipped with a note. With patterns they cost nothing and are always given."""
-    import agreement_sql.plan as plan
-
     with_patterns = rater_diagnostics(_table(RATINGS), max_pair_raters=2)
     assert with_patterns["pairs"] and all(r["alpha_without"] is not None for r in with_patterns["raters"])
-    monkeypatch.setattr(plan, "FORCED_PATTERNS", False)
+    force_route(rater_patterns="ratings")
     d = rater_diagnostics(_table(RATINGS), max_pair_raters=2)
     assert d["pairs"] == [] and all(r["alpha_without"] is None for r in d["raters"])
     assert "more than 2 raters" in d["notes"][0]
@@ -149,7 +147,9 @@ def test_diagnose_on_a_callers_source_without_rater_patterns():
                                   for i in range(30) for r in range(4)])
     with ratings_session(table) as spec:
         direct = diagnose(spec, level="interval")
-    assert direct[0] == rater_diagnostics(table, level="interval")
+    public = rater_diagnostics(table, level="interval")
+    assert public.pop("route")[0]["statement"] == "rater_diagnostics"
+    assert direct[0] == public
     assert len(direct[0]["pairs"]) == 6 and all(r["alpha_without"] is not None
                                                for r in direct[0]["raters"])
 
@@ -181,11 +181,10 @@ def test_top_items_with_many_ties_match_a_full_ranking(max_items):
 
 
 @pytest.mark.parametrize("level", ["interval", "nominal"])
-def test_listed_units_ratings_are_the_same_with_and_without_rater_patterns(monkeypatch, level):
+def test_listed_units_ratings_are_the_same_with_and_without_rater_patterns(force_route, level):
     """With rater patterns the listed units' ratings are decoded from each unit's pattern
     (no second scan of the ratings); without, they are joined from the ratings. Both must list
     the same units with the same ratings, per group, numbers and labels alike."""
-    import agreement_sql.plan as plan
 
     rng = np.random.default_rng(11)
     rows = {"g": [], "item": [], "rater": [], "value": []}
@@ -201,7 +200,7 @@ def test_listed_units_ratings_are_the_same_with_and_without_rater_patterns(monke
                 rows["value"].append(v if level == "interval" else f"c{v}")
     table = pa.table(rows)
     with_patterns = rater_diagnostics(table, group_by="g", level=level, max_items=15)
-    monkeypatch.setattr(plan, "FORCED_PATTERNS", False)
+    force_route(rater_patterns="ratings")
     joined = rater_diagnostics(table, group_by="g", level=level, max_items=15)
     assert [d["items"] for d in with_patterns] == [d["items"] for d in joined]
     assert all(len(d["items"]) == 15 for d in joined)
@@ -233,16 +232,14 @@ def test_max_items_zero_lists_no_units_and_changes_nothing_else():
 
 
 @pytest.mark.parametrize("route", ["patterns", "wide", "counts"])
-def test_the_hand_checked_figures_on_every_route(monkeypatch, route):
+def test_the_hand_checked_figures_on_every_route(force_route, route):
     """The per-rater figures of the small table, whichever form computes them: rater patterns,
     the wide form's cells (a rater's ratings in one category on units of one size, their units'
     counts summed) or the counts form's per-rating rows. Expectations by hand, as above."""
-    import agreement_sql.plan as plan
-
     if route != "patterns":
-        monkeypatch.setattr(plan, "FORCED_PATTERNS", False)
+        force_route(rater_patterns="ratings")
     if route == "counts":
-        monkeypatch.setattr(plan, "FORCED_FORM", "counts")
+        force_route(units="counts")
     d = rater_diagnostics(_table(RATINGS))
     by = {r["rater"]: r for r in d["raters"]}
     assert by["a"]["agreement_with_others"] == pytest.approx(100 * 3 / 8)   # 3 of 8 pairs

@@ -14,11 +14,12 @@ import numpy as np
 import pyarrow as pa
 import pytest
 
+from agreement_sql import routes
 from agreement_sql import judge_agreement, judge_set_fingerprint
 from agreement_sql.cli import main
 from agreement_sql.errors import SourceError
 
-from conftest import DATA  # noqa: E402
+from conftest import DATA, without_route  # noqa: E402
 WEVAL = DATA / "weval_results.json"
 
 
@@ -227,29 +228,24 @@ def test_cli_malformed_input_is_one_line(tmp_path, capsys):
     assert err.count("\n") == 1 and "'grade' not found" in err
 
 
-def test_same_report_on_every_route(monkeypatch, report):
-    """numJudges from the paired units' rater bits (the default) and counted on the scores (more
-    raters than bit columns: plan.MAX_BIT_RATERS lowered to 0), in the wide and the counts form:
+def test_same_report_on_every_route(report):
+    """numJudges from the paired units' rater bits (the default) and counted on the scores
+    (rater_bits "none", as with more raters than bit columns), in the wide and the counts form:
     the same report, byte for byte, per group, per point and pooled."""
-    from agreement_sql import plan
-
-    expected = json.dumps(report)
-    with monkeypatch.context() as mp:
-        mp.setattr(plan, "MAX_BIT_RATERS", 0)
-        assert json.dumps(judge_agreement(str(WEVAL))) == expected
-    with monkeypatch.context() as mp:
-        mp.setattr(plan, "FORCED_FORM", "counts")
-        assert json.dumps(judge_agreement(str(WEVAL))) == expected
+    expected = json.dumps(without_route(report))
+    for forced in ({"rater_bits": "none"}, {"units": "counts"}):
+        with routes.forcing(**forced):
+            got = judge_agreement(str(WEVAL))
+        assert json.dumps(without_route(got)) == expected
+        assert got["route"] != report["route"], forced       # not vacuous: another route ran
 
 
 @pytest.mark.parametrize("bit_raters", [None, 0])
-def test_num_judges_counts_only_the_judges_of_paired_points(monkeypatch, bit_raters):
+def test_num_judges_counts_only_the_judges_of_paired_points(force_route, bit_raters):
     # hand count: "c" scored only p3, which no other judge scored, so alpha pairs none of its
     # scores: 2 judges (a, b), 2 paired points, 2 comparisons; with rater bits and without
-    from agreement_sql import plan
-
     if bit_raters is not None:
-        monkeypatch.setattr(plan, "MAX_BIT_RATERS", bit_raters)
+        force_route(rater_bits="none")
     rows = [("p1", "a", 1.0), ("p1", "b", 1.0), ("p2", "a", 0.0), ("p2", "b", 0.5), ("p3", "c", 1.0)]
     m = judge_agreement(_long(rows), item="point", rater="judge",
                         value="score")["groups"][0]["judgeAgreement"]
@@ -293,12 +289,13 @@ def test_one_aggregation_gives_the_re_keyed_statements_report(monkeypatch, optio
     aggregation (sql/judge_units.sql.j2, then sql/judge_agreement.sql.j2 with options
     granularities and units_given); the re-keyed statements, one per granularity, are the
     oracle: the same report, byte for byte."""
-    from agreement_sql.workflows import judges
-
     kwargs = {"item": "point", "rater": "judge", "value": "score", **options}
-    one = json.dumps(judge_agreement(_slices_table(), **kwargs))
-    monkeypatch.setattr(judges, "ONE_AGGREGATION", False)
-    assert json.dumps(judge_agreement(_slices_table(), **kwargs)) == one
+    one = judge_agreement(_slices_table(), **kwargs)
+    with routes.forcing(judges="rekeyed"):
+        rekeyed = judge_agreement(_slices_table(), **kwargs)
+    assert json.dumps(without_route(rekeyed)) == json.dumps(without_route(one))
+    assert [e.get("judges") for e in one["route"] if "judges" in e][0] == "one_aggregation"
+    assert {e.get("judges") for e in rekeyed["route"] if "judges" in e} == {"rekeyed"}
 
 
 def _read(path):
@@ -308,13 +305,12 @@ def _read(path):
 
 
 @pytest.mark.parametrize("one_aggregation", [True, False])
-def test_point_files_hold_the_reports_per_point_rows(tmp_path, monkeypatch, report, one_aggregation):
+def test_point_files_hold_the_reports_per_point_rows(tmp_path, force_route, report, one_aggregation):
     """points_to: the per-point rows of the inline report (its perPoint, perPointAlphas and
     highDisagreementPoints, which round to 3 places) in two Parquet files, unrounded, in the
     report's order; the rest of the report unchanged."""
-    from agreement_sql.workflows import judges
-
-    monkeypatch.setattr(judges, "ONE_AGGREGATION", one_aggregation)
+    if not one_aggregation:
+        force_route(judges="rekeyed")
     filed = judge_agreement(str(WEVAL), points_to=tmp_path / "out")
     assert filed["pointFiles"] == {
         "points": {"path": str(tmp_path / "out" / "points.parquet"), "rows": 71},

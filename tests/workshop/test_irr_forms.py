@@ -1,12 +1,13 @@
-"""The workshop IRR report (sql/irr_report.sql.j2) in every form the plan can choose, and the
+"""The workshop IRR report (sql/irr_report.sql.j2) in every form the route can choose, and the
 window form of pairwise % and A^HH for continuous scores, against each other and an oracle.
 
 irr() reads its ratings in one of two forms (docs/decisions/0003): wide (a count column per
 rating value, at most 16 distinct values; pairs and A^HH from unit patterns) and counts (a
 counts table; pairs and A^HH from windows over each trace's sorted ratings, the form continuous
 scores take), with rater bits when the raters are at most 496 (else the duplicate check and the
-rater counts take their separate routes). The routes are forced here (plan.FORCED_FORM, and the
-rater-bit cap lowered to 0); every report, error dict and typed error must be the same.
+rater counts take their separate routes). The routes are forced here (agreement_sql.routes
+forcing: units "counts", rater_bits "none", raters "listed"); every report, error dict and typed
+error must be the same.
 """
 from __future__ import annotations
 
@@ -18,9 +19,9 @@ import pyarrow as pa
 import pytest
 
 import agreement_sql as ag
-from agreement_sql import plan
+from agreement_sql import routes as routing
 from agreement_sql.errors import DuplicateRatingError, InvalidRatingError
-from conftest import DATA, LONG
+from conftest import DATA, LONG, without_route
 
 
 def _table(seed: int, *, items: int = 60, raters: int = 7, values=(1, 2, 3, 4, 5),
@@ -50,22 +51,17 @@ def _routes(monkeypatch, call):
         except Exception as exc:        # the typed errors must match too
             return (type(exc).__name__, str(exc))
     out = {"one_pass": outcome()}
-    with monkeypatch.context() as mp:
-        mp.setattr(plan, "FORCED_FORM", "counts")
-        out["counts"] = outcome()
-    with monkeypatch.context() as mp:
-        mp.setattr(plan, "MAX_BIT_RATERS", 0)
-        out["no_bits"] = outcome()
-    with monkeypatch.context() as mp:
-        mp.setattr(plan, "LIST_RATERS_FROM", 0)     # the raters numbered from the profile's list
-        out["listed"] = outcome()
+    for name, forced in (("counts", {"units": "counts"}), ("no_bits", {"rater_bits": "none"}),
+                         ("listed", {"raters": "listed"})):     # the profile's list numbers them
+        with routing.forcing(**forced):
+            out[name] = outcome()
     return out
 
 
 def _same(routes):
-    first = json.dumps(routes["one_pass"], sort_keys=True, default=str)
+    first = json.dumps(without_route(routes["one_pass"]), sort_keys=True, default=str)
     for name in ("counts", "no_bits", "listed"):
-        assert json.dumps(routes[name], sort_keys=True, default=str) == first, name
+        assert json.dumps(without_route(routes[name]), sort_keys=True, default=str) == first, name
 
 
 def _executed(monkeypatch, call) -> list[str]:
@@ -191,12 +187,7 @@ def test_continuous_scores_take_the_counts_form(monkeypatch):
     table = _continuous(4, metrics=1)
     ran = _executed(monkeypatch, lambda: ag.irr(table, **LONG, scales={"q0": (0, 5)}))
     assert ran == ["ratings_profile", "ratings_categories", "irr_report"]
-    seen = []
-    original = plan.make_plan
-    monkeypatch.setattr("agreement_sql.reports.irr.make_plan",
-                        lambda *a, **k: seen.append(original(*a, **k)) or seen[-1])
-    ag.irr(table, **LONG, scales={"q0": (0, 5)})
-    assert seen[0].form == "counts"
+    assert ag.irr(table, **LONG, scales={"q0": (0, 5)})["route"][0]["units"] == "counts"
 
 
 def test_report_leaves_the_connection_as_found(tmp_path):
@@ -275,11 +266,10 @@ def test_window_form_equals_pattern_form_on_few_values(monkeypatch):
     scales = {"q0": (0, 5), "q1": (0, 5)}
     wide = (ag.pairwise_agreement(table, **LONG, scales=scales),
             ag.human_agreement(table, **LONG, scales=scales))
-    with monkeypatch.context() as mp:
-        mp.setattr(plan, "FORCED_FORM", "counts")
+    with routing.forcing(units="counts"):
         counts = (ag.pairwise_agreement(table, **LONG, scales=scales),
                   ag.human_agreement(table, **LONG, scales=scales))
-    assert json.dumps(wide, sort_keys=True) == json.dumps(counts, sort_keys=True)
+    assert json.dumps(without_route(wide), sort_keys=True) == json.dumps(without_route(counts), sort_keys=True)
     expected = _oracle(table, 1.0, 0.0, 5.0)["q0"]
     assert wide[0]["q0"]["adjacent_pairs"] == expected["adjacent"]
 
@@ -322,8 +312,7 @@ def test_decimal_ratings_a_tolerance_apart_are_adjacent(monkeypatch):
     from conftest import long_table
     table = long_table({"t1": {"q": [2.3, 3.3]}, "t2": {"q": [0.1, 1.1]}, "t3": {"q": [1.2, 2.3]}})
     assert ag.pairwise_agreement(table, **LONG)["q"]["adjacent_pairs"] == 2
-    with monkeypatch.context() as mp:
-        mp.setattr(plan, "FORCED_FORM", "counts")
+    with routing.forcing(units="counts"):
         assert ag.pairwise_agreement(table, **LONG)["q"]["adjacent_pairs"] == 2
     routes = _routes(monkeypatch, lambda: ag.irr(table, **LONG))
     _same(routes)

@@ -26,6 +26,8 @@ def irr(traces, **kw):
 ])
 def test_validation_messages(traces, message, n):
     report = irr(traces)
+    # the seed's error shape, and the route every result carries (docs/decisions/0013)
+    assert report.pop("route")[0]["statement"] == "irr_report"
     assert report == {"error": message, "metric_used": "none", "num_annotations": n,
                       "score": 0.0, "ready_to_proceed": False} | (
         {"invalid_rating": report["invalid_rating"]} if "invalid_rating" in report else {})

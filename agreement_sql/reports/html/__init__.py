@@ -15,6 +15,7 @@ from typing import Any, Mapping
 
 import jinja2
 
+from ...public import public
 from ...sources import check_layout
 from ...templates import bytecode_cache
 from ...interpret import (disagreement_label, human_agreement_label, krippendorff_label,
@@ -26,6 +27,7 @@ __all__ = ["report", "render_page", "collect", "ReportData"]
 _SPEC = re.compile(r"(pct|signed|n)(\d)")
 
 
+@public("none")
 def report(source: Any, *, item: str = "item", rater: str = "rater", value: str = "value",
            metric: str | None = None, scales: Mapping[str, Any] | None = None,
            threshold: float = 75.0, on_duplicate: str | None = None, missing: Any = None,

@@ -21,7 +21,7 @@ from dataclasses import replace
 from typing import Any, Mapping
 
 from ...engine import open_session
-from ...plan import make_plan
+from ... import routes
 from ...ratings import RatingsSpec, materialize
 from ...results import (EvaluationSheetReport, IRRError, IRRReport, JudgeAgreementReport,
                         PerMetricScore, RaterDiagnostics)
@@ -208,8 +208,8 @@ def _workshop(data: ReportData, source: Any, *, item: str, rater: str, value: st
         scores = report["per_metric_scores"]
         traces = report["trace_disagreements"]
         check_raters(spec.layout, "the report's rater figures")
-        plan = make_plan(profile, patterns=True)
-        if not plan.rater_patterns and not spec.canonical and profile.n_raters <= MAX_SHOWN_RATERS:
+        planned = routes.predict(profile, "rater_diagnostics", routes.Needs(rater_identity=True))
+        if not planned.rater_patterns and not spec.canonical and profile.n_raters <= MAX_SHOWN_RATERS:
             # diagnostics then expands the ratings per left-out rater and per pair, which reads
             # a canonical copy (the same ratings: the profile holds for it)
             spec = materialize(spec)

@@ -17,7 +17,9 @@ CREATE OR REPLACE TEMP MACRO agreement_isnan(x) AS (NOT ISFINITE(x) AND NOT ISIN
 --   pair inputs come from sql/_pair_patterns.sql.j2 and Conger's per-rater counts from
 --   pattern_ratings (sql/_rater_patterns.sql.j2): the same per-unit pass, the ratings read once.
 -- Reads: the ratings relation; option `which` lists the coefficients, `partials` their
---   partials and `families` their families (kappa, alpha, pair, conger), in the same order.
+--   partials, `families` their families (kappa, alpha, pair, conger) and `reports` the fields
+--   each reports beyond its family's (n_pairs, null_test: agreement_sql/registry.py), in the
+--   same order: one row contract, shaped by family and declared fields, never by name.
 -- Returns: one row per metric (and slice) and coefficient, in `which` order: the coefficient
 --   contract (name, coefficient, value, observed/chance agreement, observed/expected
 --   disagreement, n_items, n_values, n_categories, variance, se, ci_low, ci_high,

@@ -1,0 +1,59 @@
+"""The one door every public computation passes through.
+
+:func:`public` wraps each public function of the package (the coefficient functions,
+``coefficients``, ``icc``, the reports and workflows). Around the call it
+
+* collects the route of every statement the call runs (agreement_sql.routes) and puts it in
+  each result as ``route``: a list with, per statement, the producers its inputs came from
+  (docs/decisions/0013), so a result says how it was computed;
+
+and it is where the rules every call must follow are applied once, rather than remembered by
+each function.
+"""
+from __future__ import annotations
+
+import functools
+from typing import Any, Callable, TypeVar
+
+from . import routes
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+# where a function's results are: "result" (a result dict, or a list of them, possibly nested),
+# "each" (a mapping of results, {metric: result}), "coefficients" (coefficients(): {name:
+# result}, or a list of {"metric", "coefficients": {...}}), "none" (no result dict: text)
+ATTACH = ("result", "each", "coefficients", "none")
+
+
+def public(attach: str = "result") -> Callable[[F], F]:
+    """Make ``function`` a public computation (see the module's docstring)."""
+    if attach not in ATTACH:
+        raise ValueError(f"attach must be one of {ATTACH}")
+
+    def wrap(function: F) -> F:
+        @functools.wraps(function)
+        def call(*args: Any, **kwargs: Any) -> Any:
+            with routes.collecting() as log:
+                result = function(*args, **kwargs)
+            if attach != "none":
+                _attach(result, [dict(entry) for entry in log], attach)
+            return result
+
+        return call  # type: ignore[return-value]
+
+    return wrap
+
+
+def _attach(result: Any, log: list[dict[str, str]], attach: str) -> None:
+    if isinstance(result, list):
+        for element in result:
+            _attach(element, log, attach)
+    elif isinstance(result, dict):
+        if attach in ("each", "coefficients"):
+            inner: dict[Any, Any] = (result["coefficients"] if attach == "coefficients"
+                                     and isinstance(result.get("coefficients"), dict) else result)
+            for value in inner.values():
+                if isinstance(value, dict):
+                    value["route"] = [dict(e) for e in log]
+        else:
+            result["route"] = [dict(e) for e in log]

@@ -1,0 +1,457 @@
+"""Routes: how a call gathers each statistic's inputs, decided in one place (docs/decisions/0013).
+
+A statistic is written once (docs/decisions/0003); its inputs can be gathered in several ways,
+each a named *producer* (a template or a named macro of one, whose header says what it
+gathers, why it exists and the benchmark figure that justifies it). Which producers a statement
+uses is a *route*, and this module is the only code that chooses one: from the ratings profile
+and what the statement computes (:class:`Needs`), :func:`decide` returns the :class:`Route`
+whose template options select the producers; :func:`icc_producer`, :func:`judges_producer` and
+:func:`consistency_reader` choose the producers of the
+statements that have their own. Every choice is one of :data:`DECISIONS`' declared
+alternatives, recorded for the call (:func:`collecting`; the public functions put it in each
+result's ``route``), printed with ``AGREEMENT_SQL_TRACE=1``, and shown by
+``render(..., explain=True)``.
+
+Tests force any declared alternative with :func:`forcing` (``routes.forcing(units="counts")``):
+the one way to force a route, replacing the module switches earlier code had. An alternative
+that cannot serve the data at hand (the wide form for continuous scores) is not taken, and the
+record says what was.
+
+Running a statement through its route (:meth:`Route.query`, :meth:`Route.query_parts`,
+:meth:`Route.materialize`) records it and refuses its numbers when its units found a rater
+rating a unit twice: the one place every route passes through (decision 0005's duplicate rule).
+"""
+from __future__ import annotations
+
+import os
+import sys
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field, replace
+from typing import Any, Iterator, Mapping, Sequence
+
+from . import checks
+from .constants import BITS_PER_BLOCK, MAX_BIT_RATERS, pattern_capacity
+from .errors import OptionError
+from .profile import Profile
+from .runner import lookup_rows, query, query_parts, run_template
+
+
+@dataclass(frozen=True)
+class Producer:
+    """One way of gathering a statistic's inputs."""
+
+    name: str
+    where: str          # the template or macro that gathers them
+    gathers: str
+    why: str            # what justifies it, with the benchmark figure (bench/README.md)
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A choice a route makes: its alternatives, the default first."""
+
+    name: str
+    question: str
+    alternatives: tuple[Producer, ...]
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(p.name for p in self.alternatives)
+
+
+DECISIONS: dict[str, Decision] = {d.name: d for d in (
+    Decision("units", "how the ratings are aggregated per unit (sql/_units.sql.j2)", (
+        Producer("wide", "sql/_units.sql.j2 units__wide",
+                 "a count column per category (at most 16), units alike in their counts one "
+                 "row of unit_patterns; with rater bits five counts packed per DOUBLE",
+                 "few categories: every rater-free statistic is a sum over a few hundred "
+                 "patterns (10M ratings: alpha 0.52 s against 0.88 s from a counts table, "
+                 "bench/README.md '10M ratings at commit dc0847a')"),
+        Producer("counts", "sql/_units.sql.j2 units__counts",
+                 "a counts-per-(unit, value) table and per-unit sums",
+                 "any number of categories (continuous scores, a mean of duplicates), and "
+                 "Conger's variance, which reads per-unit counts"),
+    )),
+    Decision("rater_bits", "how duplicates are found and raters counted (sql/_rater_codes.sql.j2)", (
+        Producer("bits", "sql/_rater_codes.sql.j2",
+                 "each rater a bit; a unit's raters the BIT_OR of its ratings' bits",
+                 "the duplicate check and the rater counts inside the statement's own per-unit "
+                 "pass: no GROUP BY (item, rater) over the ratings (9M ratings: 0.3 s saved, "
+                 "bench/README.md '10M ratings at commit dc0847a')"),
+        Producer("none", "sql/duplicate_check.sql.j2",
+                 "the duplicate check as a statement of its own, raters counted by COUNT "
+                 "DISTINCT", f"more than {MAX_BIT_RATERS} raters (the bit columns' capacity)"),
+    )),
+    Decision("raters", "where the rater codes come from (sql/_rater_codes.sql.j2)", (
+        Producer("found", "sql/_rater_codes.sql.j2 (DISTINCT over the ratings)",
+                 "the raters numbered from a DISTINCT over the statement's ratings",
+                 "no extra statement: below 500k ratings the DISTINCT costs less than "
+                 "registering a list"),
+        Producer("listed", "sql/lookup_rows.sql.j2 (the profile's raters)",
+                 "the raters the profile listed, registered as a small relation",
+                 "9M ratings: the DISTINCT costs 0.05 s, a registered list 2 ms "
+                 "(bench/README.md, third session of 2026-11-27)"),
+    )),
+    Decision("rater_patterns", "where the statistics that need rater identity read it", (
+        Producer("patterns", "sql/_rater_patterns.sql.j2, sql/_pair_patterns.sql.j2",
+                 "each unit's rater pattern kept by the per-unit pass; pairs, Conger's "
+                 "per-rater counts, leave-one-out and the ICC count from a few thousand "
+                 "patterns", "10M ratings: Cohen, Light and Scott 0.6 s against 2.3 s from the "
+                 "ratings' self-join (bench/README.md, 'commit 5526e71')"),
+        Producer("ratings", "sql/_pairs.sql.j2, sql/_conger.sql.j2 conger_counts__ratings; "
+                 "rater_diagnostics over ratings re-keyed per left-out rater and rater pair",
+                 "a rater-pair self-join of the ratings (pairs), the ratings grouped by rater "
+                 "(Conger), the diagnostics' statement on ratings expanded per left-out rater "
+                 "and per pair (at most max_pair_raters raters)",
+                 "many raters or categories: the patterns would not be exact below 2^53 "
+                 "(constants.pattern_capacity), or the counts form"),
+    )),
+    Decision("states", "whether each row's missing state is tested (sql/_ratings.sql.j2)", (
+        Producer("tested", "sql/_ratings.sql.j2 ratings_states",
+                 "every row's state (missing, placeholder, rating) tested", "the general case"),
+        Producer("all_rated", "sql/_ratings.sql.j2 ratings_states (all_rated)",
+                 "every row a rating, no test", "the profile counted no missing value and no "
+                 "placeholder: a CASE per row saved (10M ratings: 0.05 s)"),
+    )),
+    Decision("icc", "where the intraclass correlation's ANOVA reads its ratings (sql/_icc.sql.j2)", (
+        Producer("from_patterns", "sql/_icc.sql.j2 icc_inputs__patterns",
+                 "the coefficients statement's own rater patterns",
+                 "coefficients() reads the ratings once instead of twice (10M ratings: 1.9 s "
+                 "against 2.6 s, bench/README.md 'ICC in the coefficients statement')"),
+        Producer("packed", "sql/_icc.sql.j2 icc_inputs__packed",
+                 "each item's ratings packed as digits of one DOUBLE, grouped into patterns",
+                 "few categories and raters: 10M ratings 0.9 s against 2.4 s joined "
+                 "(bench/README.md 'ICC on 10M ratings')"),
+        Producer("joined", "sql/_icc.sql.j2 icc_inputs__joined",
+                 "the ratings joined with their item and rater means",
+                 "any ratings (continuous scores, many raters)"),
+    )),
+    Decision("judges", "how judge_agreement gathers its three granularities", (
+        Producer("one_aggregation", "sql/judge_units.sql.j2 + sql/judge_agreement.sql.j2 (units_given)",
+                 "the units materialised once, the groups, points and point alphas each a "
+                 "statement over them", "10M ratings: 7.5 s and 1.7 GB against 21.9 s and "
+                 "2.8 GB (bench/README.md, fourth session of 2026-11-27)"),
+        Producer("rekeyed", "sql/judge_agreement.sql.j2 over re-keyed ratings",
+                 "each granularity its own statement over the ratings re-keyed",
+                 "the counts form, or more judges than rater bits"),
+    )),
+    Decision("consistency_input", "how consistency() reads a merged pairs JSONL", (
+        Producer("engine_lines", "sql/consistency.sql.j2 (input_form jsonl, lines)",
+                 "DuckDB's JSON Lines reader, flattened once into a temporary table",
+                 "1M lines: within 3x a scan (bench/workflows.py consistency)"),
+        Producer("python", "agreement_sql/workflows/consistency.py _pairs_tables",
+                 "the file read by Python's json module into Arrow tables",
+                 "an engine without a JSON Lines reader, a glob, or a line the reader refuses "
+                 "(the Python reader names it)"),
+    )),
+)}
+
+# from this many ratings on, a statement numbers the raters the profile listed (registered as a
+# small relation) instead of finding them with a DISTINCT over its ratings (DECISIONS["raters"])
+LIST_RATERS_FROM = 500_000
+
+_FORCED: ContextVar[Mapping[str, str]] = ContextVar("agreement_sql_forced_routes", default={})
+_LOG: ContextVar["list[dict[str, str]] | None"] = ContextVar("agreement_sql_route_log",
+                                                            default=None)
+_TRACE = bool(os.environ.get("AGREEMENT_SQL_TRACE"))
+
+
+def alternatives() -> list[tuple[str, str]]:
+    """Every (decision, alternative) that is not its decision's default: what the route-equality
+    tests force one at a time (tests/routes), so a new alternative is tested by construction."""
+    return [(d.name, p.name) for d in DECISIONS.values() for p in d.alternatives[1:]]
+
+
+@contextmanager
+def forcing(**choices: str) -> Iterator[None]:
+    """Force alternatives for the calls made inside (``forcing(units="counts")``): each is taken
+    wherever it can serve the data (the record says what was taken)."""
+    for name, choice in choices.items():
+        if name not in DECISIONS:
+            raise OptionError(f"no route decision {name!r}; decisions: {', '.join(DECISIONS)}")
+        if choice not in DECISIONS[name].names:
+            raise OptionError(f"{name} has no alternative {choice!r}; it has "
+                              f"{', '.join(DECISIONS[name].names)}")
+    token = _FORCED.set({**_FORCED.get(), **choices})
+    try:
+        yield
+    finally:
+        _FORCED.reset(token)
+
+
+def _chosen(name: str, decided: str, possible: Sequence[str] | None = None) -> str:
+    """``decided``, unless a test forces another alternative that is ``possible`` (every one by
+    default)."""
+    forced = _FORCED.get().get(name)
+    if forced is None or forced == decided:
+        return decided
+    if possible is None or forced in possible:
+        return forced
+    return decided
+
+
+@contextmanager
+def collecting() -> Iterator[list[dict[str, str]]]:
+    """Collect the routes of the statements run inside (a public call's record). A call made
+    inside another (achieved_precision calling a coefficient) collects its own, then adds them
+    to the outer call's."""
+    outer = _LOG.get()
+    log: list[dict[str, str]] = []
+    token = _LOG.set(log)
+    try:
+        yield log
+    finally:
+        _LOG.reset(token)
+        if outer is not None:
+            outer.extend(log)
+
+
+def record(statement: str, taken: Mapping[str, str]) -> None:
+    """Note that ``statement`` ran by the producers ``taken`` (decision -> alternative)."""
+    entry = {"statement": statement, **taken}
+    log = _LOG.get()
+    if log is not None and entry not in log:
+        log.append(entry)
+    if _TRACE:
+        shown = " ".join(f"{k}={v}" for k, v in taken.items())
+        print(f"agreement-sql trace: route {statement}: {shown}", file=sys.stderr)
+
+
+def describe(taken: Mapping[str, str]) -> list[str]:
+    """Each decision of a route with its producer: what it gathers and why (render's explain)."""
+    out = []
+    for name, choice in taken.items():
+        if name == "statement":
+            continue
+        producer = next(p for p in DECISIONS[name].alternatives if p.name == choice)
+        out.append(f"{name} = {choice}: {producer.gathers} [{producer.where}]; why: {producer.why}")
+    return out
+
+
+# -- the per-unit route of a statement ---------------------------------------------------------
+
+@dataclass(frozen=True)
+class Needs:
+    """What a statement computes, as far as its route depends on it.
+
+    ``rater_identity``: it has statistics that need to know who gave what (pairs, Conger's
+    per-rater counts, leave-one-out, per-rater terms), which may read rater patterns.
+    ``counts_form``: why it needs the counts form whatever the categories (Conger's analytic
+    variance reads per-unit counts), or None. ``rater_sets``: it reads each unit's rater set
+    even under a duplicate policy (the workshop report's per-trace raters). ``wide``: the
+    statement has a wide form (icc.sql.j2 has none)."""
+
+    rater_identity: bool = False
+    counts_form: str | None = None
+    rater_sets: bool = False
+    wide: bool = True
+
+
+# statements whose needs do not depend on the call's options (render's explain reads them)
+STATEMENT_NEEDS: dict[str, Needs] = {
+    "rater_diagnostics": Needs(rater_identity=True),
+    "icc": Needs(wide=False),
+}
+
+
+@dataclass(frozen=True)
+class Route:
+    """The producers a statement uses, as the template options that select them."""
+
+    statement: str
+    units: str                                        # DECISIONS["units"]
+    categories: tuple[tuple[str, Any], ...] = ()      # (kind, value) of the wide form
+    rater_blocks: int = 0                             # rater bits, 0: none
+    rater_patterns: bool = False
+    rater_list: str | None = None                     # the profile's raters, registered
+    all_rated: bool = False
+    taken: tuple[tuple[str, str], ...] = ()           # (decision, alternative) for the record
+    profile: Profile | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def form(self) -> str:
+        return self.units
+
+    def options(self) -> dict[str, Any]:
+        return {"form": self.units, "categories": [kind for kind, _ in self.categories],
+                "rater_blocks": self.rater_blocks, "rater_patterns": self.rater_patterns,
+                "rater_list": self.rater_list, "all_rated": self.all_rated}
+
+    def params(self) -> dict[str, Any]:
+        return {f"category_{i}": value for i, (_, value) in enumerate(self.categories)}
+
+    def record(self, statement: str | None = None, **more: str) -> None:
+        record(statement or self.statement, {**dict(self.taken), **more})
+
+    # -- running a statement by this route: recorded, and refused when a rater rated twice ---
+    def query(self, spec: Any, template: str, options: Mapping[str, Any],
+              params: Mapping[str, Any], **more: str) -> list[dict[str, Any]]:
+        self.record(template, **more)
+        rows = query(spec.session, template, options, params)
+        self.refuse_duplicates(sum(int(r.get("n_duplicate_units") or 0) for r in rows))
+        return rows
+
+    def query_parts(self, spec: Any, template: str, options: Mapping[str, Any],
+                    params: Mapping[str, Any], parts: Mapping[str, Sequence[str]],
+                    sinks: Mapping[str, Any] | None = None,
+                    **more: str) -> dict[str, dict[str, list[Any]]]:
+        self.record(template, **more)
+        found = query_parts(spec.session, template, options, params, parts, sinks=sinks)
+        self.refuse_duplicates(sum(int(v or 0) for part in found.values()
+                                   for v in part.get("n_duplicate_units", [])))
+        return found
+
+    def materialize(self, spec: Any, template: str, options: Mapping[str, Any],
+                    params: Mapping[str, Any], *, into: str, **more: str) -> Any:
+        self.record(template, **more)
+        return run_template(spec.session, template, options, params, into=into)
+
+    def refuse_duplicates(self, found: int) -> None:
+        """Refuse a statement's numbers when its units found a rater rating a unit twice (and
+        no duplicate policy merged them): the typed error names the rows."""
+        profile = self.profile
+        if found and profile is not None and profile.spec.on_duplicate in (None, "error"):
+            checks.raise_duplicates(profile, found)
+
+
+def decide(profile: Profile, statement: str, needs: Needs = Needs(), *,
+           effects: bool = True) -> Route:
+    """The route of ``statement`` over ``profile``'s ratings (and, with more raters than rater
+    bits and no duplicate policy, the separate duplicate check, run here). ``effects=False``:
+    the route only, for a caller that plans ahead of the statement (no check run, no rater list
+    registered: :func:`predict`)."""
+    spec = profile.spec
+    taken: dict[str, str] = {}
+    # the mean of a rater's repeated ratings may be a value the profile never saw (3.5 between
+    # 3 and 4), so that policy reads its ratings in the counts form, which needs no category list
+    averaging = spec.on_duplicate == "mean"
+    wide_possible = needs.wide and bool(profile.categories) and not averaging
+    units = "wide" if wide_possible and needs.counts_form is None else "counts"
+    units = _chosen("units", units, ("wide", "counts") if wide_possible else ("counts",))
+    if needs.wide:
+        taken["units"] = units
+    categories: tuple[tuple[str, Any], ...] = ()
+    if units == "wide":
+        categories = tuple(("label", label) if label is not None else ("number", x)
+                           for x, label in profile.categories)
+    checking = spec.on_duplicate in (None, "error")
+    bits_fit = 0 < profile.n_raters <= MAX_BIT_RATERS
+    bits = _chosen("rater_bits", "bits" if bits_fit else "none",
+                   ("bits", "none") if bits_fit else ("none",))
+    blocks = 0
+    if bits == "bits":
+        # the statement finds duplicates and counts each metric's raters with these bits
+        blocks = (profile.n_raters + BITS_PER_BLOCK - 1) // BITS_PER_BLOCK
+    elif checking and profile.n_raters > 0 and effects:
+        check_duplicates_apart(profile)
+    taken["rater_bits"] = bits
+    patterns = (needs.rater_identity and units == "wide" and blocks > 0
+                and 0 < profile.n_raters <= pattern_capacity(len(categories)))
+    if needs.rater_identity:
+        choice = _chosen("rater_patterns", "patterns" if patterns else "ratings",
+                         ("patterns", "ratings") if patterns else ("ratings",))
+        patterns = choice == "patterns"
+        taken["rater_patterns"] = choice
+    listed = None
+    listable = bool(blocks) and len(profile.raters) == profile.n_raters
+    raters = "listed" if listable and profile.totals.get("n_ratings", 0) >= LIST_RATERS_FROM else "found"
+    raters = _chosen("raters", raters, ("found", "listed") if listable else ("found",))
+    if blocks:
+        taken["raters"] = raters
+    if raters == "listed" and effects:
+        # the statement numbers the profile's raters instead of finding them in another scan
+        listed = lookup_rows(spec.session, [("rater", "text")], [(r,) for r in profile.raters],
+                             "raters")
+    totals = profile.totals
+    all_rated = (totals.get("n_rows", 0) > 0 and totals.get("n_missing", 1) == 0
+                 and totals.get("n_placeholder", 1) == 0)
+    states = _chosen("states", "all_rated" if all_rated else "tested",
+                     ("all_rated", "tested") if all_rated else ("tested",))
+    taken["states"] = states
+    return Route(statement=statement, units=units, categories=categories, rater_blocks=blocks,
+                 rater_patterns=patterns, rater_list=listed, all_rated=states == "all_rated",
+                 taken=tuple(taken.items()), profile=profile)
+
+
+def predict(profile: Profile, statement: str, needs: Needs = Needs()) -> Route:
+    """The route :func:`decide` will choose, without running or registering anything."""
+    return decide(profile, statement, needs, effects=False)
+
+
+def narrowed(route: Route, needs: Needs) -> Route:
+    """``route`` for a second statement of the same call that needs less (no rater identity:
+    the bootstrap's second statement for alpha): its rater patterns dropped."""
+    if needs.rater_identity or not route.rater_patterns:
+        return route
+    return replace(route, rater_patterns=False,
+                   taken=tuple((k, v) for k, v in route.taken if k != "rater_patterns"))
+
+
+def fixed(statement: str, **taken: str) -> None:
+    """Record a statement that has one producer for its inputs (the evaluation sheet's counts
+    of two labels, consistency's label grid): nothing to choose, but the record says which."""
+    record(statement, taken)
+
+
+def check_duplicates_apart(profile: Profile) -> None:
+    """The duplicate check as a statement of its own (more raters than rater bits)."""
+    spec = profile.spec
+    record("duplicate_check", {"rater_bits": "none"})
+    rows = query(spec.session, "duplicate_check",
+                 {**spec.options(domain=profile.domain), "categories": [], "rater_patterns": False,
+                  "rater_list": None},
+                 spec.params())
+    if rows and rows[0]["n_duplicate_units"]:
+        checks.raise_duplicates(profile, int(rows[0]["n_duplicate_units"]))
+
+
+# -- the statements with producers of their own ------------------------------------------------
+
+# the ICC's packed form reads an item's R ratings as base-B digits of one DOUBLE, B = c R + 1 for
+# c categories: exact while B^R <= 2^53 (5 categories: up to 9 raters; 2 categories: 11)
+MAX_PACKED = 2.0 ** 53
+
+
+def packed_digits(profile: Profile) -> int:
+    """The raters the ICC's packed form holds per item, or 0 where it cannot (labels, many
+    categories or raters)."""
+    raters, categories = profile.n_raters, len(profile.categories)
+    packable = (categories > 0 and all(label is None for _, label in profile.categories)
+                and 0 < raters <= 62 and float(categories * raters + 1) ** raters <= MAX_PACKED)
+    return raters if packable else 0
+
+
+def icc_producer(profile: Profile, route: Route | None = None, *, bootstrap: bool = False) -> str:
+    """Where the ICC's ANOVA reads its ratings: ``from_patterns`` (inside the coefficients
+    statement ``route``, from its rater patterns, only where its own statement would take the
+    packed form: the rater patterns are then the packed form's item patterns with the same w and
+    values, so the ICC is the same to the last bit; not with the bootstrap, whose patterns carry
+    the replicates), ``packed`` or ``joined`` (sql/icc.sql.j2)."""
+    digits = packed_digits(profile)
+    standalone = "packed" if digits else "joined"
+    if route is not None:
+        can = (route.rater_patterns and not bootstrap and not profile.has_labels and digits > 0)
+        possible = ("from_patterns", standalone) if can else (standalone,)
+        return _chosen("icc", "from_patterns" if can else standalone, possible)
+    return _chosen("icc", standalone, ("packed", "joined") if digits else ("joined",))
+
+
+def judges_producer(route: Route | None) -> str:
+    """judge_agreement: the three granularities from units materialised once (the wide form
+    with rater bits), or each from the ratings re-keyed."""
+    can = route is not None and route.units == "wide" and route.rater_blocks > 0
+    return _chosen("judges", "one_aggregation" if can else "rekeyed",
+                   ("one_aggregation", "rekeyed") if can else ("rekeyed",))
+
+
+def consistency_reader(engine_reads: bool) -> str:
+    """consistency(): a merged pairs file read by the engine's JSON Lines reader (when it has
+    one and the source is one plain file), else by Python."""
+    return _chosen("consistency_input", "engine_lines" if engine_reads else "python",
+                   ("engine_lines", "python") if engine_reads else ("python",))
+
+
+def consistency_fallback() -> None:
+    """The engine's reader refused a line: the Python reader reads the file and names it."""
+    record("consistency", {"consistency_input": "python"})

@@ -1,0 +1,126 @@
+"""Every declared route gives the same answers (docs/decisions/0013).
+
+agreement_sql.routes declares, per decision, the alternatives that gather a statement's inputs
+(``routes.DECISIONS``). This test forces each non-default alternative in turn
+(``routes.alternatives()``) and runs a set of calls that together take every decision: each
+result (or typed error) must equal the default route's: the same keys, integers and text
+exactly, floats to 1e-12 (a statistic summed over other terms in another form may differ in its
+last bits, docs/decisions/0008), but for the ``route`` field, which says which producers ran. It also checks that each forced alternative was taken by
+at least one call, so a new alternative added to the module is tested here by construction, and
+a call list that no longer reaches it fails rather than comparing the default with itself.
+"""
+from __future__ import annotations
+
+import json
+from typing import Any, Callable
+
+import pyarrow as pa
+import pytest
+
+import agreement_sql as ag
+from agreement_sql import routes
+from coefficients._forms import close
+from conftest import DATA, REFERENCE, without_route
+
+K2011 = REFERENCE / "krippendorff2011_4x12.csv"
+
+
+def _likert(seed: int = 3) -> pa.Table:
+    import random
+
+    rng = random.Random(seed)
+    rows = []
+    for m in ("tone", "facts"):
+        for i in range(30):
+            truth = rng.randint(1, 5)
+            for r in range(5):
+                if rng.random() < 0.2:
+                    continue
+                rows.append({"item": i, "rater": f"r{r}", "metric": m,
+                             "value": truth if rng.random() < 0.6 else rng.randint(1, 5)})
+    return pa.Table.from_pylist(rows)
+
+
+LIKERT = _likert()
+
+# name -> call: together they take every decision of routes.DECISIONS
+CALLS: dict[str, Callable[[], Any]] = {
+    "coefficients": lambda: ag.coefficients(LIKERT, metric="metric", ci=0.9, n_boot=30),
+    "alpha_ordinal": lambda: ag.krippendorff_alpha(K2011, level="ordinal"),
+    "cohen_named": lambda: ag.cohen_kappa(LIKERT, metric="metric", raters=["r1", "r3"],
+                                          weights="linear", ci=0.95),
+    "icc": lambda: ag.icc(LIKERT, metric="metric"),
+    "irr": lambda: ag.irr(DATA / "workshop_annotations.jsonl"),
+    "diagnostics": lambda: ag.rater_diagnostics(LIKERT, metric="metric"),
+    "judges": lambda: ag.judge_agreement(DATA / "weval_results.json"),
+    "consistency": lambda: ag.consistency(DATA / "consistency_pairs.jsonl"),
+}
+CHEAP = ("alpha_ordinal", "cohen_named", "icc", "consistency")
+
+
+def _run(call: Callable[[], Any]) -> tuple[Any, list[dict[str, str]]]:
+    with routes.collecting() as log:
+        try:
+            result: Any = call()
+        except Exception as exc:                    # a typed error is an answer too
+            result = (type(exc).__name__, str(exc))
+    return json.loads(json.dumps(without_route(result), default=str)), list(log)
+
+
+def _check(decision: str, alternative: str, names: tuple[str, ...]) -> None:
+    taken = False
+    for name in names:
+        expected, _ = _run(CALLS[name])
+        with routes.forcing(**{decision: alternative}):
+            got, log = _run(CALLS[name])
+        close(got, expected, f"{decision}={alternative} {name}")
+        taken = taken or any(entry.get(decision) == alternative for entry in log)
+    assert taken, f"no call of {names} took {decision}={alternative}: add one to CALLS"
+
+
+@pytest.mark.parametrize("decision,alternative", routes.alternatives())
+@pytest.mark.slow  # every call under every alternative: a minute on 2 cores; CI runs it
+def test_every_alternative_gives_the_default_routes_answers(decision, alternative):
+    _check(decision, alternative, tuple(CALLS))
+
+
+def test_each_alternative_on_the_first_cheap_call_that_takes_it():
+    # the default run's share: per alternative, the first of the cheap calls that takes it,
+    # under the forced and the default route (the slow test runs every call)
+    reached = []
+    for decision, alternative in routes.alternatives():
+        for name in CHEAP:
+            expected, _ = _run(CALLS[name])
+            with routes.forcing(**{decision: alternative}):
+                got, log = _run(CALLS[name])
+            if any(entry.get(decision) == alternative for entry in log):
+                close(got, expected, f"{decision}={alternative} {name}")
+                reached.append((decision, alternative))
+                break
+    # every alternative but the judges' is within the cheap calls' reach
+    assert set(routes.alternatives()) - set(reached) <= {("judges", "rekeyed")}, reached
+
+
+def test_every_decision_is_declared_with_a_producer_and_a_reason():
+    for decision in routes.DECISIONS.values():
+        assert len(decision.alternatives) >= 2, decision.name
+        for producer in decision.alternatives:
+            assert producer.gathers and producer.why and producer.where, producer
+
+
+def test_forcing_refuses_an_unknown_alternative():
+    with pytest.raises(ag.OptionError, match="no alternative 'sideways'"):
+        with routes.forcing(units="sideways"):
+            pass
+    with pytest.raises(ag.OptionError, match="no route decision 'speed'"):
+        with routes.forcing(speed="fast"):
+            pass
+
+
+def test_every_result_says_its_route():
+    # the route is part of every result: one entry per statement, its producers by decision
+    result = ag.fleiss_kappa(K2011)
+    assert result["route"] == [{"statement": "coefficients", "units": "wide",
+                                "rater_bits": "bits", "raters": "found", "states": "all_rated"}]
+    with routes.forcing(units="counts"):
+        assert ag.fleiss_kappa(K2011)["route"][0]["units"] == "counts"
