@@ -1,18 +1,24 @@
 """The ``agreement-sql`` command line: one module per command, each mirroring a Python function.
 
 Exit codes: 0 success; 1 a data, schema or option error (one line on stderr, no traceback);
-2 usage errors (argparse); commands with quality gates use 3 for "a gate failed".
+2 usage errors (argparse); commands with quality gates use 3 for "a gate failed". Before a
+command runs its outputs are checked against its inputs (cli/_common.py check_outputs); an
+:class:`~agreement_sql.errors.AgreementWarning` the command raises is printed as one line
+``agreement-sql: warning: ...`` on stderr; every line on stderr is escaped
+(formatting.shown), so no name in a message can reach the terminal as a control sequence.
 """
 from __future__ import annotations
 
 import argparse
 import importlib
 import sys
+import warnings
 from typing import Sequence
 
 import duckdb
 
-from ..errors import AgreementError
+from ..errors import AgreementError, AgreementWarning
+from ..formatting import shown
 
 # command modules, in the order `--help` lists them; each defines register(subparsers)
 COMMANDS = ["irr", "report", "render", "metrics", "coefficients", "icc", "plan", "judges",
@@ -43,14 +49,32 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser(argv[0] if argv else None)
     args = parser.parse_args(argv)
-    try:
-        return int(args.run(args) or 0)
-    except AgreementError as exc:
-        print(f"agreement-sql: error: {exc}", file=sys.stderr)
-        return 1
-    except (OSError, duckdb.Error) as exc:
-        print(f"agreement-sql: error: {str(exc).strip().splitlines()[0]}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        print("agreement-sql: interrupted", file=sys.stderr)
-        return 130
+    from ._common import check_outputs
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", AgreementWarning)
+        try:
+            check_outputs(args)
+            return int(args.run(args) or 0)
+        except AgreementError as exc:
+            error(str(exc))
+            return 1
+        except (OSError, duckdb.Error) as exc:
+            text = str(exc).strip()
+            error(text.splitlines()[0] if text else type(exc).__name__)
+            return 1
+        except KeyboardInterrupt:
+            print("agreement-sql: interrupted", file=sys.stderr)
+            return 130
+        finally:
+            for warning in caught:
+                if issubclass(warning.category, AgreementWarning):
+                    print(f"agreement-sql: warning: {shown(str(warning.message))}", file=sys.stderr)
+                else:
+                    warnings.showwarning(warning.message, warning.category, warning.filename,
+                                         warning.lineno)
+
+
+def error(message: str) -> None:
+    """The one error line on stderr, escaped (a name in the message cannot break the line or
+    reach the terminal as a control sequence)."""
+    print(f"agreement-sql: error: {shown(message)}", file=sys.stderr)

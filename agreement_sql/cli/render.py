@@ -3,8 +3,15 @@ from __future__ import annotations
 
 import argparse
 
+from ..errors import OptionError
+from ..formatting import ESCAPED
 from ..rendering import render
 from ._common import parse_pairs
+
+# what the printed SQL may hold as it is: a quoted identifier keeps its line breaks and tabs
+# (harmless on a terminal); any other character of formatting.ESCAPED would reach the terminal
+# as a control sequence, and escaping it would change the identifier
+KEPT = {0x09, 0x0A}
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -25,7 +32,21 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    for option in ("relation", "item", "rater", "value", "metric"):
+        _printable(f"--{option}", getattr(args, option))
+    for name in args.group_by:
+        _printable("--group-by", name)
     print(render(args.template, dialect=args.dialect, relation=args.relation, item=args.item,
                  rater=args.rater, value=args.value, metric=args.metric, group_by=args.group_by,
                  **parse_pairs(args.option, "--option")), end="")
     return 0
+
+
+def _printable(option: str, name: str | None) -> None:
+    """Refuse a name the printed statement could only show with a terminal control character
+    in it (the Python render() returns such SQL as text)."""
+    bad = [ch for ch in name or "" if ord(ch) in ESCAPED and ord(ch) not in KEPT]
+    if bad:
+        raise OptionError(f"{option} holds the control character U+{ord(bad[0]):04X}, which the "
+                          "printed SQL would send to the terminal as it is; use "
+                          "agreement_sql.render() from Python for such a name")
