@@ -18,8 +18,8 @@ from typing import Any, Iterable, Sequence
 ESCAPED = frozenset([*range(0x00, 0x20), 0x7F, *range(0x80, 0xA0), 0x061C, 0x200E, 0x200F,
                      *range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x2028, 0x2029])
 _NAMED = {0x09: "\\t", 0x0A: "\\n", 0x0D: "\\r"}
-_TABLE = {0x5C: "\\\\", **{c: _NAMED.get(c) or (f"\\x{c:02x}" if c < 0x100 else f"\\u{c:04x}")
-                            for c in ESCAPED}}
+_CONTROLS = {c: _NAMED.get(c) or (f"\\x{c:02x}" if c < 0x100 else f"\\u{c:04x}") for c in ESCAPED}
+_TABLE = {0x5C: "\\\\", **_CONTROLS}
 
 
 def shown(text: str) -> str:
@@ -29,6 +29,13 @@ def shown(text: str) -> str:
     'a\\\\x1b[31mb\\\\nc\\\\u202e'
     """
     return text.translate(_TABLE)
+
+
+def shown_message(text: str) -> str:
+    """A message (an error or warning line) safe to show: every character of :data:`ESCAPED`
+    escaped, its own backslashes kept (messages write names with ``repr``, which already
+    escapes a backslash, so doubling would show each twice)."""
+    return text.translate(_CONTROLS)
 
 
 def shown_all(value: Any) -> Any:

@@ -5,7 +5,8 @@ Exit codes: 0 success; 1 a data, schema or option error (one line on stderr, no 
 command runs its outputs are checked against its inputs (cli/_common.py check_outputs); an
 :class:`~agreement_sql.errors.AgreementWarning` the command raises is printed as one line
 ``agreement-sql: warning: ...`` on stderr; every line on stderr is escaped
-(formatting.shown), so no name in a message can reach the terminal as a control sequence.
+(formatting.shown_message), so no name in a message can reach the terminal as a control
+sequence or break the line.
 """
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from typing import Sequence
 import duckdb
 
 from ..errors import AgreementError, AgreementWarning
-from ..formatting import shown
+from ..formatting import shown_message
 
 # command modules, in the order `--help` lists them; each defines register(subparsers)
 COMMANDS = ["irr", "report", "render", "metrics", "coefficients", "icc", "plan", "judges",
@@ -68,7 +69,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         finally:
             for warning in caught:
                 if issubclass(warning.category, AgreementWarning):
-                    print(f"agreement-sql: warning: {shown(str(warning.message))}", file=sys.stderr)
+                    print(f"agreement-sql: warning: {shown_message(str(warning.message))}",
+                          file=sys.stderr)
                 else:
                     warnings.showwarning(warning.message, warning.category, warning.filename,
                                          warning.lineno)
@@ -77,4 +79,4 @@ def main(argv: Sequence[str] | None = None) -> int:
 def error(message: str) -> None:
     """The one error line on stderr, escaped (a name in the message cannot break the line or
     reach the terminal as a control sequence)."""
-    print(f"agreement-sql: error: {shown(message)}", file=sys.stderr)
+    print(f"agreement-sql: error: {shown_message(message)}", file=sys.stderr)
