@@ -173,7 +173,8 @@ def compute_on(spec: RatingsSpec, entries: Sequence[Any], *, opts: CoefficientOp
     interchangeable = [e.name for e in entries if e.name != "cohen_kappa"]
     matrix = (register_weight_matrix(
         session, opts.weight_matrix, declared, who=", ".join(interchangeable),
-        asymmetric="symmetrize" if opts.symmetrize else "error" if interchangeable else "keep")
+        asymmetric="symmetrize" if opts.symmetrize else "error" if interchangeable else "keep",
+        profile=profile)
         if opts.weights == "custom" else None)
     conger_units = any(e.family == "conger" for e in entries) and opts.interval.analytic
     check_named_raters(spec, opts.raters, declared)
