@@ -14,7 +14,7 @@ import argparse
 import importlib
 import sys
 import warnings
-from typing import Sequence
+from typing import Any, Sequence
 
 import duckdb
 
@@ -51,8 +51,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser(argv[0] if argv else None)
     args = parser.parse_args(argv)
     from ._common import check_outputs
-    with warnings.catch_warnings(record=True) as caught:
+    with warnings.catch_warnings():
+        # the package's warnings, silent in Python, are printed as they come (catch_warnings
+        # restores the filters and the printer when the command ends)
         warnings.simplefilter("always", AgreementWarning)
+        shown_before = warnings.showwarning
+
+        def show(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+                 file: Any = None, line: str | None = None) -> None:
+            if issubclass(category, AgreementWarning):
+                print(f"agreement-sql: warning: {shown_message(str(message))}", file=sys.stderr)
+            else:
+                shown_before(message, category, filename, lineno, file, line)
+
+        warnings.showwarning = show
         try:
             check_outputs(args)
             return int(args.run(args) or 0)
@@ -66,14 +78,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         except KeyboardInterrupt:
             print("agreement-sql: interrupted", file=sys.stderr)
             return 130
-        finally:
-            for warning in caught:
-                if issubclass(warning.category, AgreementWarning):
-                    print(f"agreement-sql: warning: {shown_message(str(warning.message))}",
-                          file=sys.stderr)
-                else:
-                    warnings.showwarning(warning.message, warning.category, warning.filename,
-                                         warning.lineno)
 
 
 def error(message: str) -> None:
