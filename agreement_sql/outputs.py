@@ -116,13 +116,15 @@ def _component(part: str) -> str:
 def _glob_regex(pattern: str) -> re.Pattern[str]:
     """A regular expression for the absolute paths ``pattern`` (absolute) matches, as Python's
     ``glob.glob(pattern, recursive=True)`` reads it: wildcards within one path component (not
-    a leading dot), ``**`` any number of components."""
+    a leading dot), ``**`` any number of components (at least one when it ends the pattern)."""
     sep = re.escape(os.sep)
     parts = _split(pattern)
     out = [re.escape(parts[0].rstrip(os.sep)) if parts else ""]
-    for part in parts[1:]:
+    for k, part in enumerate(parts[1:], start=1):
         if part == "**":
-            out.append(f"(?:{sep}(?!\\.)[^{sep}]*)*")
+            # any depth in the middle (a/**/b matches a/b); last, a file under the folder
+            # before it, at least one level down (a/** does not match the file a)
+            out.append(f"(?:{sep}(?!\\.)[^{sep}]*)" + ("+" if k == len(parts) - 1 else "*"))
         else:
             out.append(sep + _component(part))
     return re.compile("".join(out) + r"\Z", re.DOTALL)
