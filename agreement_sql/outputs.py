@@ -173,7 +173,8 @@ class Inputs:
             self.patterns.append((_glob_regex(_anchored(text)), text))
             import glob as _glob
             for path in _glob.glob(text, recursive=True):
-                self._add_path(path, shown=f"{path!r} (matched by {text!r})")
+                if os.path.isfile(path):        # a glob reads the files it matches (sources.py)
+                    self._add_path(path, shown=f"{path!r} (matched by {text!r})")
             return
         self._add_path(text, shown=repr(text))
 
