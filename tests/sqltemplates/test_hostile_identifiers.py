@@ -27,6 +27,7 @@ import agreement_sql as ag
 from agreement_sql.dialects import DIALECTS
 from agreement_sql.errors import OptionError
 from agreement_sql.rendering import statement
+from engines.test_warehouse_sql import pg  # noqa: F401  (the PostgreSQL fixture)
 
 sqlglot = pytest.importorskip("sqlglot")
 exp = sqlglot.exp
@@ -159,3 +160,31 @@ def test_duckdb_reads_a_table_of_hostile_names_as_the_plain_one():
         assert {k: v for k, v in got.items() if k != "metric"} == \
             {k: v for k, v in expected.items() if k != "metric"}, hostile
         assert con.execute("SELECT COUNT(*) FROM duckdb_tables()").fetchone()[0] == 1
+
+
+@pytest.mark.postgres
+def test_postgres_runs_a_table_of_hostile_names(pg):
+    """The PostgreSQL rendering over a table whose name and columns are hostile gives the
+    numbers of the same rows under plain names, on a real server (tests/engines)."""
+    from engines.test_warehouse_sql import _run_psql_style
+
+    quote = DIALECTS["postgres"].quote_identifier
+    rows = [("1", "a", "1"), ("1", "b", "1"), ("2", "a", "2"), ("2", "b", "1"), ("3", "a", "3"),
+            ("3", "b", "3")]
+    results = []
+    # (the test substitutes :name parameters in the text as psql would: no ':' in these names)
+    for hostile in ["plain", 'x"; DROP TABLE t; --', "a`b\\c", "line\nbreak", "é🦆", "-- c",
+                    "a;b'c", "/* c */"]:
+        names = {"item": hostile + "i", "rater": hostile + "r", "value": hostile + "v"}
+        pg.execute("DROP TABLE IF EXISTS pg_temp." + quote(hostile))
+        pg.execute(f"CREATE TEMP TABLE {quote(hostile)} ({quote(names['item'])} TEXT, "
+                   f"{quote(names['rater'])} TEXT, {quote(names['value'])} TEXT)")
+        with pg.cursor() as cur:
+            cur.executemany(f"INSERT INTO {quote(hostile)} VALUES (%s, %s, %s)", rows)
+        rendered, params = statement("krippendorff_alpha", dialect="postgres", relation=hostile,
+                                     **names)
+        # (the metric is named after the value column: the one field that differs)
+        results.append([{k: v for k, v in row.items() if k != "metric"}
+                        for row in _run_psql_style(pg, rendered, params)])
+        assert pg.execute("SELECT COUNT(*) FROM pg_tables WHERE tablename = 't'").fetchone()[0] == 0
+    assert results[0] and all(r == results[0] for r in results), results
