@@ -6,8 +6,8 @@ and binds the templates, runs them, and shapes typed, JSON-ready result dicts.
 from __future__ import annotations
 
 from .connection import connect
-from .errors import (AgreementError, ColumnError, DuplicateRatingError, InvalidRatingError,
-                     MissingKeyError, OptionError, SourceError, TemplateError)
+from .errors import (AgreementError, AgreementWarning, ColumnError, DuplicateRatingError,
+                     InvalidRatingError, MissingKeyError, OptionError, SourceError, TemplateError)
 from .metrics.coefficients import coefficients
 from .metrics.concordance import bland_altman, concordance
 from .metrics.icc import icc
@@ -32,7 +32,7 @@ from .engine import duckdb as _duckdb_engine  # noqa: E402,F401
 __version__ = "0.2.0"
 
 __all__ = [
-    "AgreementError", "ColumnError", "DuplicateRatingError", "InvalidRatingError",
+    "AgreementError", "AgreementWarning", "ColumnError", "DuplicateRatingError", "InvalidRatingError",
     "MissingKeyError", "OptionError", "SourceError", "TemplateError",
     "available_templates", "connect", "human_agreement", "irr",
     "pairwise_agreement", "render", "coefficients",

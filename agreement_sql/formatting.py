@@ -1,4 +1,5 @@
-"""Output formats for the CLI: JSON (default), a readable terminal table, CSV."""
+"""Output formats for the CLI: JSON (default), a readable terminal table, CSV; and the one
+escape every text output applies to what it shows (:func:`shown`)."""
 from __future__ import annotations
 
 import csv
@@ -6,6 +7,48 @@ import io
 import json
 import math
 from typing import Any, Iterable, Sequence
+
+# Characters a text output never writes as they are (docs/decisions/0016): C0 controls
+# (U+0000-U+001F: escape sequences, carriage return, newline, tab), DEL (U+007F), C1 controls
+# (U+0080-U+009F, CSI U+009B among them), the bidirectional formatting characters (U+061C,
+# U+200E, U+200F, U+202A-U+202E, U+2066-U+2069: they reorder what a terminal or browser shows,
+# "Trojan Source") and the line and paragraph separators (U+2028, U+2029). Each is written
+# as Python writes it in a string literal: \t, \n, \r, else \xHH below U+0100 and \uHHHH
+# above; a backslash is doubled, so the escaped text reads back to exactly the original.
+ESCAPED = frozenset([*range(0x00, 0x20), 0x7F, *range(0x80, 0xA0), 0x061C, 0x200E, 0x200F,
+                     *range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x2028, 0x2029])
+_NAMED = {0x09: "\\t", 0x0A: "\\n", 0x0D: "\\r"}
+_CONTROLS = {c: _NAMED.get(c) or (f"\\x{c:02x}" if c < 0x100 else f"\\u{c:04x}") for c in ESCAPED}
+_TABLE = {0x5C: "\\\\", **_CONTROLS}
+
+
+def shown(text: str) -> str:
+    """``text`` safe to show: every character of :data:`ESCAPED` and the backslash escaped.
+
+    >>> shown("a\\x1b[31mb\\nc\\u202e")
+    'a\\\\x1b[31mb\\\\nc\\\\u202e'
+    """
+    return text.translate(_TABLE)
+
+
+def shown_message(text: str) -> str:
+    """A message (an error or warning line) safe to show: every character of :data:`ESCAPED`
+    escaped, its own backslashes kept (messages write names with ``repr``, which already
+    escapes a backslash, so doubling would show each twice)."""
+    return text.translate(_CONTROLS)
+
+
+def shown_all(value: Any) -> Any:
+    """``value`` with every text in it (dict keys too) passed through :func:`shown`."""
+    if isinstance(value, str):
+        return shown(value)
+    if isinstance(value, dict):
+        return {shown_all(k): shown_all(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [shown_all(v) for v in value]
+    if isinstance(value, tuple):
+        return tuple(shown_all(v) for v in value)
+    return value
 
 
 def to_json(result: Any) -> str:

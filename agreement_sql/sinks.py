@@ -5,7 +5,8 @@ point per item); returned as Python objects they would cost more memory and time
 statement of the call. A caller who names a directory gets those parts as Parquet files
 instead, written batch by batch from the engine's Arrow result (docs/decisions/0012): Python
 moves the rows, it computes nothing. Each file column has a declared type, so the same rows
-give the same file whichever engine ran the statement.
+give the same file whichever engine ran the statement. A sink writes the temporary file of an
+:class:`agreement_sql.outputs.Output`; the call places the finished files (decision 0016).
 """
 from __future__ import annotations
 
@@ -13,7 +14,6 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-from .errors import OptionError
 
 def _arrow_type(kind: str) -> Any:
     """A file column's declared type ("text", "double", "bigint", "boolean"); a column whose
@@ -26,8 +26,9 @@ def _arrow_type(kind: str) -> Any:
 
 @dataclass
 class ParquetSink:
-    """Rows of one statement part, written to ``path``: ``columns`` lists (statement column,
-    file column, kind) in file order. ``rows`` counts what was written."""
+    """Rows of one statement part, written to ``path`` (a temporary file the call created,
+    agreement_sql.outputs): ``columns`` lists (statement column, file column, kind) in file
+    order. ``rows`` counts what was written."""
 
     path: str
     columns: Sequence[tuple[str, str, str | None]]
@@ -75,7 +76,7 @@ class ParquetSink:
         return self.rows
 
     def discard(self) -> None:
-        """Remove a partly written file (the call failed)."""
+        """Close and remove the partly written (temporary) file: the call failed."""
         if self._writer is not None:
             try:
                 self._writer.close()
@@ -83,20 +84,3 @@ class ParquetSink:
                 pass
         if os.path.exists(self.path):
             os.remove(self.path)
-
-
-def output_files(directory: Any, names: Sequence[str], what: str) -> list[str]:
-    """The paths of ``names`` in ``directory`` (created when absent), refusing to overwrite a
-    file that exists: an OptionError naming it."""
-    if isinstance(directory, bool) or not isinstance(directory, (str, os.PathLike)):
-        raise OptionError(f"{what} must be a directory path, got {directory!r}")
-    path = os.fspath(directory)
-    if os.path.exists(path) and not os.path.isdir(path):
-        raise OptionError(f"{what} {path!r} exists and is not a directory")
-    os.makedirs(path, exist_ok=True)
-    files = [os.path.join(path, name) for name in names]
-    for file in files:
-        if os.path.exists(file):
-            raise OptionError(f"{what}: {file!r} exists; agreement-sql does not overwrite it "
-                              "(remove it or name another directory)")
-    return files

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 import threading
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -86,6 +87,10 @@ def bytecode_cache() -> jinja2.BytecodeCache | None:
     ``~/.cache/agreement-sql``; ``AGREEMENT_SQL_CACHE_DIR=off`` disables it, and an unwritable
     place silently means no cache. Jinja keys each entry on the template's source checksum and
     the Python version, so an edited or upgraded template is compiled afresh.
+
+    The cache holds compiled Python code (loaded with ``marshal``) and the options file
+    (``_declared_options``), so it is used only from a folder no one else can write
+    (:func:`trusted_folder`): a folder that fails the test means no cache, never a load.
     """
     chosen = os.environ.get("AGREEMENT_SQL_CACHE_DIR")
     if chosen is not None and chosen.strip().lower() in ("", "off", "0", "none"):
@@ -99,7 +104,44 @@ def bytecode_cache() -> jinja2.BytecodeCache | None:
             return None
     except OSError:
         return None
+    if not trusted_folder(chosen):
+        return None
     return jinja2.FileSystemBytecodeCache(chosen)
+
+
+def trusted_folder(path: str) -> bool:
+    """Whether only the current user (and root) can change what ``path`` holds: the folder is
+    owned by the user and writable by no one else (no group or other write bit), and every
+    folder above it, on the path as written and on the resolved path, is owned by the user or
+    root and writable by no one else, or sticky (as /tmp, where no one can rename or remove
+    another user's entry). Where ownership cannot be checked (no ``os.getuid``: Windows) no
+    folder is trusted."""
+    getuid = getattr(os, "getuid", None)
+    if getuid is None:
+        return False
+    uid = getuid()
+    try:
+        absolute = os.path.abspath(path)
+        real = os.path.realpath(absolute)
+        folder = os.stat(real)
+        if not stat.S_ISDIR(folder.st_mode) or folder.st_uid != uid \
+                or folder.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+            return False
+        for chain in (absolute, real):
+            parent = os.path.dirname(chain)
+            while True:
+                st = os.stat(parent)
+                if st.st_uid not in (uid, 0):
+                    return False
+                if st.st_mode & (stat.S_IWGRP | stat.S_IWOTH) and not st.st_mode & stat.S_ISVTX:
+                    return False
+                above = os.path.dirname(parent)
+                if above == parent:
+                    break
+                parent = above
+    except OSError:
+        return False
+    return True
 
 
 @lru_cache(maxsize=None)
@@ -140,18 +182,26 @@ def _declared_options() -> dict[str, list[str]]:
     if target and os.path.exists(target):
         try:
             with open(target, encoding="utf-8") as handle:
-                return dict(json.load(handle))
+                loaded = json.load(handle)
+            if isinstance(loaded, dict) and all(
+                    isinstance(k, str) and isinstance(v, list) and all(isinstance(o, str) for o in v)
+                    for k, v in loaded.items()):
+                return loaded
         except (OSError, ValueError):
             pass
     found = {p.name[: -len(".sql.j2")]: sorted(_analyse(p.name[: -len(".sql.j2")]))
              for p in folder.glob("*.sql.j2") if not p.name.startswith("_")}
-    if target:
+    if target and directory:
+        import tempfile
+        temp = None
         try:
-            with open(target + ".tmp", "w", encoding="utf-8") as handle:
+            fd, temp = tempfile.mkstemp(dir=directory, prefix=".options-", suffix=".tmp")
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
                 json.dump(found, handle)
-            os.replace(target + ".tmp", target)
+            os.replace(temp, target)
         except OSError:
-            pass
+            if temp is not None and os.path.exists(temp):
+                os.remove(temp)
     return found
 
 

@@ -1,4 +1,12 @@
-"""Options and output shared by the CLI commands."""
+"""Options and output shared by the CLI commands.
+
+Every argument that names a file the command reads or writes is declared with a *role*
+(:func:`mark`): ``input`` (a source: path or glob), ``output`` (a file), ``output_dir`` (a
+directory receiving the files listed with it), or ``spill`` (DuckDB's spill folder, neither).
+The roles travel in the parsed arguments (``args._roles``), so every command is checked the
+same way before it runs (:func:`check_outputs`: no output onto an input, no two outputs onto
+one file) and every writer knows the command's inputs (agreement_sql.outputs).
+"""
 from __future__ import annotations
 
 import argparse
@@ -9,13 +17,63 @@ from typing import Any, Callable
 from ..connection import connect
 from ..engine.duckdb import DuckDBEngine
 from ..errors import OptionError
-from ..formatting import flatten, table, to_csv, to_json
+from ..formatting import flatten, shown_all, table, to_csv, to_json
+from ..outputs import Inputs, Output, refuse_input, refuse_same_targets, write_text
+
+ROLES = ("input", "output", "output_dir", "spill")
+
+
+def mark(parser: argparse.ArgumentParser, action: argparse.Action, role: str,
+         files: tuple[str, ...] = ()) -> argparse.Action:
+    """Declare ``action``'s role (and, for an ``output_dir``, the files it receives)."""
+    if role not in ROLES:
+        raise ValueError(f"role must be one of {ROLES}, got {role!r}")
+    setattr(action, "agreement_role", role)
+    setattr(action, "agreement_files", files)
+    roles = dict(parser.get_default("_roles") or {})
+    roles[action.dest] = (role, _option_name(action), files)
+    parser.set_defaults(_roles=roles)
+    return action
+
+
+def _option_name(action: argparse.Action) -> str:
+    longest = max(action.option_strings, key=len) if action.option_strings else None
+    return longest or (action.metavar if isinstance(action.metavar, str) else action.dest)
+
+
+def inputs_of(args: argparse.Namespace) -> Inputs:
+    """The files, folders and globs the command reads (its ``input`` arguments)."""
+    roles = getattr(args, "_roles", None) or {}
+    return Inputs.of(*[getattr(args, dest, None) for dest, (role, _, _) in roles.items()
+                       if role == "input"])
+
+
+def check_outputs(args: argparse.Namespace) -> None:
+    """Before the command runs: each output is not an input (same file, link, glob match or a
+    file in an input folder) and its folder exists, and no two outputs name one file."""
+    roles = getattr(args, "_roles", None) or {}
+    inputs = inputs_of(args)
+    targets: list[tuple[str, str]] = []
+    for dest, (role, name, files) in roles.items():
+        value = getattr(args, dest, None)
+        if value is None:
+            continue
+        if role == "output":
+            Output(value, name, inputs=inputs)
+            targets.append((name, value))
+        elif role == "output_dir":
+            refuse_input(value, inputs, name)
+            for file in files:
+                refuse_input(os.path.join(value, file), inputs, name)
+                targets.append((name, os.path.join(value, file)))
+    refuse_same_targets(targets)
 
 
 def add_source_arguments(parser: argparse.ArgumentParser, *, metric: bool = True,
                          group_by: bool = False) -> None:
-    parser.add_argument("source", metavar="SOURCE",
-                        help="Parquet, CSV, JSON or JSONL file (or a quoted glob)")
+    mark(parser, parser.add_argument("source", metavar="SOURCE",
+                                     help="Parquet, CSV, JSON or JSONL file (or a quoted glob)"),
+         "input")
     parser.add_argument("--item", default="item", help="item (unit, trace) column [item]")
     parser.add_argument("--rater", default="rater", help="rater (annotator, judge) column [rater]")
     parser.add_argument("--value", default="value", help="rating column [value]")
@@ -45,14 +103,17 @@ def add_source_arguments(parser: argparse.ArgumentParser, *, metric: bool = True
 def add_engine_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--memory-limit", default=None, metavar="SIZE",
                         help="DuckDB memory limit, e.g. 4GB; larger work spills to disk")
-    parser.add_argument("--temp-directory", default=None, metavar="PATH",
-                        help="where DuckDB spills when over --memory-limit")
+    mark(parser, parser.add_argument("--temp-directory", default=None, metavar="PATH",
+                                     help="where DuckDB spills when over --memory-limit"), "spill")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
 def add_output_arguments(parser: argparse.ArgumentParser, formats=("json", "table")) -> None:
     parser.add_argument("--format", choices=list(formats), default="json", help="output format [json]")
-    parser.add_argument("--output", "-o", default=None, metavar="PATH", help="write here, not stdout")
+    mark(parser, parser.add_argument(
+        "--output", "-o", default=None, metavar="PATH",
+        help="write here, not stdout (never onto an input; a file there is replaced once the "
+             "result is complete)"), "output")
 
 
 class CommandEngine(DuckDBEngine):
@@ -98,14 +159,19 @@ def parse_pairs(items: list[str] | None, what: str) -> dict[str, str]:
 
 def emit(args: argparse.Namespace, result: Any, *,
          table_text: Callable[[Any], str] | None = None) -> None:
-    """Write ``result`` in --format to --output (or stdout)."""
-    rows = result if isinstance(result, list) else [result]
+    """Write ``result`` in --format to --output (or stdout). JSON escapes every control
+    character itself; for table and CSV the text fields of the result are escaped first
+    (formatting.shown: C0, DEL, C1, bidi controls and line separators as ``\\xHH``/``\\uHHHH``,
+    a backslash doubled), so no name or label can move the cursor or reorder the text."""
     if args.format == "json":
         text = to_json(result)
-    elif args.format == "csv":
-        text = to_csv(rows)
     else:
-        text = table_text(result) if table_text else table(flatten(rows))
+        safe = shown_all(result)
+        rows = safe if isinstance(safe, list) else [safe]
+        if args.format == "csv":
+            text = to_csv(rows)
+        else:
+            text = table_text(safe) if table_text else table(flatten(rows))
     if args.output:
         write_output(args, text)
     else:
@@ -113,13 +179,6 @@ def emit(args: argparse.Namespace, result: Any, *,
 
 
 def write_output(args: argparse.Namespace, text: str) -> None:
-    """Write --output; refuse to overwrite the source it was computed from."""
-    directory = os.path.dirname(os.path.abspath(args.output))
-    if not os.path.isdir(directory):
-        raise OptionError(f"--output folder does not exist: {directory}")
-    source = getattr(args, "source", None)
-    if source and os.path.exists(source) and os.path.exists(args.output) \
-            and os.path.samefile(source, args.output):
-        raise OptionError(f"--output {args.output!r} is the source file; write the result elsewhere")
-    with open(args.output, "w", encoding="utf-8") as handle:
-        handle.write(text)
+    """Write --output by the rules of agreement_sql.outputs: never onto an input of the
+    command, a file already there replaced only once the text is complete."""
+    write_text(args.output, text, "--output", inputs=inputs_of(args))

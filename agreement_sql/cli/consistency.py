@@ -8,7 +8,7 @@ import io
 from ..errors import OptionError
 from ..formatting import table
 from ..workflows.consistency import consistency
-from ._common import add_output_arguments, emit, parse_pairs
+from ._common import add_output_arguments, emit, mark, parse_pairs
 
 GATE_FAILED = 3
 
@@ -18,16 +18,19 @@ def register(sub: argparse._SubParsersAction) -> None:
                        description="Percent agreement, Cohen's kappa and the scholar-side abstain rate "
                                    "between two validator agents, gated for CI (exit 3 when a gate "
                                    "fails), with the arbitration of every disagreement.")
-    p.add_argument("pairs", nargs="?", default=None, metavar="PAIRS",
-                   help="merged pairs JSONL (or give --scholar and --auditor)")
-    p.add_argument("--pairs", dest="pairs_option", default=None, metavar="PATH",
-                   help="merged pairs JSONL (same as the positional argument)")
-    p.add_argument("--scholar", default=None, metavar="PATH", help="scholar JSONL {qid, label, reason}")
-    p.add_argument("--auditor", default=None, metavar="PATH", help="auditor JSONL {qid, label, reason}")
+    mark(p, p.add_argument("pairs", nargs="?", default=None, metavar="PAIRS",
+                           help="merged pairs JSONL (or give --scholar and --auditor)"), "input")
+    mark(p, p.add_argument("--pairs", dest="pairs_option", default=None, metavar="PATH",
+                           help="merged pairs JSONL (same as the positional argument)"), "input")
+    mark(p, p.add_argument("--scholar", default=None, metavar="PATH",
+                           help="scholar JSONL {qid, label, reason}"), "input")
+    mark(p, p.add_argument("--auditor", default=None, metavar="PATH",
+                           help="auditor JSONL {qid, label, reason}"), "input")
     p.add_argument("--gate", action="append", default=None, metavar="NAME=VALUE",
                    help="pa=0.90, kappa=0.75, abstain=0.02 (repeatable; the defaults shown)")
-    p.add_argument("--disagreements", default=None, metavar="PATH",
-                   help="write the disagreements TSV (qid scholar auditor final why) here")
+    mark(p, p.add_argument("--disagreements", default=None, metavar="PATH",
+                           help="write the disagreements TSV (qid scholar auditor final why) "
+                                "here (never onto an input)"), "output")
     p.add_argument("--unknown-labels", choices=["error", "exclude"], default="error",
                    help="a label outside the four: stop with an error, or leave the row out and list it [error]")
     add_output_arguments(p)

@@ -32,6 +32,6 @@ def run(args: argparse.Namespace) -> int:
                                    **source_keywords(args))
     finally:
         con.close()
-    results = result if isinstance(result, list) else [result]
-    emit(args, result, table_text=lambda _: "\n".join(diagnostics_text(d) for d in results))
+    emit(args, result, table_text=lambda shown: "\n".join(
+        diagnostics_text(d) for d in (shown if isinstance(shown, list) else [shown])))
     return 0

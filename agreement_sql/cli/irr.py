@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
 from ..formatting import irr_table
 from ..reports.irr import irr
@@ -38,6 +37,7 @@ def run(args: argparse.Namespace) -> int:
     emit(args, report, table_text=irr_table)
     error = dict(report).get("error")
     if error is not None:        # the seed's validation failed: nothing was computed
-        print(f"agreement-sql: error: IRR not computed: {error}", file=sys.stderr)
+        from . import error as error_line
+        error_line(f"IRR not computed: {error}")
         return 1
     return 0

@@ -3,12 +3,10 @@ from __future__ import annotations
 
 import argparse
 import io
-import logging
-import sys
 
 from ..formatting import table
-from ..workflows.judges import SIGMA_THRESHOLD, judge_agreement
-from ._common import add_engine_arguments, add_output_arguments, connection, emit
+from ..workflows.judges import POINT_FILE_NAMES, SIGMA_THRESHOLD, judge_agreement
+from ._common import add_engine_arguments, add_output_arguments, connection, emit, mark
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -17,7 +15,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                                    "x model), per rubric point across responses and platform-wide, "
                                    "with the sigma > 0.3 criterion flags and rater diagnostics. "
                                    "Reads a Weval result JSON as it is, or a long table.")
-    p.add_argument("source", metavar="SOURCE", help="Weval result JSON, or a long table file")
+    mark(p, p.add_argument("source", metavar="SOURCE", help="Weval result JSON, or a long table file"),
+         "input")
     p.add_argument("--item", default=None, help="rubric point column [Weval: keyPointText]")
     p.add_argument("--rater", default=None, help="judge column [Weval: judgeId]")
     p.add_argument("--value", default=None, help="score column [Weval: coverageExtent]")
@@ -26,10 +25,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--across", default=None, metavar="COLUMN",
                    help="group_by column a per-point alpha pools over [the last group_by column]")
     p.add_argument("--no-per-point", action="store_true", help="skip the per-point alphas")
-    p.add_argument("--points-to", default=None, metavar="DIR",
-                   help="write the per-point rows to DIR/points.parquet and DIR/point_alphas.parquet "
-                        "instead of the report (platform-scale inputs; an existing file is not "
-                        "overwritten)")
+    mark(p, p.add_argument("--points-to", default=None, metavar="DIR",
+                           help="write the per-point rows to DIR/points.parquet and "
+                                "DIR/point_alphas.parquet instead of the report (platform-scale "
+                                "inputs; an existing file is not overwritten)"),
+         "output_dir", POINT_FILE_NAMES)
     p.add_argument("--level", choices=["interval", "ordinal", "ratio", "nominal"], default="interval",
                    help="level of measurement [interval]")
     p.add_argument("--sigma", type=float, default=SIGMA_THRESHOLD,
@@ -45,8 +45,6 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if not logging.getLogger().handlers:
-        logging.basicConfig(stream=sys.stderr, format="agreement-sql: warning: %(message)s")
     con = connection(args)
     try:
         report = judge_agreement(args.source, item=args.item, rater=args.rater, value=args.value,

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 
 from ..errors import OptionError
 from ..formatting import to_json
 from ..reports.html import collect, render_page
-from ._common import add_output_arguments, add_source_arguments, connection, parse_pairs, source_keywords
+from ._common import (add_output_arguments, add_source_arguments, check_outputs, connection,
+                      parse_pairs, source_keywords, write_output)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -29,8 +29,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.output and _same_file(args.output, args.source):
-        raise OptionError(f"--output {args.output!r} is the source file; choose another path")
+    check_outputs(args)        # before the report is computed (main() checks too)
     if args.max_traces < 0:
         raise OptionError(f"--max-traces must be 0 or more, got {args.max_traces}")
     con = connection(args)
@@ -42,18 +41,7 @@ def run(args: argparse.Namespace) -> int:
         con.close()
     text = render_page(data) if args.format == "html" else to_json(data)
     if args.output:
-        directory = os.path.dirname(os.path.abspath(args.output))
-        if not os.path.isdir(directory):
-            raise OptionError(f"--output folder does not exist: {directory}")
-        with open(args.output, "w", encoding="utf-8") as handle:
-            handle.write(text)
+        write_output(args, text)
     else:
         sys.stdout.write(text)
     return 0
-
-
-def _same_file(output: str, source: str) -> bool:
-    """True when --output names the source file itself (also through another spelling or a link)."""
-    if os.path.exists(output) and os.path.exists(source):
-        return os.path.samefile(output, source)
-    return os.path.abspath(output) == os.path.abspath(source)

@@ -7,7 +7,7 @@ import io
 
 from ..formatting import table
 from ..workflows.sample import calibration_sample
-from ._common import emit
+from ._common import emit, mark
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -15,11 +15,13 @@ def register(sub: argparse._SubParsersAction) -> None:
                        description="Dev and Test rows only (never Train), stratified per Scenario, "
                                    "balanced PASS/FAIL by the LLM verdict, drawn by a seeded portable "
                                    "hash; written as a CSV with the annotator columns empty.")
-    p.add_argument("source", metavar="SOURCE", help="the full evaluation sheet CSV")
+    mark(p, p.add_argument("source", metavar="SOURCE", help="the full evaluation sheet CSV"), "input")
     p.add_argument("--n-per-stratum", type=int, default=4, help="rows per scenario [4]")
     p.add_argument("--seed", type=int, default=0, help="the draw's seed [0]")
-    p.add_argument("--output", "-o", default=None, metavar="PATH",
-                   help="write the sample CSV here (annotator columns empty); the summary goes to stdout")
+    mark(p, p.add_argument("--output", "-o", default=None, metavar="PATH",
+                           help="write the sample CSV here (annotator columns empty; never onto "
+                                "the sheet it is drawn from); the summary goes to stdout"),
+         "output")
     p.add_argument("--stratum", default="Scenario", help="stratum column [Scenario]")
     p.add_argument("--hide-judge", action="store_true",
                    help="also empty the LLM judge columns (annotators blind to the judge)")

@@ -6,7 +6,7 @@ import io
 
 from ..formatting import table
 from ..workflows.sheet import TARGET, evaluation_sheet
-from ._common import add_engine_arguments, add_output_arguments, connection, emit
+from ._common import add_engine_arguments, add_output_arguments, connection, emit, mark
 from .judges import diagnostics_text
 
 
@@ -16,7 +16,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                                    "seed-003 evaluation sheet (Fleiss' kappa for more than two), the LLM "
                                    "judge against each annotator and the consensus, per Dataset_Split, "
                                    "Module and Scenario; Train rows are left out unless --include-train.")
-    p.add_argument("source", metavar="SOURCE", help="the evaluation sheet CSV")
+    mark(p, p.add_argument("source", metavar="SOURCE", help="the evaluation sheet CSV"), "input")
     p.add_argument("--include-train", action="store_true", help="count Train rows too (inflates kappa)")
     p.add_argument("--target", type=float, default=TARGET, help=f"kappa target [{TARGET}]")
     p.add_argument("--breakdown", action="append", default=None, metavar="COLUMN",

@@ -83,13 +83,51 @@ def _spark_errors() -> tuple[type[BaseException], ...]:
 
 
 def _first_line(exc: BaseException) -> str:
+    """The first line of what Spark says went wrong: a PySpark error's message, or, for an
+    error of the JVM reached through py4j (whose own text starts "An error occurred while
+    calling o146.parquet."), the Java exception's message."""
     text = str(exc).strip()
-    if hasattr(exc, "getMessage"):
-        try:
-            text = str(getattr(exc, "getMessage")()).strip() or text
-        except Exception:   # pragma: no cover - a message that cannot be read
-            pass
+    for source in (exc, getattr(exc, "java_exception", None)):
+        if source is not None and hasattr(source, "getMessage"):
+            try:
+                text = str(getattr(source, "getMessage")()).strip() or text
+            except Exception:   # pragma: no cover - a message that cannot be read
+                pass
     return text.splitlines()[0] if text else type(exc).__name__
+
+
+def _explain(files: FileSource, engine_message: str) -> str:
+    """A reading error of ``files`` in the caller's terms, as on DuckDB: for CSV the first row
+    whose field count differs from the header's, by its line (Spark's FAILFAST message names
+    no line), else what sources.py makes of the engine's message (JSON: the first line that
+    does not parse)."""
+    if files.kind == "csv":
+        found = _first_bad_csv_row(files)
+        if found is not None:
+            path, line, problem = found
+            where = files.description if len(files.paths) == 1 else repr(path)
+            return f"{where} line {line}: {problem}"
+    return files.explain(engine_message)
+
+
+def _first_bad_csv_row(files: FileSource) -> tuple[str, int, str] | None:
+    """(file, line where the record starts, what is wrong) of the first CSV record whose field
+    count is not the header's, read with Python's csv module as sources.py reads a header."""
+    import csv
+
+    for path in files.paths:
+        try:
+            with open(path, newline="", encoding="utf-8-sig", errors="replace") as handle:
+                reader = csv.reader(handle, delimiter=files.delimiter)
+                start = 1
+                for row in reader:
+                    if row and len(row) != len(files.header):
+                        return (path, start, f"{len(row)} fields where the header has "
+                                             f"{len(files.header)}")
+                    start = reader.line_num + 1
+        except (OSError, csv.Error):
+            continue
+    return None
 
 
 def column_kind(type_name: str) -> str:
@@ -250,9 +288,10 @@ class SparkCallSession:
                 array = files.json_format != "newline_delimited" and _json_array(paths[0])
                 df = reader.option("mode", "FAILFAST").option("multiLine", array).json(paths)
             # text is parsed once, now: a malformed row is reported before any statistic runs
-            return self._register(df, files.description, "files", cheap_scan=False, cache=True)
+            return self._register(df, files.description, "files", cheap_scan=False, cache=True,
+                                  files=files)
         except self._errors as exc:
-            raise SourceError(files.explain(_first_line(exc))) from None
+            raise SourceError(_explain(files, _first_line(exc))) from None
 
     def _dataframe_of(self, table: Any, description: str) -> Any:
         try:
@@ -264,7 +303,7 @@ class SparkCallSession:
             raise SourceError(f"cannot read {description}: {_first_line(exc)}") from None
 
     def _register(self, df: Any, description: str, kind: str, *, cheap_scan: bool,
-                  cache: bool = False) -> Relation:
+                  cache: bool = False, files: FileSource | None = None) -> Relation:
         name = generated_name(kind)
         try:
             df.createOrReplaceTempView(name)
@@ -273,7 +312,9 @@ class SparkCallSession:
                 self._cache(name, description)
             columns = tuple(_column(f) for f in df.schema.fields)
         except self._errors as exc:
-            raise SourceError(f"cannot read {description}: {_first_line(exc)}") from None
+            message = _first_line(exc)
+            raise SourceError(_explain(files, message) if files is not None
+                              else f"cannot read {description}: {message}") from None
         return Relation(name=name, columns=columns, description=description,
                         cheap_scan=cheap_scan or cache)
 

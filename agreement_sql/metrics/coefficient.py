@@ -186,7 +186,8 @@ def compute_on(spec: RatingsSpec, entries: Sequence[Any], *, opts: CoefficientOp
     interchangeable = [e.name for e in entries if not e.ordered_raters]
     matrix = (register_weight_matrix(
         session, opts.weight_matrix, declared, who=", ".join(interchangeable),
-        asymmetric="symmetrize" if opts.symmetrize else "error" if interchangeable else "keep")
+        asymmetric="symmetrize" if opts.symmetrize else "error" if interchangeable else "keep",
+        profile=profile)
         if opts.weights == "custom" else None)
     check_named_raters(spec, opts.raters, declared)
     route = routes.decide(profile, "coefficients", needs(entries, opts))

@@ -2,8 +2,14 @@
 
 ``weights={("low", "mid"): 0.5, ...}``, ``{"low": {"mid": 0.5}}`` or a list of rows in the
 order of ``categories=[...]``. Labels are matched like ratings (numbers by value, labels by
-their trimmed text); cells the matrix omits weigh 1 on the diagonal and 0 elsewhere
-(sql/_kappa_inputs.sql.j2, sql/_pairs.sql.j2).
+their trimmed text).
+
+A matrix is complete (decision 0016): it gives a weight for every (row, column) pair of its
+categories, the diagonal included, and names every category the ratings hold (with
+``categories=``: every declared category). A partial matrix is refused with an OptionError
+naming a missing pair or an unnamed category, so no cell is ever filled in silently (the
+templates' fallback, 1 on the diagonal and 0 elsewhere, then never applies to a caller's
+matrix: sql/_kappa_inputs.sql.j2, sql/_pair_tables.sql.j2).
 """
 from __future__ import annotations
 
@@ -13,7 +19,7 @@ from typing import Any, Mapping
 from ..domain import Domain
 from ..engine import Session
 from ..errors import OptionError
-from ..runner import lookup_rows
+from ..runner import lookup_rows, query
 
 
 def _label(value: Any) -> str:
@@ -36,8 +42,11 @@ def _as_float(text: str) -> float | None:
 
 
 def register_weight_matrix(session: Session, weights: Any, declared: Domain | None, *,
-                           asymmetric: str = "keep", who: str = "") -> str:
+                           asymmetric: str = "keep", who: str = "", profile: Any = None) -> str:
     """Check the matrix and register it as (label_k, label_l, w).
+
+    ``profile``: the call's ratings profile (agreement_sql.profile.Profile); a matrix given as a
+    dict must name the categories of its ratings when none are declared (:func:`_refuse_partial`).
 
     ``asymmetric``: what an asymmetric matrix (w_kl != w_lk for some cell, omitted cells being
     1 on the diagonal and 0 elsewhere) does: "keep" it (Cohen's kappa: rows are rater A's
@@ -85,6 +94,8 @@ def register_weight_matrix(session: Session, weights: Any, declared: Domain | No
     seen = [(k, l) for k, l, _ in clean]
     if len(set(seen)) != len(seen):
         raise OptionError("the weight matrix gives some (row, column) cell more than once")
+    if isinstance(weights, Mapping):
+        _refuse_partial(seen, declared, profile)
     if asymmetric != "keep":
         clean = _symmetric(clean, asymmetric, who)
     keys = [_category(k, declared) for k, _, _ in clean]
@@ -92,6 +103,45 @@ def register_weight_matrix(session: Session, weights: Any, declared: Domain | No
     rows = [(k[0], k[1], c[0], c[1], cell[2]) for k, c, cell in zip(keys, cols, clean)]
     return lookup_rows(session, [("x_k", "double"), ("label_k", "text"), ("x_l", "double"),
                                 ("label_l", "text"), ("w", "double")], rows, "weights")
+
+
+def _refuse_partial(cells: list[tuple[str, str]], declared: Domain | None, profile: Any) -> None:
+    """A dict matrix must be complete: a weight for every (row, column) pair of its categories
+    (the declared ones when given), and, without ``categories=``, a row and a column for every
+    category of the ratings (sql/ratings_categories.sql.j2, listing at most one more than the
+    matrix names). OptionError naming the first missing pair or category."""
+    named = list(dict.fromkeys([k for k, _ in cells] + [l for _, l in cells]))
+    if declared is not None:
+        named = [_label(v) for v in declared.values]
+    elif profile is not None:
+        spec = profile.spec
+        known = {_category(label, None) for label in named}
+        rows = query(spec.session, "ratings_categories", spec.options(domain=None),
+                     {**spec.params(), "max_categories": len(known)})
+        unnamed = [(r["x"], r["label"]) for r in rows
+                   if (None if r["x"] is None else float(r["x"]), r["label"]) not in known]
+        # no row while there are ratings: the sketch counted far more categories than named
+        if unnamed or (not rows and profile.totals["n_ratings"]):
+            shown = (repr(unnamed[0][1]) if unnamed and unnamed[0][1] is not None
+                     else _number(unnamed[0][0]) if unnamed else None)
+            what = (f"the category {shown}" if shown is not None else
+                    f"more categories than the {len(known)} the weight matrix names")
+            raise OptionError(f"the ratings hold {what}, which the weight matrix does not name; "
+                              "give its row and column (a weight for every pair of categories), "
+                              "or a list of rows with categories=[...]")
+    given = set(cells)
+    for k in named:
+        for l in named:
+            if (k, l) not in given:
+                raise OptionError(
+                    f"the weight matrix gives no weight for row {k!r}, column {l!r}: a matrix "
+                    f"weighs every pair of its categories ({', '.join(map(repr, named))}), the "
+                    "diagonal included (agreement weights are 1.0 there); give the missing "
+                    "cells, or a list of rows with categories=[...]")
+
+
+def _number(x: Any) -> str:
+    return str(int(x)) if float(x).is_integer() else repr(float(x))
 
 
 def _symmetric(cells: list[tuple[str, str, float]], asymmetric: str,

@@ -32,6 +32,7 @@ policy and the rows with unknown labels; the gates are decided here, on unrounde
 from __future__ import annotations
 
 import csv
+import io
 import json
 import os
 from typing import Any, Iterator, Mapping
@@ -40,6 +41,7 @@ from ..public import public
 from ..engine import Session, open_session
 from ..errors import AgreementError, ColumnError, InvalidRatingError, OptionError, SourceError
 from ..interpret import at_least, settled
+from ..outputs import Inputs, Output, write_text
 from ..results import ConsistencyReport
 from .. import routes
 from ..runner import query, run_template
@@ -89,7 +91,8 @@ def consistency(pairs: Any = None, *, scholar: Any = None, auditor: Any = None,
     :class:`InvalidRatingError` naming the qids, unless ``unknown_labels="exclude"``: then those
     rows are left out of every figure and listed under ``unknown_labels``. With
     ``disagreements_tsv`` the disagreements and their arbitration are written as a TSV
-    (``qid scholar auditor final why``). Kappa is 1.0 when both agents use one same label.
+    (``qid scholar auditor final why``): never onto an input file, replacing a file already
+    there only when complete (agreement_sql.outputs). Kappa is 1.0 when both agents use one same label.
     """
     if unknown_labels not in UNKNOWN:
         raise OptionError(f"unknown_labels must be 'error' or 'exclude', got {unknown_labels!r}")
@@ -98,6 +101,8 @@ def consistency(pairs: Any = None, *, scholar: Any = None, auditor: Any = None,
         raise OptionError("give either pairs or scholar and auditor, not both")
     if pairs is None and (scholar is None or auditor is None):
         raise OptionError("give the merged pairs file, or both the scholar and the auditor files")
+    tsv = (Output(disagreements_tsv, "disagreements_tsv", inputs=Inputs.of(pairs, scholar, auditor))
+           if disagreements_tsv is not None else None)
 
     with open_session(con) as session:
         if pairs is not None:
@@ -124,8 +129,8 @@ def consistency(pairs: Any = None, *, scholar: Any = None, auditor: Any = None,
             scored = _score(session, options, inputs, unknown_labels, read_by_engine=False)
     summary, unknown, confusion, arbitration, kappa = scored
 
-    if disagreements_tsv is not None:
-        write_tsv(disagreements_tsv, arbitration)
+    if tsv is not None:
+        write_tsv(tsv, arbitration)
     matrix: dict[str, dict[str, int]] = {}
     for cell in confusion:
         matrix.setdefault(cell["scholar"], {})[cell["auditor"]] = int(cell["n"])
@@ -224,16 +229,18 @@ def _score(session: Session, options: dict[str, Any], inputs: dict[str, Any], un
     return summary, unknown, confusion, arbitration, kappa
 
 
-def write_tsv(path: str | os.PathLike, rows: list[dict[str, Any]]) -> None:
-    """The disagreements TSV of seed 002 (header ``qid scholar auditor final why``)."""
-    folder = os.path.dirname(os.path.abspath(os.fspath(path)))
-    if not os.path.isdir(folder):
-        raise OptionError(f"folder for the disagreements TSV does not exist: {folder}")
-    with open(path, "w", encoding="utf-8", newline="") as handle:
-        writer = csv.writer(handle, delimiter="\t", lineterminator="\n")
-        writer.writerow(TSV_COLUMNS)
-        for r in rows:
-            writer.writerow([r[c] for c in TSV_COLUMNS])
+def write_tsv(path: str | os.PathLike | Output, rows: list[dict[str, Any]]) -> None:
+    """The disagreements TSV of seed 002 (header ``qid scholar auditor final why``), written by
+    agreement_sql.outputs (``path``: a path, or the Output checked when the call started)."""
+    text = io.StringIO()
+    writer = csv.writer(text, delimiter="\t", lineterminator="\n")
+    writer.writerow(TSV_COLUMNS)
+    for r in rows:
+        writer.writerow([r[c] for c in TSV_COLUMNS])
+    if isinstance(path, Output):
+        write_text(path.path, text.getvalue(), path.what, output=path)
+    else:
+        write_text(path, text.getvalue(), "disagreements_tsv")
 
 
 def _gates(gates: Mapping[str, float] | None) -> dict[str, float]:

@@ -15,14 +15,14 @@ from __future__ import annotations
 
 import hashlib
 import json
-import logging
 import math
 import os
+import warnings as _warnings
 from itertools import repeat
 from typing import Any, Mapping, Sequence
 
 from ..public import public
-from ..errors import OptionError, SourceError
+from ..errors import AgreementWarning, OptionError, SourceError
 from ..interpret import krippendorff_label, settled_near
 from ..parameters import LEVELS
 from .. import routes
@@ -31,12 +31,11 @@ from ..ratings import RatingsSpec
 from ..results import (FlaggedPoint, JudgeAgreementMetrics, JudgeAgreementReport, JudgeGroup,
                        JudgePlatform, JudgeUsed, PointAlpha, PointAgreement, PointFile)
 from ..session import ratings_session
-from ..sinks import ParquetSink, output_files
+from ..outputs import Inputs, OutputSet, new_files
+from ..sinks import ParquetSink
 from ..sources import check_layout
 from ._common import collector_paused, regrouped, rounded, slice_values
 from .diagnostics import diagnose
-
-log = logging.getLogger("agreement_sql.judges")
 
 SIGMA_THRESHOLD = 0.3          # seed 004: a criterion with judge sigma > 0.3 is flagged
 UNSTABLE_ALPHA = 0.1           # seed 004: |alpha| < 0.1 with score variance < 0.02 is "unstable"
@@ -44,6 +43,8 @@ UNSTABLE_VARIANCE = 0.02
 WEVAL_ITEM, WEVAL_RATER, WEVAL_VALUE = "keyPointText", "judgeId", "coverageExtent"
 WEVAL_GROUP_BY = ("promptId", "modelId")
 APPROACHES = ("standard", "prompt-aware", "holistic", "backup")
+# the files of points_to= (--points-to): the per-point rows, and the point alphas with `across`
+POINT_FILE_NAMES = ("points.parquet", "point_alphas.parquet")
 
 CONVENTIONS = {
     "alpha": "standard Krippendorff's alpha (coincidence matrix) over the points of a group; "
@@ -78,8 +79,8 @@ def judge_agreement(source: Any, *, item: str | None = None, rater: str | None =
     ``group_by`` columns (Weval: ``promptId``, ``modelId``). ``across`` names the group_by column
     whose values a per-point alpha pools over (default: the last one; ``False`` for none).
     ``judges`` maps a judge id to ``{"model": ..., "approach": ...}`` for ``judgesUsed``.
-    Unreliable groups are logged as warnings (logger ``agreement_sql.judges``) and listed in
-    ``warnings``. A group without any point scored by two judges has ``judgeAgreement`` None.
+    Unreliable groups are listed in ``warnings`` and issued as :class:`AgreementWarning`
+    (Python's warnings, silent unless the caller enables the category; nothing is printed). A group without any point scored by two judges has ``judgeAgreement`` None.
     ``layout="wide"`` reads a table with a column per judge (docs/migrating.md).
     ``points_to``: a directory (created when absent) that receives the per-point results as
     Parquet files instead of the report (for platform-scale inputs, docs/workflows.md):
@@ -87,13 +88,16 @@ def judge_agreement(source: Any, *, item: str | None = None, rater: str | None =
     sigma and flag), and ``point_alphas.parquet``, a row per rubric point across responses
     (its alpha), both unrounded; the report's ``perPoint`` and ``highDisagreementPoints`` are
     then None, ``perPointAlphas`` absent and ``pointFiles`` says where the rows went. A file
-    that exists is not overwritten (OptionError).
+    that exists is not overwritten, and nothing is written onto an input (OptionError); each
+    file is written under a temporary name and both are placed only when the call succeeds
+    (agreement_sql.outputs, docs/decisions/0016).
     """
     if level not in LEVELS:
         raise OptionError(f"level must be one of {', '.join(LEVELS)}, got {level!r}")
     if isinstance(sigma_threshold, bool) or not isinstance(sigma_threshold, (int, float)):
         raise OptionError(f"sigma_threshold must be a number, got {sigma_threshold!r}")
     shape = check_layout(layout, rater_columns, orientation)
+    inputs = Inputs.of(source)
     weval = _weval_input(source) if shape.kind == "long" else None
     meta: dict[str, dict[str, str]] = {}
     if weval is not None:
@@ -131,20 +135,26 @@ def judge_agreement(source: Any, *, item: str | None = None, rater: str | None =
         if across_col:
             folded = [n for n in names if n == across_col] or [n for n in names if n.lower() == across_col.lower()]
             across_slice = slices[names.index(folded[0])]
-        paths = _point_files(points_to, names, across_slice) if points_to is not None else None
+        outputs = (_point_files(points_to, names, across_slice, inputs)
+                    if points_to is not None else None)
         profile = read_profile(spec)
         sinks: dict[str, ParquetSink] = {}
         try:
             groups, pooled, per_point, diag = _granularities(
                 spec, profile, level, sigma_threshold, weval is not None, across_slice,
-                diagnostics, max_items, paths, sinks)
+                diagnostics, max_items, outputs, sinks)
+            if outputs is not None:
+                outputs.commit()        # both files placed, or neither (OptionError)
         except BaseException:
             for sink in sinks.values():
                 sink.discard()
+            if outputs is not None:
+                outputs.discard()
             raise
     files: dict[str, PointFile] | None = None
-    if paths is not None:
-        files = {report_key: {"path": sinks[part].path, "rows": sinks[part].rows}
+    if outputs is not None:
+        placed = {os.path.basename(o.path): o.path for o in outputs}
+        files = {report_key: {"path": placed[f"{part}.parquet"], "rows": sinks[part].rows}
                  for part, report_key in (("points", "points"), ("point_alphas", "pointAlphas"))
                  if part in sinks}
     with collector_paused():
@@ -154,23 +164,24 @@ def judge_agreement(source: Any, *, item: str | None = None, rater: str | None =
 
 def _granularities(spec: RatingsSpec, profile: Profile, level: str, sigma_threshold: float,
                    is_weval: bool, across_slice: str | None, diagnostics: bool, max_items: int,
-                   paths: list[str] | None,
+                   outputs: OutputSet | None,
                    sinks: dict[str, ParquetSink]) -> tuple[Parts, Parts, Parts, list[Any]]:
     """The three granularities and the diagnostics. In the wide form with rater bits all three
     come from one per-unit aggregation, materialised once (sql/judge_units.sql.j2) and read by
     a statement for the groups, one for the points and one for the point alphas; otherwise
     the pooled and per-point granularities re-key the same ratings, each in a statement of its
-    own. With ``paths`` (``points_to``) the per-point rows go to Parquet files: their sinks
-    are added to ``sinks`` (the caller discards them if the call fails)."""
+    own. With ``outputs`` (``points_to``) the per-point rows go to Parquet files, written under
+    their temporary names: their sinks are added to ``sinks`` (the caller places the files, or
+    discards them if the call fails)."""
     profile.check(numbers=level != "nominal", allow_empty=is_weval,
                   what=f"judge agreement at level {level!r}")
     # the other granularities re-key the same ratings: their checks, raters, categories and
     # plan are the profile's (agreement_sql.profile.rekeyed), read once
     plan = routes.decide(profile, "judge_agreement") if profile.totals["n_ratings"] else None
     together = routes.judges_producer(plan) == "one_aggregation"
-    if paths is not None:
-        sinks.update(_point_sinks(paths, list(spec.group_by), spec.slices, across_slice,
-                                  "point_" if together else "slice_"))
+    if outputs is not None:
+        sinks.update(_point_sinks([o.open_temp() for o in outputs], list(spec.group_by),
+                                  spec.slices, across_slice, "point_" if together else "slice_"))
     pooled_spec = regrouped(spec, pool=True)
     per_point: Parts = {}
     if together:
@@ -241,21 +252,22 @@ POINT_ALPHA_FILE_COLUMNS = [("alpha", "alpha", "double"),
                             ("num_comparisons", "numComparisons", "bigint")]
 
 
-def _point_files(directory: Any, names: list[str], across_slice: str | None) -> list[str]:
-    """The paths of ``points_to``'s files (points.parquet, and point_alphas.parquet with an
-    ``across`` column), checked before any statement runs."""
+def _point_files(directory: Any, names: list[str], across_slice: str | None,
+                 inputs: Inputs) -> OutputSet:
+    """``points_to``'s files (points.parquet, and point_alphas.parquet with an ``across``
+    column), checked before any statement runs: none exists, none is an input."""
     fixed = {"pointText", *(out for _, out, _ in POINT_FILE_COLUMNS + POINT_ALPHA_FILE_COLUMNS)}
     taken = sorted(fixed & set(names))
     if taken:
         raise OptionError(f"points_to: the group_by column {taken[0]!r} has the name of a column "
                           "of the point files; rename it")
-    return output_files(directory, ["points.parquet", "point_alphas.parquet"][:2 if across_slice else 1],
-                        "points_to")
+    return new_files(directory, POINT_FILE_NAMES[:2 if across_slice else 1], "points_to",
+                     inputs=inputs)
 
 
 def _point_sinks(files: list[str], names: list[str], slices: list[str],
                  across_slice: str | None, point_key: str) -> dict[str, ParquetSink]:
-    """The sinks of ``files``: the group points (sql/judge_agreement.sql.j2's "points" part)
+    """The sinks of ``files`` (their temporary paths): the group points (sql/judge_agreement.sql.j2's "points" part)
     and, with an ``across`` column, the point alphas (its "point_alphas" part, keys
     ``point_<i>``, or the per-point granularity's "groups" part, keys ``slice_<i>``), with the
     report's names for their columns."""
@@ -520,7 +532,7 @@ def _report(main: Parts, pooled_parts: Parts, per_point: Parts, diag: list[Any],
             where = ", ".join(f"{n}={v}" for n, v in group.items()) or "all ratings"
             message = (f"Low judge agreement (alpha={metrics['krippendorffsAlpha']:.3f}, "
                        f"unreliable) for {where}")
-            log.warning(message)
+            _warnings.warn(message, AgreementWarning, stacklevel=3)   # the caller's line
             warnings.append(message)
         out_groups.append(JudgeGroup(group=group, judgeAgreement=metrics,
                                      highDisagreementPoints=(flagged_by.get(k, []) if files is None

@@ -10,6 +10,7 @@ verdicts and scenarios are not grouped; ``hide_judge=True`` also empties the LLM
 from __future__ import annotations
 
 import csv
+import io
 import os
 import re
 from typing import Any
@@ -17,6 +18,7 @@ from typing import Any
 from ..public import public
 from ..engine import open_session
 from ..errors import OptionError, SourceError
+from ..outputs import Inputs, Output, write_text
 from ..ratings import _resolve
 from ..results import CalibrationSample
 from ..runner import query
@@ -38,7 +40,9 @@ def calibration_sample(source: Any, n_per_stratum: int = 4, seed: int = 0, *,
 
     Per stratum: ``n_per_stratum // 2`` PASS and the rest FAIL by the LLM verdict; a stratum
     short of one verdict takes more of the other, and a stratum short of both reports its
-    ``shortfall``. ``seed`` is an integer in 0..2^31-2.
+    ``shortfall``. ``seed`` is an integer in 0..2^31-2. ``output`` is never one of the
+    files the sheet is read from (OptionError), and a file already there is replaced only
+    once the sample is complete (agreement_sql.outputs).
     """
     if isinstance(n_per_stratum, bool) or not isinstance(n_per_stratum, int) or n_per_stratum < 1:
         raise OptionError(f"n_per_stratum must be a positive integer, got {n_per_stratum!r}")
@@ -46,6 +50,7 @@ def calibration_sample(source: Any, n_per_stratum: int = 4, seed: int = 0, *,
         raise OptionError(f"seed must be an integer between 0 and {MAX_SEED}, got {seed!r}")
     n_pass = n_per_stratum // 2
     n_fail = n_per_stratum - n_pass
+    target = Output(output, "output", inputs=Inputs.of(source)) if output is not None else None
     with open_session(con) as session:
         src = session.read_source(source)
         cols = {"id": _resolve(src, id_column, "sample id"), "split": _resolve(src, split_column, "split"),
@@ -68,8 +73,8 @@ def calibration_sample(source: Any, n_per_stratum: int = 4, seed: int = 0, *,
                           f"{cols['verdict']!r}: nothing to draw")
     blanked = [c for c in columns if ANNOTATOR_COLUMN.match(c) or c.lower() in CONSENSUS_COLUMNS
                or (hide_judge and JUDGE_COLUMN.match(c))]
-    if output is not None:
-        _write(output, columns, rows, set(blanked))
+    if target is not None:
+        _write(target, columns, rows, set(blanked))
     t = strata[0]
     return CalibrationSample(
         source=_shown(source, src),
@@ -101,13 +106,11 @@ def _shown(source: Any, src: Any) -> str:
     return os.fspath(source) if isinstance(source, (str, os.PathLike)) else src.description
 
 
-def _write(path: str | os.PathLike, columns: list[str], rows: list[dict[str, Any]],
+def _write(target: Output, columns: list[str], rows: list[dict[str, Any]],
            blanked: set[str]) -> None:
-    folder = os.path.dirname(os.path.abspath(os.fspath(path)))
-    if not os.path.isdir(folder):
-        raise OptionError(f"folder for the sample CSV does not exist: {folder}")
-    with open(path, "w", encoding="utf-8", newline="") as handle:
-        writer = csv.writer(handle, lineterminator="\n")
-        writer.writerow(columns)
-        for row in rows:
-            writer.writerow(["" if c in blanked or row.get(c) is None else row[c] for c in columns])
+    text = io.StringIO()
+    writer = csv.writer(text, lineterminator="\n")
+    writer.writerow(columns)
+    for row in rows:
+        writer.writerow(["" if c in blanked or row.get(c) is None else row[c] for c in columns])
+    write_text(target.path, text.getvalue(), target.what, output=target)

@@ -78,11 +78,17 @@ def test_fleiss_kappa_cli_group_by_and_categories(capsys, tmp_path):
 
 
 def test_weight_matrix_and_raters_options(capsys):
-    code, out, err = run(capsys, "cohen-kappa", K2011, "--raters", "A,B",
-                         "--weights", '{"1": {"2": 0.5}, "2": {"1": 0.5}}')
+    # a complete matrix over the file's categories 1..5: 1 on the diagonal, 0.5 between 1 and 2
+    full = {str(i): {str(j): 1.0 if i == j else 0.5 if {i, j} == {1, 2} else 0.0
+                     for j in range(1, 6)} for i in range(1, 6)}
+    code, out, err = run(capsys, "cohen-kappa", K2011, "--raters", "A,B", "--weights", json.dumps(full))
     assert code == 0, err
     result = json.loads(out)
     assert result["raters"] == ["A", "B"] and result["weights"] == "custom"
+    # a partial one is refused, naming a missing cell (decision 0016), never completed
+    code, out, err = run(capsys, "cohen-kappa", K2011, "--raters", "A,B",
+                         "--weights", '{"1": {"2": 0.5}, "2": {"1": 0.5}}')
+    assert code == 1 and ("does not name" in err or "gives no weight" in err), err
 
 
 def test_coefficients_command(capsys):

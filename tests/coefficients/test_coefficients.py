@@ -132,8 +132,8 @@ def test_weight_matrix_forms_agree():
     assert listed["weights"] == "custom"
     for other in (nested, pairs, linear):
         assert other["value"] == pytest.approx(listed["value"])
-    identity = cohen_kappa(data, weights={("a", "a"): 1.0})   # omitted cells: 1 on the diagonal
-    assert identity["value"] == pytest.approx(cohen_kappa(data)["value"])
+    identity = cohen_kappa(data, weights={(k, l): float(k == l) for k in cats for l in cats})
+    assert identity["value"] == pytest.approx(cohen_kappa(data)["value"])   # a full identity matrix
     assert fleiss_kappa(data, weights=rows, categories=cats)["value"] == pytest.approx(
         fleiss_kappa(data, weights="linear", categories=cats)["value"])
 

@@ -309,7 +309,7 @@ def test_cli_writes_the_page_and_refuses_the_source(tmp_path):
     out = tmp_path / "report.html"
     assert report_cli.run(_cli(str(WORKSHOP), "-o", str(out), "--quiet")) == 0
     assert "NOT ready to proceed" in out.read_text(encoding="utf-8")
-    with pytest.raises(OptionError, match="is the source file"):
+    with pytest.raises(OptionError, match="is the input"):
         report_cli.run(_cli(str(WORKSHOP), "-o", str(WORKSHOP), "--quiet"))
 
 

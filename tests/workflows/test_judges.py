@@ -6,7 +6,6 @@ raw JSON with the json module; hand calculations where stated.
 from __future__ import annotations
 
 import json
-import logging
 from pathlib import Path
 
 import krippendorff
@@ -125,11 +124,18 @@ def test_platform_mean_min_and_pooled_alpha(report):
     assert p["pooled"]["krippendorffsAlpha"] == round(_oracle_alpha(rows, lambda r: r[:3]), 3)
 
 
-def test_unreliable_groups_are_logged(caplog):
-    with caplog.at_level(logging.WARNING, logger="agreement_sql.judges"):
-        r = judge_agreement(str(WEVAL), diagnostics=False)
+def test_unreliable_groups_are_warned_not_printed(capfd):
+    from agreement_sql import AgreementWarning
+
+    # silent by default (nothing on stdout or stderr), listed in the result ...
+    r = judge_agreement(str(WEVAL), diagnostics=False)
+    assert capfd.readouterr() == ("", "")
     assert len(r["warnings"]) == 3
-    assert any("section-21-notice" in m and "unreliable" in m for m in caplog.messages)
+    # ... and issued as the package's own category for a caller who asks
+    with pytest.warns(AgreementWarning) as caught:
+        judge_agreement(str(WEVAL), diagnostics=False)
+    assert [str(w.message) for w in caught] == r["warnings"]
+    assert any("section-21-notice" in m and "unreliable" in m for m in r["warnings"])
 
 
 def _long(rows):

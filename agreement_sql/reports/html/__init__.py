@@ -50,8 +50,13 @@ def report(source: Any, *, item: str = "item", rater: str = "rater", value: str 
 
 
 def render_page(data: ReportData) -> str:
-    """Render ``page.html.j2`` for ``data`` (autoescaped; charts numbered per page)."""
-    return _environment().get_template("page.html.j2").render(data=data, charts=Charts())
+    """Render ``page.html.j2`` for ``data`` (autoescaped; charts numbered per page). Every text
+    of ``data`` is shown with its control, bidi and line-separator characters escaped first
+    (agreement_sql.formatting.shown), as in every text output."""
+    from ...formatting import shown_all
+
+    return _environment().get_template("page.html.j2").render(data=shown_all(data),
+                                                               charts=Charts())
 
 
 def fmt(value: Any, spec: str = "n2") -> str:

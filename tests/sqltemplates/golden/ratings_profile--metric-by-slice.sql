@@ -74,7 +74,9 @@ profile_keys AS (
          COUNT(*) - COUNT(r.rater) AS n_null_rater,
          MIN(r.x) AS x_min,
          MAX(r.x) AS x_max,
-         MAX(r.x - FLOOR(r.x)) AS frac_max,
+         -- FLOOR of a number beyond 2^53 (refused below, n_nonfinite) would overflow on Spark,
+         -- whose FLOOR returns BIGINT: a CASE keeps it from being evaluated
+         MAX(CASE WHEN ABS(r.x) < 9007199254740992.0 THEN r.x - FLOOR(r.x) END) AS frac_max,
          SUM(CASE WHEN r.x < d.lo OR r.x > d.hi THEN 1 ELSE 0 END) AS n_out_of_scale
   FROM ratings_in AS r
   LEFT JOIN "scales" AS d ON d.metric = r.metric
