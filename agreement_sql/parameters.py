@@ -19,6 +19,9 @@ from .errors import OptionError
 WEIGHT_KINDS = ("linear", "quadratic")
 WEIGHT_BASES = ("value", "position")
 LEVELS = ("nominal", "ordinal", "interval", "ratio")
+# alpha's level when none is given, in every function that computes it but the seed workflows
+# (judge_agreement, rater_diagnostics: interval, as the seeds compute it; agreement_sql.declared)
+DEFAULT_LEVEL = "nominal"
 # peers' conventions on request (docs/migrating.md), the defaults first
 MARGINALS = ("pairwise", "gwet")              # Cohen/Light/Scott with missing ratings
 ASYMMETRIC_WEIGHTS = ("error", "symmetrize")  # an asymmetric matrix in a rater-free coefficient
@@ -99,10 +102,16 @@ def _raters(raters: Any) -> tuple[str, ...]:
 def validate(*, weights: Any = None, categories: Any = None, weight_basis: Any = "value",
              level: Any = "nominal", raters: Any = None, ci: Any = None, ci_method: Any = None,
              n_boot: Any = None, seed: Any = None, analytic: bool = True,
+             may_bootstrap: bool | None = None,
              marginals: Any = None, asymmetric_weights: Any = None,
              variance: Any = None) -> CoefficientOptions:
     """Check every option of a coefficient call; ``analytic``: the coefficients asked for have
-    an analytic standard error (else ``ci_method`` defaults to the bootstrap).
+    an analytic standard error (else ``ci_method`` defaults to the bootstrap);
+    ``may_bootstrap``: with the default method, some of them may still take a bootstrap
+    interval (alpha, Light's kappa), so ``n_boot`` and ``seed`` apply (None: not analytic).
+    An option that would change nothing is refused, never ignored: ``n_boot`` and ``seed``
+    without a bootstrap interval, ``variance`` without an analytic one, ``weight_basis`` without
+    linear or quadratic weights.
 
     The peers' conventions (docs/migrating.md): ``marginals`` "pairwise" (the default: Cohen's,
     Light's kappa and Scott's pi from the units both raters rated) or "gwet" (Gwet 2014 ch. 3,
@@ -139,6 +148,21 @@ def validate(*, weights: Any = None, categories: Any = None, weight_basis: Any =
         if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
             raise OptionError(f"{name} must be a whole number, got {value!r}")
     interval = interval_spec(level_ci, ci_method, n_boot, seed, analytic=analytic)
+    boots = interval.bootstrap or (interval.ci is not None and ci_method is None and
+                                   (not analytic if may_bootstrap is None else may_bootstrap))
+    for name, value in (("n_boot", n_boot), ("seed", seed)):
+        if value is not None and not boots:
+            raise OptionError(f"{name}= applies to a bootstrap interval, and this call computes "
+                              + ("none (pass ci=0.95, ci_method='bootstrap')" if interval.ci is None
+                                 else "an analytic one (pass ci_method='bootstrap')"))
+    if variance is not None and not interval.analytic:
+        raise OptionError("variance= applies to analytic intervals (ci=0.95 with the analytic "
+                          "method); this call computes " + ("no interval" if interval.ci is None
+                                                             else "a bootstrap interval"))
+    if weight_basis != "value" and kind not in WEIGHT_KINDS:
+        raise OptionError(f"weight_basis={weight_basis!r} applies to linear or quadratic weights "
+                          "(weights='linear' or 'quadratic'); this call's weights are "
+                          + ("none" if kind == "unweighted" else "a matrix"))
     return CoefficientOptions(weights=kind, weight_matrix=weights if kind == "custom" else None,
                               categories=categories, weight_basis=weight_basis, level=level,
                               raters=_raters(raters), interval=interval,

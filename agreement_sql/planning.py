@@ -125,22 +125,25 @@ def _target(expected: float, ci_width: Any, lower_bound: Any, confidence: float,
 
 @public()
 def sample_size(coefficient: str, *, expected: float, ci_width: float | None = None,
-                lower_bound: float | None = None, raters: int,
-                categories: int | None = None, prevalence: Any = None,
+                lower_bound: float | None = None, n_raters: int,
+                n_categories: int | None = None, prevalence: Any = None,
                 confidence: float = 0.95, assurance: float | None = None,
-                n_sim: int = 200, seed: int = 1, con: Any = None) -> SampleSizeResult:
+                n_sim: int = 200, seed: int | None = None, con: Any = None) -> SampleSizeResult:
     """Items needed so that ``coefficient``'s interval has full width ``ci_width`` (two-sided,
     at ``confidence``), or its one-sided ``confidence`` lower bound reaches ``lower_bound``,
-    when the coefficient's value is ``expected``. ``raters`` rate every item; ``prevalence`` is
-    the share of the positive category (binary) or one share per category (default equal).
+    when the coefficient's value is ``expected``. ``n_raters`` rate every item, on
+    ``n_categories`` categories (default 2); ``prevalence`` is the share of the positive
+    category (binary) or one share per category (default equal).
     Closed forms for Cohen's kappa, Fleiss' kappa (binary) and the ICC (see the module
     docstring for each source); otherwise a seeded simulation in the database (``n_sim``
-    studies per round, ``seed``). ``n_items`` is rounded up.
+    studies per round, ``seed``, default 1). ``n_items`` is rounded up.
     """
+    raters, categories = n_raters, n_categories
+    seed = 1 if seed is None else seed
     name = str(coefficient).lower().replace("-", "_")
     name = "icc" if name.startswith("icc") else name
     if not isinstance(raters, int) or isinstance(raters, bool) or raters < 2:
-        raise OptionError(f"raters must be a whole number >= 2, got {raters!r}")
+        raise OptionError(f"n_raters must be a whole number >= 2, got {raters!r}")
     if not -1.0 < float(expected) < 1.0:
         raise OptionError(f"expected must lie in (-1, 1), got {expected!r}")
     expected = float(expected)
@@ -149,8 +152,8 @@ def sample_size(coefficient: str, *, expected: float, ci_width: float | None = N
     notes: list[str] = []
     share = 0.5 if assurance is None else float(assurance)
     base = dict(coefficient=name, expected=expected, target=target, ci_width=ci_width,
-                lower_bound=lower_bound, confidence=confidence, assurance=share, raters=raters,
-                categories=len(shares) or None, prevalence=shares or None, achieved_share=None)
+                lower_bound=lower_bound, confidence=confidence, assurance=share, n_raters=raters,
+                n_categories=len(shares) or None, prevalence=shares or None, achieved_share=None)
     if name == "icc":
         n = bonett_n(expected, raters, z, h)
         if raters == 2 and expected >= 0.7:
@@ -180,7 +183,7 @@ def sample_size(coefficient: str, *, expected: float, ci_width: float | None = N
         return SampleSizeResult(method="closed_form", source=CLOSED["fleiss_kappa"], n_items=n,
                                 anticipated_se=None, notes=notes, **base)  # type: ignore[typeddict-item]
     if name == "cohen_kappa":
-        raise OptionError("Cohen's kappa compares two raters; plan with raters=2 (or fleiss_kappa)")
+        raise OptionError("Cohen's kappa compares two raters; plan with n_raters=2 (or fleiss_kappa)")
     return _simulated(name, base, z, h, target, share, shares, raters, n_sim, seed, con, notes)
 
 
@@ -229,7 +232,7 @@ def achieved_precision(source: Any, *, coefficient: str = "cohen_kappa",
                        value: str = "value", metric: str | None = None, group_by: Any = None,
                        raters: Sequence[str] | None = None, form: str = "ICC2",
                        on_duplicate: str | None = None, missing: Any = None,
-                       con: Any = None, layout: str = "long", rater_columns: Any = None,
+                       con: Any = None, layout: str | None = None, rater_columns: Any = None,
                        orientation: str | None = None) -> Any:
     """The interval the ratings at hand support, and the items a target needs.
 

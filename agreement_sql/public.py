@@ -3,19 +3,24 @@
 :func:`public` wraps each public function of the package (the coefficient functions,
 ``coefficients``, ``icc``, the reports and workflows). Around the call it
 
+* checks every argument the caller passed against its declaration (agreement_sql.declared:
+  every public parameter declared once, with its type, range and default), refusing what it
+  cannot take with an OptionError that names it, before anything runs;
 * collects the route of every statement the call runs (agreement_sql.routes) and puts it in
   each result as ``route``: a list with, per statement, the producers its inputs came from
   (docs/decisions/0013), so a result says how it was computed;
 
 and it is where the rules every call must follow are applied once, rather than remembered by
-each function.
+each function. A function whose parameter is not declared cannot be made public (an import-time
+error), so a new parameter is checked by construction.
 """
 from __future__ import annotations
 
 import functools
+import inspect
 from typing import Any, Callable, TypeVar
 
-from . import routes
+from . import declared, routes
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -31,8 +36,20 @@ def public(attach: str = "result") -> Callable[[F], F]:
         raise ValueError(f"attach must be one of {ATTACH}")
 
     def wrap(function: F) -> F:
+        signature = inspect.signature(function)
+        name = function.__name__
+        for parameter in signature.parameters.values():
+            if parameter.kind is not inspect.Parameter.VAR_KEYWORD:
+                declared.declared(parameter.name)       # undeclared: an error at import
+
         @functools.wraps(function)
         def call(*args: Any, **kwargs: Any) -> Any:
+            try:
+                given = signature.bind(*args, **kwargs).arguments
+            except TypeError as exc:
+                from .errors import OptionError
+                raise OptionError(f"{name}(): {exc}") from None
+            declared.check_arguments(name, given)
             with routes.collecting() as log:
                 result = function(*args, **kwargs)
             if attach != "none":

@@ -62,7 +62,6 @@ class Coefficient:
     named_raters: bool = False    # takes raters=[...]
     levels: bool = False          # takes level= (Krippendorff's levels of measurement)
     marginals: bool = False       # takes marginals= ("gwet": Gwet 2014's convention, missing ratings)
-    default_level: str = "nominal"
     aliases: tuple[str, ...] = ()
     weighted_name: str | None = None   # the result's coefficient name when weighted
     example: str = ""             # a doctest on published data, appended to the docstring
@@ -111,7 +110,7 @@ REGISTRY: dict[str, Coefficient] = {c.name: c for c in (
     Coefficient("krippendorff_alpha", "Krippendorff's alpha", "_alpha.sql.j2", "alpha",
                 KrippendorffAlphaResult, "Krippendorff (2011), Computing Krippendorff's "
                 "Alpha-Reliability", "krippendorff", weighted=False, analytic_se=False,
-                levels=True, default_level="interval", aliases=("alpha",), example=(
+                levels=True, aliases=("alpha",), example=(
                     "Krippendorff (2011) sec. C, 4 observers x 12 units:\n\n"
                     '    >>> data = "tests/reference/krippendorff2011_4x12.csv"\n'
                     '    >>> [round(krippendorff_alpha(data, level=lv)["value"], 3)\n'

@@ -69,7 +69,7 @@ from .constants import MAX_WIDE_CATEGORIES
 from .engine import TEXT, Column, Relation
 from .errors import OptionError
 from .options import OPTIONS
-from .parameters import validate
+from .parameters import DEFAULT_LEVEL, validate
 from . import routes
 from .bootstrap import interval_spec
 from .ratings import RatingsSpec
@@ -176,17 +176,17 @@ def _listed(name: str, value: Any) -> Any:
 
 def statement(name: str, *, dialect: str = "duckdb", relation: str = "ratings",
               item: str = "item", rater: str = "rater", value: str = "value",
-              metric: str | None = None, group_by: Sequence[str] = (),
+              metric: str | None = None, group_by: Sequence[str] | None = None,
               **choices: Any) -> tuple[Rendered, dict[str, Any]]:
     """The rendered statement for ``name`` and the parameter values a call would bind."""
     from .registry import REGISTRY, lookup
 
     choices = {k: _listed(k, _coerce(v)) for k, v in choices.items()}
     columns = tuple(Column(c, TEXT, "VARCHAR") for c in
-                    [item, rater, value, *([metric] if metric else []), *group_by])
+                    [item, rater, value, *([metric] if metric else []), *(group_by or ())])
     spec = RatingsSpec(session=None, relation=Relation(relation, columns, relation, True),  # type: ignore[arg-type]
                        item=item, rater=rater, value=value, metric=metric,
-                       group_by=tuple(group_by), default_metric=value)
+                       group_by=tuple(group_by or ()), default_metric=value)
     categories = choices.pop("categories", None)
     if isinstance(categories, str):
         categories = [c.strip() for c in categories.split(",")]
@@ -211,7 +211,7 @@ def statement(name: str, *, dialect: str = "duckdb", relation: str = "ratings",
         which = [entry] if entry is not None else list(REGISTRY.values())
         opts = validate(weights=choices.pop("weights", None),
                         weight_basis=choices.pop("weight_basis", "value"),
-                        level=choices.pop("level", which[0].default_level if entry else "nominal"))
+                        level=choices.pop("level", DEFAULT_LEVEL))
         analytic = bool(choices.pop("ci", False))
         interval = (interval_spec(0.95, "bootstrap", analytic=False) if bootstrap
                     else interval_spec(0.95, "analytic", analytic=True) if analytic
@@ -346,7 +346,7 @@ def _number(value: Any) -> bool:
 
 def render(name: str, *, dialect: str = "duckdb", relation: str = "ratings", item: str = "item",
            rater: str = "rater", value: str = "value", metric: str | None = None,
-           group_by: Sequence[str] = (), explain: bool = False, source: Any = None,
+           group_by: Sequence[str] | None = None, explain: bool = False, source: Any = None,
            con: Any = None, **choices: Any) -> str:
     """The SQL of a metric (or ``sql/<name>.sql.j2``) with a header, ready to run by hand.
 
@@ -364,7 +364,7 @@ def render(name: str, *, dialect: str = "duckdb", relation: str = "ratings", ite
         raise OptionError("source= and con= are for explain=True (render prints the SQL for a "
                           "relation you name with relation=)")
     rendered, params = statement(name, dialect=dialect, relation=relation, item=item,
-                                 rater=rater, value=value, metric=metric, group_by=group_by,
+                                 rater=rater, value=value, metric=metric, group_by=group_by or (),
                                  **choices)
     return script(rendered, params)
 
@@ -384,7 +384,7 @@ def script(rendered: Rendered, params: dict[str, Any]) -> str:
 
 def explain_route(name: str, *, source: Any = None, con: Any = None, item: str = "item",
                   rater: str = "rater", value: str = "value", metric: str | None = None,
-                  group_by: Sequence[str] = (), **choices: Any) -> str:
+                  group_by: Sequence[str] | None = None, **choices: Any) -> str:
     """The route of ``name``'s statement as text: with ``source`` decided from its profile as a
     call decides it (agreement_sql.routes.predict: nothing is run but the profile), else the
     route of the options render would use (the counts form, or ``form=wide categories=...``)."""
@@ -400,7 +400,7 @@ def explain_route(name: str, *, source: Any = None, con: Any = None, item: str =
         from .registry import REGISTRY
         entries = list(REGISTRY.values())
     opts = validate(weights=choices.get("weights"), level=choices.get(
-        "level", entries[0].default_level if len(entries) == 1 else "nominal"))
+        "level", DEFAULT_LEVEL))
     if source is None:
         given = {k: _listed(k, _coerce(v)) for k, v in choices.items()}
         form = given.get("form", "wide" if given.get("categories") else "counts")
@@ -414,7 +414,7 @@ def explain_route(name: str, *, source: Any = None, con: Any = None, item: str =
         from .session import ratings_session
 
         with ratings_session(source, con=con, item=item, rater=rater, value=value,
-                             metric=metric, group_by=list(group_by) or None) as spec:
+                             metric=metric, group_by=list(group_by or ()) or None) as spec:
             profile = read_profile(spec)
             wanted = (coefficient_needs(entries, opts) if entries
                       else routes.STATEMENT_NEEDS.get(statement, routes.Needs()))

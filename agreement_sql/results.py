@@ -449,7 +449,7 @@ class BlandAltmanResult(TypedDict):
     sd_diff: Optional[float]       # sample SD of the differences (n - 1)
     loa_low: Optional[float]       # bias - z sd
     loa_high: Optional[float]      # bias + z sd
-    level: float                   # share of differences the limits should hold (z from it)
+    limits: float                  # share of differences the limits should hold (z from it)
     z: float                       # e.g. 1.959964 for 0.95
     bias_ci_low: Optional[float]   # bias -/+ t_(n-1) sd / sqrt(n)
     bias_ci_high: Optional[float]
@@ -475,8 +475,8 @@ class SampleSizeResult(TypedDict):
     lower_bound: Optional[float]   # one-sided lower bound asked for
     confidence: float
     assurance: float               # share of studies meant to reach the target (0.5: on average)
-    raters: int
-    categories: Optional[int]
+    n_raters: int
+    n_categories: Optional[int]
     prevalence: Optional[List[float]]
     anticipated_se: Optional[float]      # closed form: the SE at n_items
     achieved_share: Optional[float]      # simulation: share of runs meeting the target at n_items

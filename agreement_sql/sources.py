@@ -247,6 +247,7 @@ class Layout:
     kind: str = "long"
     rater_columns: tuple[str, ...] | None = None
     orientation: str | None = None
+    explicit: bool = False            # the caller named the layout (layout="long" is honoured)
 
 
 def check_layout(layout: Any = "long", rater_columns: Any = None, orientation: Any = None) -> Layout:
@@ -254,6 +255,7 @@ def check_layout(layout: Any = "long", rater_columns: Any = None, orientation: A
     :class:`Layout` already checked passes through)."""
     if isinstance(layout, Layout) and rater_columns is None and orientation is None:
         return layout
+    explicit = layout is not None
     if layout is None:
         layout = "long"
     if layout not in LAYOUTS:
@@ -283,7 +285,7 @@ def check_layout(layout: Any = "long", rater_columns: Any = None, orientation: A
         raise OptionError(f"orientation= applies to layout='wide', not to layout={layout!r} ("
                           + {"long": "a row per rating", "counts": "a row per unit",
                              "table": "a row per category of rater A"}[layout] + ")")
-    return Layout(kind=layout, rater_columns=columns, orientation=orientation)
+    return Layout(kind=layout, rater_columns=columns, orientation=orientation, explicit=explicit)
 
 
 def _is_vector(x: Any) -> bool:
@@ -301,6 +303,25 @@ def is_label_arrays(source: Any) -> bool:
     list, a 1-D NumPy array or a pandas Series; not tuples, which read as rows of a table."""
     return (isinstance(source, (list, tuple)) and len(source) >= 2
             and all(_is_vector(x) and not isinstance(x, tuple) for x in source))
+
+
+def _is_row_list(source: Any) -> bool:
+    """A list of rows of three values (nltk's (coder, item, label) triples)."""
+    return (isinstance(source, list) and len(source) > 0
+            and all(isinstance(r, (list, tuple)) and len(r) == 3 for r in source))
+
+
+def _triples(rows: list[Any]) -> Any:
+    """(coder, item, label) rows as a long table with columns rater, item, value (text ids; a
+    label keeps its type)."""
+    import pyarrow as pa
+
+    def text(v: Any) -> str | None:
+        return None if v is None else str(v.item() if hasattr(v, "item") else v)
+
+    return pa.table({"rater": pa.array([text(r[0]) for r in rows], pa.string()),
+                     "item": pa.array([text(r[1]) for r in rows], pa.string()),
+                     "value": _column([r[2] for r in rows])})
 
 
 def _is_array(source: Any) -> bool:
@@ -350,6 +371,10 @@ def layout_source(source: Any, layout: Layout) -> tuple[Any, Layout, str | None]
     its categories), or, for a counts or contingency table given as ``(table, categories)`` as
     statsmodels' aggregate_raters returns it, named by the categories."""
     if layout.kind == "long":
+        if _is_row_list(source) and (layout.explicit or not is_label_arrays(source)):
+            # nltk's AnnotationTask data: (coder, item, label) triples, one per rating; a list of
+            # equal-length lists is label arrays unless layout="long" says it holds rows
+            return _triples(source), layout, None
         if is_label_arrays(source):
             layout = Layout(kind="wide", orientation="raters_x_units")
         elif type(source).__module__.split(".")[0] == "numpy":

@@ -11,7 +11,7 @@ from typing import Any
 from ..errors import OptionError
 from ..formatting import flatten, table
 from ..metrics.coefficients import coefficients
-from ..parameters import LEVELS
+from ..parameters import DEFAULT_LEVEL, LEVELS
 from ..metrics.functions import FUNCTIONS
 from ..registry import REGISTRY, Coefficient
 from ._common import add_output_arguments, add_source_arguments, connection, emit, source_keywords
@@ -41,9 +41,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 def _arguments(p: argparse.ArgumentParser, entry: Coefficient | None) -> None:
     add_source_arguments(p, group_by=True)
     if entry is None or entry.levels:
-        default = entry.default_level if entry is not None else "nominal"
-        p.add_argument("--level", choices=list(LEVELS), default=default,
-                       help=f"Krippendorff's level of measurement [{default}]")
+        p.add_argument("--level", choices=list(LEVELS), default=None,
+                       help=f"Krippendorff's level of measurement [{DEFAULT_LEVEL}]")
     if entry is None or entry.weighted:
         p.add_argument("--weights", default=None,
                        help="linear, quadratic, or a JSON weight matrix: a list of rows in "

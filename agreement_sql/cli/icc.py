@@ -40,7 +40,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                        help="the two raters (a first); default: the only two")
         q.add_argument("--ci", type=float, default=0.95, metavar="LEVEL", help="interval level [0.95]")
         if name == "bland-altman":
-            q.add_argument("--level", type=float, default=0.95,
+            q.add_argument("--limits", type=float, default=0.95,
                            help="share of differences the limits hold (z from it) [0.95]")
         add_output_arguments(q, formats=("json", "table", "csv"))
         q.set_defaults(run=run_concordance if name == "concordance" else run_bland_altman)
@@ -94,7 +94,7 @@ def run_concordance(args: argparse.Namespace) -> int:
 def run_bland_altman(args: argparse.Namespace) -> int:
     engine = connection(args)
     try:
-        result = bland_altman(args.source, raters=_pair(args), level=args.level, ci=args.ci,
+        result = bland_altman(args.source, raters=_pair(args), limits=args.limits, ci=args.ci,
                               con=engine, **source_keywords(args))
     finally:
         engine.close()

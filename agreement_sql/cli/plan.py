@@ -15,7 +15,7 @@ from ._common import (add_engine_arguments, add_output_arguments, add_source_arg
                       connection, emit, source_keywords)
 
 SIZE_COLUMNS = ["coefficient", "method", "n_items", "expected", "target", "ci_width",
-                "lower_bound", "confidence", "assurance", "raters", "achieved_share"]
+                "lower_bound", "confidence", "assurance", "n_raters", "achieved_share"]
 PRECISION_COLUMNS = ["metric", "group", "coefficient", "value", "ci_low", "ci_high", "ci_level",
                      "n_items", "target_met", "n_needed", "n_more"]
 
@@ -34,8 +34,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                       help="cohen_kappa, fleiss_kappa, icc, or any coefficient (simulated) [cohen_kappa]")
     size.add_argument("--expected", type=float, required=True, help="the anticipated value")
     _targets(size, width="--ci-width")
-    size.add_argument("--raters", type=int, default=2, help="raters per item [2]")
-    size.add_argument("--categories", type=int, default=None, help="categories [2, or as --prevalence]")
+    size.add_argument("--n-raters", "--raters", dest="n_raters", type=int, default=2,
+                      help="raters per item [2]")
+    size.add_argument("--n-categories", "--categories", dest="n_categories", type=int,
+                      default=None, help="categories [2, or as --prevalence]")
     size.add_argument("--prevalence", default=None, metavar="P or P1,P2,...",
                       help="share of the positive category, or one share per category [equal]")
     size.add_argument("--assurance", type=float, default=None,
@@ -75,8 +77,9 @@ def run_size(args: argparse.Namespace) -> int:
     engine = connection(args)
     try:
         result = sample_size(args.coefficient, expected=args.expected, ci_width=args.width,
-                             lower_bound=args.lower_bound, raters=args.raters,
-                             categories=args.categories, prevalence=_prevalence(args.prevalence),
+                             lower_bound=args.lower_bound, n_raters=args.n_raters,
+                             n_categories=args.n_categories,
+                             prevalence=_prevalence(args.prevalence),
                              confidence=args.confidence, assurance=args.assurance,
                              n_sim=args.n_sim, seed=args.seed, con=engine)
     finally:

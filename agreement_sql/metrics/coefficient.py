@@ -17,7 +17,7 @@ from ..domain import Domain, register_domain
 from ..errors import OptionError
 from ..interpret import krippendorff_label, landis_koch
 from ..registry import FAMILIES
-from ..parameters import CoefficientOptions, validate
+from ..parameters import DEFAULT_LEVEL, CoefficientOptions, validate
 from .. import routes
 from ..public import public
 from ..profile import Profile, read_profile
@@ -64,7 +64,7 @@ class CoefficientFunction(Protocol):
                  categories: Any = None, domain: Any = None, weight_basis: str = "value",
                  level: str | None = None, raters: Sequence[Any] | None = None,
                  ci: Any = None, ci_method: str | None = None, n_boot: int | None = None,
-                 seed: int | None = None, con: Any = None, layout: str = "long",
+                 seed: int | None = None, con: Any = None, layout: str | None = None,
                  rater_columns: Sequence[str] | None = None, orientation: str | None = None,
                  marginals: str | None = None, asymmetric_weights: str | None = None,
                  variance: str | None = None) -> Any: ...
@@ -144,6 +144,14 @@ def no_analytic_se(entry: Any, opts: CoefficientOptions) -> bool:
     pair coefficients under Gwet's marginals (their variances assume the shared units only;
     the bootstrap gives the interval)."""
     return not entry.analytic_se or (FAMILIES[entry.family].pairs and opts.marginals == "gwet")
+
+
+def may_bootstrap(entries: Sequence[Any], marginals: Any) -> bool:
+    """With the default interval method, some of ``entries`` may take a bootstrap interval: a
+    coefficient without an analytic standard error, a mean over rater pairs (Light's kappa,
+    which Cohen's becomes with more raters) or a pair coefficient under Gwet's marginals."""
+    return any(not e.analytic_se or "n_pairs" in e.reports
+               or (FAMILIES[e.family].pairs and marginals == "gwet") for e in entries)
 
 
 def averages_pairs(row: Mapping[str, Any] | None) -> bool:
@@ -421,7 +429,7 @@ def coefficient_function(entry: Any) -> CoefficientFunction:
                  domain: Any = None, weight_basis: str = "value", level: str | None = None,
                  raters: Sequence[Any] | None = None, ci: Any = None,
                  ci_method: str | None = None, n_boot: int | None = None,
-                 seed: int | None = None, con: Any = None, layout: str = "long",
+                 seed: int | None = None, con: Any = None, layout: str | None = None,
                  rater_columns: Sequence[str] | None = None, orientation: str | None = None,
                  marginals: str | None = None, asymmetric_weights: str | None = None,
                  variance: str | None = None) -> Any:
@@ -448,9 +456,10 @@ def coefficient_function(entry: Any) -> CoefficientFunction:
             raise OptionError(f"{entry.name} compares two raters; raters={list(raters)!r} names "
                               f"{len(list(raters))} (use coefficients(..., raters=...) for Light's kappa)")
         opts = validate(weights=weights, categories=categories, weight_basis=weight_basis,
-                        level=level or entry.default_level, raters=raters, ci=ci,
+                        level=level or DEFAULT_LEVEL, raters=raters, ci=ci,
                         ci_method=ci_method, n_boot=n_boot, seed=seed,
                         analytic=entry.analytic_se and not (entry.marginals and marginals == "gwet"),
+                        may_bootstrap=may_bootstrap([entry], marginals),
                         marginals=marginals, asymmetric_weights=asymmetric_weights,
                         variance=variance)
         computed = compute([entry], source, item=item, rater=rater, value=value, metric=metric,

@@ -5,11 +5,12 @@ from typing import Any, Sequence
 
 from ..public import public
 from ..errors import OptionError
-from ..parameters import validate
+from ..parameters import DEFAULT_LEVEL, validate
 from ..registry import FAMILIES
 from ..results import CoefficientsResult
 from ..sources import check_layout
-from .coefficient import LIGHT_MAX_RATERS, compute_on, no_interval, rater_free, shape
+from .coefficient import (LIGHT_MAX_RATERS, compute_on, may_bootstrap, no_interval, rater_free,
+                          shape)
 
 
 # the intraclass correlation in coefficients(): McGraw & Wong's ICC(A,1) (Shrout & Fleiss
@@ -38,13 +39,13 @@ def _which(which: Sequence[str] | str | None) -> tuple[list[Any], bool, bool]:
 @public("coefficients")
 def coefficients(source: Any, *, item: str = "item", rater: str = "rater", value: str = "value",
                  metric: str | None = None, group_by: Any = None,
-                 which: Sequence[str] | str | None = None, level: str = "nominal",
+                 which: Sequence[str] | str | None = None, level: str | None = None,
                  raters: Sequence[Any] | None = None, weights: Any = None,
                  categories: Any = None, weight_basis: str = "value",
                  ci: Any = None, ci_method: str | None = None,
                  n_boot: int | None = None, seed: int | None = None,
                  on_duplicate: str | None = None, missing: Any = None, con: Any = None,
-                 layout: str = "long", rater_columns: Sequence[str] | None = None,
+                 layout: str | None = None, rater_columns: Sequence[str] | None = None,
                  orientation: str | None = None, marginals: str | None = None,
                  asymmetric_weights: str | None = None, variance: str | None = None,
                  ) -> dict[str, dict[str, Any]] | list[CoefficientsResult]:
@@ -88,9 +89,10 @@ def coefficients(source: Any, *, item: str = "item", rater: str = "rater", value
         entries = [e for e in entries if rater_free(e)]
     gwet = marginals == "gwet"
     opts = validate(weights=weights, categories=categories, weight_basis=weight_basis,
-                    level=level, raters=raters, ci=ci, ci_method=ci_method, n_boot=n_boot,
+                    level=level or DEFAULT_LEVEL, raters=raters, ci=ci, ci_method=ci_method, n_boot=n_boot,
                     seed=seed, analytic=any(e.analytic_se and not (gwet and FAMILIES[e.family].pairs)
                                             for e in entries),
+                    may_bootstrap=may_bootstrap(entries, marginals),
                     marginals=marginals, asymmetric_weights=asymmetric_weights,
                     variance=variance)
     cap = default and raters is None

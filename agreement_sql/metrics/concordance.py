@@ -90,7 +90,7 @@ def _shaped(rows: list[dict[str, Any]], spec: Any, make: Any) -> Any:
 def concordance(source: Any, *, item: str = "item", rater: str = "rater", value: str = "value",
                 raters: Sequence[str] | None = None, metric: str | None = None,
                 group_by: Any = None, ci: float = 0.95, on_duplicate: str | None = None,
-                missing: Any = None, con: Any = None, layout: str = "long",
+                missing: Any = None, con: Any = None, layout: str | None = None,
                 rater_columns: Sequence[str] | None = None, orientation: str | None = None) -> Any:
     """Lin's (1989) concordance correlation coefficient of two raters, with its interval.
 
@@ -122,20 +122,20 @@ def concordance(source: Any, *, item: str = "item", rater: str = "rater", value:
 @public()
 def bland_altman(source: Any, *, item: str = "item", rater: str = "rater", value: str = "value",
                  raters: Sequence[str] | None = None, metric: str | None = None,
-                 group_by: Any = None, level: float = 0.95, ci: float = 0.95,
+                 group_by: Any = None, limits: float = 0.95, ci: float = 0.95,
                  on_duplicate: str | None = None, missing: Any = None, con: Any = None,
-                 layout: str = "long", rater_columns: Sequence[str] | None = None,
+                 layout: str | None = None, rater_columns: Sequence[str] | None = None,
                  orientation: str | None = None) -> Any:
     """Bland & Altman (1986) bias and limits of agreement of two raters (differences a - b).
 
     ``bias`` is the mean difference, ``sd_diff`` the sample SD of the differences, and the
-    limits ``bias -/+ z sd_diff`` with z the normal quantile of ``level`` (1.96 for 0.95). The
+    limits ``bias -/+ z sd_diff`` with z the normal quantile of ``limits`` (1.96 for 0.95). The
     ``ci`` intervals: the bias -/+ t_(n-1) sd/sqrt(n), and each limit -/+ t_(n-1) times its
     approximate standard error sd sqrt(1/n + z^2 / (2 (n - 1))) (Bland & Altman 1999, 5.2).
     ``raters=[a, b]`` names the pair (a is the minuend); without it a metric must have exactly
     two raters, taken in name order. One result, or a list with ``metric``/``group_by``.
     """
-    share = _level(level, "level")
+    share = _level(limits, "limits")
     ci_level = _level(ci, "ci")
     z = NormalDist().inv_cdf(0.5 + share / 2.0)
     rows, profile, spec = _rows(source, item=item, rater=rater, value=value, metric=metric,
@@ -149,7 +149,7 @@ def bland_altman(source: Any, *, item: str = "item", rater: str = "rater", value
         return BlandAltmanResult(
             raters=[row["rater_a"], row["rater_b"]], n_items=n, mean_a=row["mean_a"],
             mean_b=row["mean_b"], bias=row["bias"], sd_diff=row["sd_diff"],
-            loa_low=row["loa_low"], loa_high=row["loa_high"], level=share, z=z,
+            loa_low=row["loa_low"], loa_high=row["loa_high"], limits=share, z=z,
             bias_ci_low=_plus(row["bias"], t, row["bias_se"], -1),
             bias_ci_high=_plus(row["bias"], t, row["bias_se"], 1),
             loa_low_ci=[_plus(row["loa_low"], t, row["loa_se"], -1),

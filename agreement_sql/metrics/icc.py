@@ -120,7 +120,7 @@ def p_value(row: Mapping[str, Any]) -> float | None:
 def icc(source: Any, *, item: str = "item", rater: str = "rater", value: str = "value",
         form: str | None = None, metric: str | None = None, group_by: Any = None,
         ci: float = 0.95, on_duplicate: str | None = None, missing: Any = None,
-        con: Any = None, layout: str = "long", rater_columns: Sequence[str] | None = None,
+        con: Any = None, layout: str | None = None, rater_columns: Sequence[str] | None = None,
         orientation: str | None = None) -> Any:
     """Intraclass correlation coefficients with their F tests and confidence intervals.
 

@@ -47,7 +47,7 @@ def pairwise_agreement(source: Any, *, item: str = "item", rater: str = "rater",
                        value: str = "value", metric: str | None = None,
                        scales: Mapping[str, Any] | None = None, tolerance: float = 1.0,
                        on_duplicate: str | None = None, missing: Any = None, con: Any = None,
-                       layout: str = "long", rater_columns: Sequence[str] | None = None,
+                       layout: str | None = None, rater_columns: Sequence[str] | None = None,
                        orientation: str | None = None) -> dict[str, PairwiseAgreementResult]:
     """Percent of unordered rater pairs on the same item that agree, per metric.
 
@@ -89,7 +89,7 @@ def pairwise_agreement(source: Any, *, item: str = "item", rater: str = "rater",
 def human_agreement(source: Any, *, item: str = "item", rater: str = "rater",
                     value: str = "value", metric: str | None = None,
                     scales: Mapping[str, Any] | None = None, on_duplicate: str | None = None,
-                    missing: Any = None, con: Any = None, layout: str = "long",
+                    missing: Any = None, con: Any = None, layout: str | None = None,
                     rater_columns: Sequence[str] | None = None,
                     orientation: str | None = None) -> dict[str, HumanAgreementResult]:
     """GDPval A^HH per metric: ``A_s = E[1 - |H_1 - H_2|]`` per sample, averaged over samples.

@@ -71,7 +71,7 @@ def irr(source: Any, *, item: str = "item", rater: str = "rater", value: str = "
         metric: str | None = None, scales: Mapping[str, Any] | None = None,
         threshold: float = 75.0, on_duplicate: str | None = None, missing: Any = None,
         max_traces: int | None = 100, max_patterns: int = MAX_PATTERNS, con: Any = None,
-        layout: str = "long", rater_columns: Sequence[str] | None = None,
+        layout: str | None = None, rater_columns: Sequence[str] | None = None,
         orientation: str | None = None) -> IRRReport | IRRError:
     """The workshop IRR report: pairwise agreement %, GDPval A^HH and Krippendorff's alpha.
 

@@ -35,7 +35,7 @@ def rater_diagnostics(source: Any, *, item: str = "item", rater: str = "rater", 
                       metric: str | None = None, group_by: Sequence[str] | str | None = None,
                       level: str = "interval", max_items: int = MAX_ITEMS,
                       max_pair_raters: int = MAX_PAIR_RATERS, on_duplicate: str | None = None,
-                      missing: Any = None, con: Any = None, layout: str = "long",
+                      missing: Any = None, con: Any = None, layout: str | None = None,
                       rater_columns: Sequence[str] | None = None, orientation: str | None = None,
                       ) -> RaterDiagnostics | list[RaterDiagnostics]:
     """Rater diagnostics for a long table of ratings (one row per item and rater).

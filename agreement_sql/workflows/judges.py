@@ -69,7 +69,7 @@ def judge_agreement(source: Any, *, item: str | None = None, rater: str | None =
                     level: str = "interval", across: str | None | bool = None,
                     sigma_threshold: float = SIGMA_THRESHOLD, judges: Mapping[str, Any] | None = None,
                     diagnostics: bool = True, max_items: int = 10, on_duplicate: str | None = None,
-                    con: Any = None, layout: str = "long", rater_columns: Sequence[str] | None = None,
+                    con: Any = None, layout: str | None = None, rater_columns: Sequence[str] | None = None,
                     orientation: str | None = None,
                     points_to: str | os.PathLike[str] | None = None) -> JudgeAgreementReport:
     """Inter-judge agreement per group, per point and platform-wide, shaped like Weval's metrics.

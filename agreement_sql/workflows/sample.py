@@ -31,7 +31,7 @@ JUDGE_COLUMN = re.compile(r"^llm_judge_", re.IGNORECASE)
 
 
 @public()
-def calibration_sample(source: Any, n_per_stratum: int = 4, seed: int = 0, *,
+def calibration_sample(source: Any, n_per_stratum: int = 4, seed: int | None = None, *,
                        output: str | os.PathLike | None = None, stratum_column: str = "Scenario",
                        verdict_column: str = "LLM_Judge_Verdict", id_column: str = "Sample_ID",
                        split_column: str = "Dataset_Split", hide_judge: bool = False,
@@ -40,12 +40,13 @@ def calibration_sample(source: Any, n_per_stratum: int = 4, seed: int = 0, *,
 
     Per stratum: ``n_per_stratum // 2`` PASS and the rest FAIL by the LLM verdict; a stratum
     short of one verdict takes more of the other, and a stratum short of both reports its
-    ``shortfall``. ``seed`` is an integer in 0..2^31-2. ``output`` is never one of the
+    ``shortfall``. ``seed`` is an integer in 0..2^31-2 (default 0). ``output`` is never one of the
     files the sheet is read from (OptionError), and a file already there is replaced only
     once the sample is complete (agreement_sql.outputs).
     """
     if isinstance(n_per_stratum, bool) or not isinstance(n_per_stratum, int) or n_per_stratum < 1:
         raise OptionError(f"n_per_stratum must be a positive integer, got {n_per_stratum!r}")
+    seed = 0 if seed is None else seed
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
         raise OptionError(f"seed must be an integer between 0 and {MAX_SEED}, got {seed!r}")
     n_pass = n_per_stratum // 2

@@ -41,9 +41,10 @@ def test_levels_reproduce_krippendorff_2011(capsys, level, published):
     assert out == as_json(krippendorff_alpha(K2011, level=level))
 
 
-def test_default_level_is_interval(capsys):
-    # the registry entry's default_level (agreement_sql/registry.py)
-    assert run_json(capsys, K2011)["level"] == "interval"
+def test_default_level_is_nominal(capsys):
+    # one default for alpha's level in every function that takes it (agreement_sql/declared.py;
+    # the seed workflows aside): nominal, as R irr's kripp.alpha, irrCAC and nltk
+    assert run_json(capsys, K2011)["level"] == "nominal"
 
 
 def test_bootstrap_options(capsys):
@@ -87,11 +88,13 @@ def test_group_by_table_and_csv(capsys, tmp_path):
     path = tmp_path / "sliced.csv"
     path.write_text("item,rater,value,team\n1,a,1,x\n1,b,2,x\n2,a,3,x\n2,b,3,x\n"
                     "3,a,1,y\n3,b,1,y\n4,a,2,y\n4,b,2,y\n")
-    assert main(["krippendorff-alpha", str(path), "--group-by", "team", "--format", "table"]) == 0
+    assert main(["krippendorff-alpha", str(path), "--group-by", "team", "--format", "table",
+                 "--level", "interval"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].split()[:5] == ["metric", "group.team", "coefficient", "level", "value"]
     assert [line.split()[1] for line in lines[2:]] == ["x", "y"]
-    assert main(["krippendorff-alpha", str(path), "--group-by", "team", "--format", "csv"]) == 0
+    assert main(["krippendorff-alpha", str(path), "--group-by", "team", "--format", "csv",
+                 "--level", "interval"]) == 0
     rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
     assert [r["group.team"] for r in rows] == ["x", "y"]
     # team x, interval: units (1, 2) and (3, 3); D_o = 2/4, D_e = 22/12 (by hand, Krippendorff

@@ -14,6 +14,8 @@ import numpy as np
 import pyarrow as pa
 import pytest
 
+import agreement_sql as ag
+
 from agreement_sql import (OptionError, brennan_prediger, coefficients, cohen_kappa, conger_kappa,
                            fleiss_kappa, gwet_ac1, krippendorff_alpha, percent_agreement, render,
                            scott_pi)
@@ -215,7 +217,13 @@ def test_coefficients_point_estimates_do_not_depend_on_the_interval():
 
 def test_default_method_is_analytic_where_a_standard_error_exists():
     for name, (function, data) in SINGLES.items():
-        r = function(data, ci=0.95, n_boot=100, seed=3)
+        if name in ("light_kappa", "cohen_kappa"):      # Cohen's is Light's with more raters
+            r = function(data, ci=0.95, n_boot=100, seed=3)
+        else:
+            r = function(data, ci=0.95)
+            # n_boot and seed would change nothing: refused, never ignored (issue #24)
+            with pytest.raises(ag.OptionError, match="n_boot= applies to a bootstrap interval"):
+                function(data, ci=0.95, n_boot=100)
         assert r["ci_method"] == ("bootstrap" if name == "light_kappa" else "analytic"), name
 
 

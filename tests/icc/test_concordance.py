@@ -91,7 +91,7 @@ def test_bland_altman_by_hand():
     se_limit = sd * math.sqrt(1 / n + z * z / (2 * (n - 1)))     # Bland & Altman 1999, 5.2
     assert r["loa_high_ci"] == pytest.approx([bias + z * sd - t * se_limit, bias + z * sd + t * se_limit])
     assert r["z"] == pytest.approx(1.959964, abs=1e-6) and r["raters"] == ["ann", "bob"]
-    wider = bland_altman(_pair_table(a, b), level=0.99)
+    wider = bland_altman(_pair_table(a, b), limits=0.99)
     assert wider["loa_high"] > r["loa_high"]
     swapped = bland_altman(_pair_table(a, b), raters=["bob", "ann"])
     assert swapped["bias"] == pytest.approx(-bias)

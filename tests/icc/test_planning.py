@@ -19,19 +19,19 @@ from agreement_sql.simulation import simulate
 def test_icc_bonett_published_example():
     # Bonett (2002), Statistics in Medicine 21:1331-1335: k = 4 raters, ICC 0.85, width 0.2 at
     # 95% needs n = 19.2, so 20 (also R presize's prec_icc example)
-    r = sample_size("icc", expected=0.85, ci_width=0.2, raters=4)
+    r = sample_size("icc", expected=0.85, ci_width=0.2, n_raters=4)
     assert r["n_items"] == 20 and r["method"] == "closed_form"
     z = stats.norm.ppf(0.975)
     exact = 8 * z * z * 0.15 ** 2 * (1 + 3 * 0.85) ** 2 / (4 * 3 * 0.2 ** 2) + 1
     assert round(exact, 1) == 19.2
     # Bonett's adjustment for k = 2 and rho >= 0.7: + 5 rho
-    two = sample_size("icc", expected=0.8, ci_width=0.2, raters=2)
+    two = sample_size("icc", expected=0.8, ci_width=0.2, n_raters=2)
     base = 8 * z * z * 0.2 ** 2 * 1.8 ** 2 / (2 * 0.2 ** 2) + 1
     assert two["n_items"] == math.ceil(base + 4.0)
 
 
 def test_icc_lower_bound_uses_one_sided_half_width():
-    r = sample_size("icc", expected=0.8, lower_bound=0.7, raters=3)
+    r = sample_size("icc", expected=0.8, lower_bound=0.7, n_raters=3)
     z = stats.norm.ppf(0.95)
     assert r["n_items"] == math.ceil(2 * z * z * 0.2 ** 2 * 2.6 ** 2 / (3 * 2 * 0.1 ** 2) + 1)
 
@@ -66,15 +66,15 @@ def test_cohen_variance_is_the_packages_own_analytic_se():
 
 
 def test_cohen_sample_size():
-    r = sample_size("cohen_kappa", expected=0.8, lower_bound=0.6, raters=2, prevalence=0.55)
+    r = sample_size("cohen_kappa", expected=0.8, lower_bound=0.6, n_raters=2, prevalence=0.55)
     z = stats.norm.ppf(0.95)
     assert r["n_items"] == math.ceil(z * z * bloch_kraemer(0.8, 0.55) / 0.2 ** 2) == 25
     assert r["anticipated_se"] == pytest.approx(math.sqrt(bloch_kraemer(0.8, 0.55) / 25))
     assert any("goodness-of-fit" in note and "44 items" in note for note in r["notes"])
-    width = sample_size("cohen_kappa", expected=0.5, ci_width=0.2, raters=2, categories=3)
+    width = sample_size("cohen_kappa", expected=0.5, ci_width=0.2, n_raters=2, n_categories=3)
     assert width["n_items"] == math.ceil(stats.norm.ppf(0.975) ** 2
                                          * fce_variance(0.5, [1 / 3] * 3) / 0.1 ** 2)
-    powered = sample_size("cohen_kappa", expected=0.8, lower_bound=0.6, raters=2,
+    powered = sample_size("cohen_kappa", expected=0.8, lower_bound=0.6, n_raters=2,
                           prevalence=0.55, assurance=0.8)
     zz = stats.norm.ppf(0.95) + stats.norm.ppf(0.8)
     assert powered["n_items"] == math.ceil(zz * zz * bloch_kraemer(0.8, 0.55) / 0.04)
@@ -108,10 +108,10 @@ def kappasize_ci_binary(kappa0, kappa_l, kappa_u, p, raters, alpha):
 def test_fleiss_binary_matches_kappasize(raters, kappa0, p):
     # kappaSize's own documented example is CIBinary(kappa0=0.4, kappaL=0.3, kappaU=0.5,
     # props=0.30); its loop adds 0.001 to the statistic and starts at 11, so allow one item
-    lower = sample_size("fleiss_kappa", expected=kappa0, lower_bound=kappa0 - 0.1, raters=raters,
+    lower = sample_size("fleiss_kappa", expected=kappa0, lower_bound=kappa0 - 0.1, n_raters=raters,
                         prevalence=p)["n_items"]
     assert abs(lower - kappasize_ci_binary(kappa0, kappa0 - 0.1, None, p, raters, 0.05)) <= 1
-    width = sample_size("fleiss_kappa", expected=kappa0, ci_width=0.2, raters=raters,
+    width = sample_size("fleiss_kappa", expected=kappa0, ci_width=0.2, n_raters=raters,
                         prevalence=p, confidence=0.95)["n_items"]
     assert abs(width - kappasize_ci_binary(kappa0, kappa0 - 0.1, kappa0 + 0.1, p, raters, 0.05)) <= 1
 
@@ -123,13 +123,13 @@ def test_gof_distance_is_the_chi_square_per_item():
 
 def test_options_are_checked():
     with pytest.raises(OptionError, match="exactly one target"):
-        sample_size("icc", expected=0.8, raters=3)
+        sample_size("icc", expected=0.8, n_raters=3)
     with pytest.raises(OptionError, match="below the expected"):
-        sample_size("icc", expected=0.6, lower_bound=0.7, raters=3)
+        sample_size("icc", expected=0.6, lower_bound=0.7, n_raters=3)
     with pytest.raises(OptionError, match="two raters"):
-        sample_size("cohen_kappa", expected=0.6, ci_width=0.2, raters=3)
+        sample_size("cohen_kappa", expected=0.6, ci_width=0.2, n_raters=3)
     with pytest.raises(OptionError, match="prevalence"):
-        sample_size("cohen_kappa", expected=0.6, ci_width=0.2, raters=2, prevalence=[0.5, 0.6])
+        sample_size("cohen_kappa", expected=0.6, ci_width=0.2, n_raters=2, prevalence=[0.5, 0.6])
 
 
 def _share(studies, test) -> float:
@@ -154,7 +154,7 @@ def test_planned_size_reaches_the_target_in_the_stated_share(target, share):
     # 400 simulated studies at the planned size, each scored by the package's cohen_kappa with
     # its analytic interval; the share meeting the target is at least the stated one, less
     # three Monte Carlo standard errors
-    plan = sample_size("cohen_kappa", expected=0.8, raters=2, prevalence=0.5, **target)
+    plan = sample_size("cohen_kappa", expected=0.8, n_raters=2, prevalence=0.5, **target)
     assert plan["assurance"] == share
     level = 0.95 if "ci_width" in target else 0.90          # one-sided 95% = two-sided 90%
     studies = simulate("cohen_kappa", kappa=0.8, n_items=plan["n_items"], raters=2,
@@ -167,10 +167,10 @@ def test_planned_size_reaches_the_target_in_the_stated_share(target, share):
 
 
 def test_simulated_plan_for_a_coefficient_without_a_closed_form():
-    r = sample_size("gwet_ac1", expected=0.8, lower_bound=0.6, raters=3, prevalence=0.55, n_sim=100)
+    r = sample_size("gwet_ac1", expected=0.8, lower_bound=0.6, n_raters=3, prevalence=0.55, n_sim=100)
     assert r["method"] == "simulation" and r["seed"] == 1 and 5 < r["n_items"] < 100
     assert r["achieved_share"] >= 0.5 - 3 * math.sqrt(0.25 / 100)
-    again = sample_size("gwet_ac1", expected=0.8, lower_bound=0.6, raters=3, prevalence=0.55,
+    again = sample_size("gwet_ac1", expected=0.8, lower_bound=0.6, n_raters=3, prevalence=0.55,
                         n_sim=100)
     assert (again["n_items"], again["achieved_share"]) == (r["n_items"], r["achieved_share"])
 
@@ -188,4 +188,4 @@ def test_achieved_precision_inverts_the_observed_standard_error():
     assert bound["ci_level"] == 0.9 and bound["ci_low"] == pytest.approx(
         bound["value"] - stats.norm.ppf(0.95) * bound["se"])
     icc = achieved_precision(DATA / "irr" / "irr_anxiety_20x3.csv", coefficient="icc", target_width=0.3)
-    assert icc["n_needed"] == sample_size("icc", expected=icc["value"], ci_width=0.3, raters=3)["n_items"]
+    assert icc["n_needed"] == sample_size("icc", expected=icc["value"], ci_width=0.3, n_raters=3)["n_items"]

@@ -53,7 +53,7 @@ def calls(folder: Path) -> dict[str, Callable[[], Any]]:
         "concordance": lambda: ag.concordance(TABLE),
         "icc": lambda: ag.icc(TABLE),
         "report": lambda: ag.report(TABLE),
-        "sample_size": lambda: ag.sample_size("cohen_kappa", expected=0.8, ci_width=0.3, raters=2),
+        "sample_size": lambda: ag.sample_size("cohen_kappa", expected=0.8, ci_width=0.3, n_raters=2),
     }
 
 

@@ -36,7 +36,7 @@ UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"
 CASES: dict[str, tuple[str, dict]] = {
     "krippendorff_alpha--wide-ordinal": ("krippendorff_alpha", {"level": "ordinal",
                                                                 "categories": "1,2,3,4,5"}),
-    "krippendorff_alpha--counts-interval": ("krippendorff_alpha", {}),
+    "krippendorff_alpha--counts-interval": ("krippendorff_alpha", {"level": "interval"}),
     "cohen_kappa--quadratic-ci": ("cohen_kappa", {"weights": "quadratic", "ci": True}),
     "fleiss_kappa--bootstrap-by-slice": ("fleiss_kappa", {"bootstrap": True, "metric": "question",
                                                           "group_by": ["Module"]}),

@@ -96,8 +96,8 @@ def test_a_short_stratum_fills_with_the_other_verdict_and_reports_its_shortfall(
 
 
 @pytest.mark.parametrize("kwargs,error,needle", [
-    ({"n_per_stratum": 0}, OptionError, "positive integer"),
-    ({"seed": -1}, OptionError, "seed must be an integer"),
+    ({"n_per_stratum": 0}, OptionError, "n_per_stratum must be a whole number from 1"),
+    ({"seed": -1}, OptionError, "seed must be a whole number from 0"),
     ({"stratum_column": "Scene"}, ColumnError, "stratum column 'Scene' not found"),
 ])
 def test_bad_options(kwargs, error, needle):

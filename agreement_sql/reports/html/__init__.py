@@ -32,7 +32,7 @@ def report(source: Any, *, item: str = "item", rater: str = "rater", value: str 
            metric: str | None = None, scales: Mapping[str, Any] | None = None,
            threshold: float = 75.0, on_duplicate: str | None = None, missing: Any = None,
            con: Any = None, title: str | None = None, max_traces: int = 20,
-           layout: str = "long", rater_columns: Any = None, orientation: str | None = None) -> str:
+           layout: str | None = None, rater_columns: Any = None, orientation: str | None = None) -> str:
     """The agreement report as one self-contained HTML page (returns the HTML text).
 
     The input kind is detected as :func:`agreement_sql.irr`, ``judge_agreement`` and
