@@ -172,13 +172,14 @@ def _shape(spec: RatingsSpec, profile: Profile, rows: list[dict[str, Any]],
     by_judge: dict[tuple, AltTestJudge] = {}
     stated = conventions(scoring, epsilon, q, min_humans, min_items)
     for row in key_rows:
+        accounting = counted(profile, row, used=int(row["n_ratings"] or 0), single_rated=False)
         result = AltTestResult(
             judges=[], humans=[], n_instances=int(row["n_units"] or 0),
             human_alpha=row["alpha"], human_alpha_level=LEVELS[scoring],
             human_alpha_items=int(row["alpha_items"] or 0), epsilon=epsilon, scoring=scoring,
             q=q, min_humans=min_humans, min_items=min_items, metric=row["metric"],
-            **counted(profile, row, used=int(row["n_ratings"] or 0), single_rated=False),
-            conventions=stated)
+            n_rows=accounting["n_rows"], n_ratings=accounting["n_ratings"],
+            n_excluded=accounting["n_excluded"], conventions=stated)
         if spec.group_by:
             result["group"] = spec.describe_slice(row)
         results[key(row)] = result
