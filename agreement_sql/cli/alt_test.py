@@ -23,8 +23,16 @@ def register(sub: argparse._SubParsersAction) -> None:
                                    "Every rater not named in --judges is a human. Exit 3 when a "
                                    "judge fails.")
     add_source_arguments(p, group_by=True)
-    p.add_argument("--judges", required=True, metavar="A,B",
-                   help="the LLM judges' rater ids, comma-separated (every other rater is a human)")
+    add_alt_test_arguments(p, required=True)
+    add_output_arguments(p)
+    p.set_defaults(run=run)
+
+
+def add_alt_test_arguments(p: argparse.ArgumentParser, *, required: bool) -> None:
+    """--judges and the test's options (``agreement-sql report`` takes them too)."""
+    p.add_argument("--judges", required=required, metavar="A,B",
+                   help="the LLM judges' rater ids, comma-separated (every other rater is a human)"
+                        + ("" if required else "; adds the alternative annotator test to the page"))
     p.add_argument("--epsilon", type=float, default=0.2,
                    help="the advantage granted to a judge: 0.2 expert humans, 0.15 skilled "
                         "annotators, 0.1 crowd workers (the paper's guidance) [0.2]")
@@ -36,14 +44,23 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="human labels an instance needs to enter [2]")
     p.add_argument("--min-items", type=int, default=MIN_ITEMS,
                    help=f"instances a human needs to be tested (at least {MIN_ITEMS}) [{MIN_ITEMS}]")
-    add_output_arguments(p)
-    p.set_defaults(run=run)
+
+
+def judge_names(text: str) -> list[str]:
+    judges = [j.strip() for j in text.split(",") if j.strip()]
+    if not judges:
+        raise OptionError("--judges must name at least one rater id, e.g. --judges gpt-4o,claude")
+    return judges
+
+
+def alt_test_keywords(args: argparse.Namespace) -> dict[str, object]:
+    """The test's options from the command line (for report()'s alt_test_options)."""
+    return {"epsilon": args.epsilon, "scoring": args.scoring, "q": args.q,
+            "min_humans": args.min_humans, "min_items": args.min_items}
 
 
 def run(args: argparse.Namespace) -> int:
-    judges = [j.strip() for j in args.judges.split(",") if j.strip()]
-    if not judges:
-        raise OptionError("--judges must name at least one rater id, e.g. --judges gpt-4o,claude")
+    judges = judge_names(args.judges)
     con = connection(args)
     try:
         result = alt_test(args.source, judges=judges, epsilon=args.epsilon, scoring=args.scoring,

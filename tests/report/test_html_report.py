@@ -358,3 +358,37 @@ def test_numeric_items_and_a_two_rater_binary_question():
     assert p["scores"]["is_binary"] and p["coincidence"] is None
     assert p["confusion"]["cells"] == [[1, 0], [1, 1]]        # (a=0,b=0) trace 2; (1,0) trace 1; (1,1) trace 3
     assert (p["confusion"]["row_title"], p["confusion"]["col_title"]) == ("a", "b")
+
+
+def test_alt_test_section():
+    """judges=: the alternative annotator test per question, from alt_test() on the same ratings
+    (the page rounds its numbers); the Weval and sheet inputs refuse it."""
+    lesion = str(ROOT / "data" / "alttest" / "lesion.csv")
+    options = {"epsilon": 0.15, "scoring": "neg_rmse"}
+    judges = ["gemini_pro", "gpt-4o"]
+    html = report(lesion, scales={"value": (0, 6)}, judges=judges, alt_test_options=options)
+    direct = ag.alt_test(lesion, judges=judges, **options)
+    assert '<section id="alt-test">' in html and '<a href="#alt-test">' in html
+    section = unescape(html[html.index('<section id="alt-test">'):html.index('<section id="shape">')])
+    text = " ".join(re.sub(r"<[^>]+>", " ", section).split())
+    for j in direct["judges"]:
+        row = text[text.index(f"{j['judge']} {j['winning_rate']:.2f}"):]
+        assert row.startswith(f"{j['judge']} {j['winning_rate']:.2f} {j['advantage_probability']:.2f} "
+                              + ("✓ PASSED" if j["passed"] else "✗ FAILED"))
+        assert f"{j['n_humans_won']} / {j['n_humans_tested']}" in row
+        for h in j["humans"]:
+            assert f"{h['human']} {'✓' if h['judge_wins'] else '✗'}" in row
+    assert f"Krippendorff’s α (interval) {direct['human_alpha']:.3f}" in text
+    data = collect(lesion, scales={"value": (0, 6)}, judges=judges, alt_test_options=options)
+    assert data["alt_test"] == [direct]
+    assert "alt_test_zero_variance" in data["conventions"]
+    # without judges= there is no section; the options are checked as alt_test() checks them
+    assert 'id="alt-test"' not in report(lesion, scales={"value": (0, 6)})
+    with pytest.raises(OptionError, match="min_items must be at least 30"):
+        report(lesion, judges=judges, alt_test_options={"min_items": 5})
+    with pytest.raises(OptionError, match="alt_test_options= takes"):
+        report(lesion, judges=judges, alt_test_options={"eps": 0.1})
+    with pytest.raises(OptionError, match="needs judges="):
+        report(lesion, alt_test_options=options)
+    with pytest.raises(OptionError, match="a Weval result"):
+        report(WEVAL, judges=judges)
