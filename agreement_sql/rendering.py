@@ -29,7 +29,9 @@ judge_agreement,     ``with_row_number=True``: rows numbered in input order, as
 judge_units          ``ratings_session(ordered=True)`` does (workflows/judges.py); the
                      group granularity alone, its units aggregated in the statement
 report_traces        ``n_traces=1``, ``numeric_items=False`` (reports/html/data.py)
-alt_test             ``scoring="accuracy"``, ``n_judges=1``: one judge, ``$judge_0`` (workflows/alt_test.py)
+alt_test             ``scoring="accuracy"``, ``n_judges=1``, ``alt_form="cells"``: one judge, ``$judge_0``,
+                     the form for any raters (``alt_form=pivot n_humans=k`` the form with a column per
+                     rater: k humans ``$human_i``; workflows/alt_test.py)
 student_t            ``t_values``: the caller's relation of rows (row_id, t, v)
 layout_profile       ``layout_columns=value``: a counts table of one category column (ratings.py)
 plan_simulation      ``n_categories=2`` (simulation.py: one per prevalence)
@@ -150,7 +152,7 @@ TEMPLATE_OPTIONS: dict[str, dict[str, Any]] = {
     # a counts table whose one category column is the sample's value column (ratings.py)
     "layout_profile": {"layout_columns": ["value"]},
     # one judge, accuracy (workflows/alt_test.py)
-    "alt_test": {"scoring": "accuracy", "n_judges": 1},
+    "alt_test": {"scoring": "accuracy", "n_judges": 1, "alt_form": "cells", "n_humans": 0},
 }
 
 
@@ -301,8 +303,9 @@ def _template_params(template: str, options: dict[str, Any], spec: RatingsSpec) 
     out: dict[str, Any] = {}
     if template in ("named_raters", "concordance", "cohen_pairs"):
         out.update({f"rater_{i}": rater(i) for i in range(options["named_raters"])})
-    if template == "alt_test":                          # alt_test(judges=["ann", ...])
+    if template == "alt_test":                          # alt_test(judges=["ann", ...]), humans after them
         out.update({f"judge_{i}": rater(i) for i in range(options["n_judges"])})
+        out.update({f"human_{i}": rater(options["n_judges"] + i) for i in range(options["n_humans"])})
     if template == "lookup_rows":                       # a declared domain ["no", "yes"]
         for i, label in enumerate(("no", "yes")):
             out.update({f"row_{i}_0": label, f"row_{i}_1": i + 1, f"row_{i}_2": float(i + 1)})

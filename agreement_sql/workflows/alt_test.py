@@ -22,6 +22,7 @@ import math
 import numbers
 from typing import Any, Sequence
 
+from ..constants import pattern_capacity
 from ..errors import OptionError
 from ..metrics._common import counted
 from ..plan import make_plan, verify_units
@@ -32,6 +33,11 @@ from ..runner import query
 from ..session import ratings_session
 
 SCORINGS = ("accuracy", "neg_rmse")
+# the pattern and pivot forms (a row per instance: sql/alt_test.sql.j2) up to this many (human,
+# judge) pairs; beyond, the cells form (any raters); tests set FORCED_FORM to run each form on
+# the same data
+PIVOT_MAX_PAIRS = 120
+FORCED_FORM: str | None = None
 MIN_ITEMS = 30            # the paper's floor for the t-test (section 3; its appendix: Wilcoxon below)
 LEVELS = {"accuracy": "nominal", "neg_rmse": "interval"}
 EPSILON_GUIDANCE = ("the paper's guidance: 0.2 when the humans are experts, 0.15 skilled "
@@ -140,12 +146,20 @@ def alt_test_on(spec: RatingsSpec, *, judges: Sequence[str], epsilon: float, sco
         unknown = [j for j in judges if j not in profile.raters]
         if unknown:
             raise _unknown_judges(spec, unknown, list(profile.raters))
-    plan = make_plan(profile, patterns=True)
+    plan = make_plan(profile)
     kinds = "number" if not profile.has_labels else (
         "label" if profile.totals["n_labels"] == profile.totals["n_ratings"] else "mixed")
-    options = {**spec.options(), **plan.options(), "scoring": scoring, "n_judges": len(judges),
-               "category_kinds": kinds}
+    form = FORCED_FORM or choose_form(profile, plan.form, plan.categories, judges, scoring)
+    humans = [r for r in profile.raters if r not in judges]
+    pivot = form in ("pattern", "pivot")
+    needs_categories = form == "pattern" or (form == "pivot" and scoring == "accuracy")
+    options = {**spec.options(), "all_rated": plan.all_rated, "rater_blocks": plan.rater_blocks,
+               "rater_list": plan.rater_list, "rater_patterns": False,
+               "categories": [kind for kind, _ in plan.categories] if needs_categories else [],
+               "scoring": scoring, "n_judges": len(judges), "category_kinds": kinds,
+               "alt_form": form, "n_humans": len(humans) if pivot else 0}
     params = {**spec.params(), **plan.params(), **{f"judge_{i}": j for i, j in enumerate(judges)},
+              **({f"human_{i}": h for i, h in enumerate(humans)} if pivot else {}),
               "epsilon": epsilon, "q": q, "min_humans": min_humans, "min_items": min_items}
     rows = query(spec.session, "alt_test", options, params)
     key_rows = [r for r in rows if r["part"] == "key"]
@@ -158,6 +172,21 @@ def alt_test_on(spec: RatingsSpec, *, judges: Sequence[str], epsilon: float, sco
         raise _unknown_judges(spec, unknown, sorted(humans + sorted(rated)))
     return _shape(spec, profile, rows, key_rows, judges=judges, epsilon=epsilon, scoring=scoring,
                   q=q, min_humans=min_humans, min_items=min_items)
+
+
+def choose_form(profile: Profile, plan_form: str, categories: Sequence[Any],
+                judges: Sequence[str], scoring: str) -> str:
+    """sql/alt_test.sql.j2's form: a row per instance (every rater known from the profile and
+    at most PIVOT_MAX_PAIRS human-judge pairs) holding one rater pattern (at most 16 categories
+    and few enough raters for (K + 1)^R below 2^53) or a column per rater (neg_rmse on any
+    numbers, accuracy on at most 16 categories); else a row per instance and category."""
+    humans = [r for r in profile.raters if r not in judges]
+    listed = bool(humans) and len(profile.raters) == profile.n_raters
+    if not listed or len(humans) * len(judges) > PIVOT_MAX_PAIRS:
+        return "cells"
+    if plan_form == "wide" and len(profile.raters) <= pattern_capacity(len(categories)):
+        return "pattern"
+    return "pivot" if scoring == "neg_rmse" or plan_form == "wide" else "cells"
 
 
 def _shape(spec: RatingsSpec, profile: Profile, rows: list[dict[str, Any]],

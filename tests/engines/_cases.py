@@ -65,6 +65,19 @@ BOOT = {"ci": 0.9, "n_boot": 60, "seed": 20240611}
 RANDOM_ALT = random_ratings(15, n_items=52)
 
 
+def alt_form(form: str, call: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """``call`` with alt_test's form forced (workflows/alt_test.py FORCED_FORM), on both engines."""
+    def run(con: Any) -> Any:
+        from agreement_sql.workflows import alt_test as module
+
+        before, module.FORCED_FORM = module.FORCED_FORM, form
+        try:
+            return call(con)
+        finally:
+            module.FORCED_FORM = before
+    return run
+
+
 def reference_cases() -> list[Case]:
     k2011, wiki_alpha = ref("krippendorff2011_4x12.csv"), ref("wikipedia_alpha_3x15.csv")
     fleiss, wiki_fleiss = ref("fleiss1971_diagnoses_30x6.csv"), ref("wikipedia_fleiss_10x14.csv")
@@ -152,9 +165,14 @@ def random_cases() -> list[Case]:
         ("random-icc", lambda con: a.icc(RANDOM, metric="metric", con=con)),
         ("random-gwet-bootstrap", lambda con: a.gwet_ac1(RANDOM, metric="metric", **BOOT, con=con)),
         ("random-missing-placeholder", lambda con: a.fleiss_kappa(RANDOM, metric="metric", missing=["5"], con=con)),
-        # one judge per metric: humans tested, and humans below 30 items excluded
+        # one judge per metric: humans tested, and humans below 30 items excluded; each form of
+        # sql/alt_test.sql.j2 (rater patterns here; a column per rater; per instance and category)
         ("random-alt-test", lambda con: a.alt_test(RANDOM_ALT, metric="metric", judges=["r4"], scoring="neg_rmse",
                                                    epsilon=0.15, con=con)),
+        ("random-alt-test-pivot", alt_form("pivot", lambda con: a.alt_test(
+            RANDOM_ALT, metric="metric", judges=["r3", "r4"], con=con))),
+        ("random-alt-test-cells", alt_form("cells", lambda con: a.alt_test(
+            RANDOM_ALT, metric="metric", judges=["r4"], scoring="neg_rmse", con=con))),
     ]
     cases.append(("random-duplicates-mean", lambda con: a.coefficients(
         RANDOM_DUPS, metric="metric", group_by="batch", level="interval", on_duplicate="mean", con=con)))

@@ -26,7 +26,7 @@ from scipy.stats import ttest_1samp
 from statsmodels.stats.multitest import multipletests
 
 import agreement_sql as ag
-from agreement_sql import plan as plan_module
+from agreement_sql.workflows import alt_test as alt_module
 from agreement_sql.cli import main
 from agreement_sql.errors import DuplicateRatingError, InvalidRatingError, OptionError
 
@@ -259,37 +259,70 @@ def assert_matches_notebook(result, rows, judges, scoring, eps, q, min_humans, m
        n_items=st.integers(30, 45), n_humans=st.integers(2, 5), n_judges=st.integers(1, 2),
        missing=st.sampled_from([0.0, 0.1, 0.25]), eps=st.sampled_from([0.0, 0.1, 0.2, 0.5]),
        q=st.sampled_from([0.05, 0.2]), min_humans=st.sampled_from([2, 3]),
-       patterns=st.booleans())
+       form=st.sampled_from(["pattern", "pivot", "cells"]))
 def test_random_tables_match_the_notebook(seed, scoring, n_items, n_humans, n_judges, missing,
-                                          eps, q, min_humans, patterns):
-    """Both routes of the statement (rater patterns, or the instances: plan.FORCED_PATTERNS)."""
+                                          eps, q, min_humans, form):
+    """Every form of the statement (a rater pattern or a column per rater per instance, or a
+    row per instance and category: workflows/alt_test.py FORCED_FORM)."""
     table, rows = random_table(seed, numbers=scoring == "neg_rmse", n_items=n_items,
                                n_humans=n_humans, n_judges=n_judges, missing=missing)
     judges = [f"j{k}" for k in range(n_judges) if any(r[1] == f"j{k}" for r in rows)]
     if not judges:
         return
-    forced = plan_module.FORCED_PATTERNS
-    plan_module.FORCED_PATTERNS = None if patterns else False
+    forced = alt_module.FORCED_FORM
+    alt_module.FORCED_FORM = form
     try:
         result = ag.alt_test(table, judges=judges, epsilon=eps, scoring=scoring, q=q,
                              min_humans=min_humans)
     finally:
-        plan_module.FORCED_PATTERNS = forced
+        alt_module.FORCED_FORM = forced
     assert_matches_notebook(result, rows, judges, scoring, eps, q, min_humans, 30)
 
 
 @pytest.mark.parametrize("scoring", ["accuracy", "neg_rmse"])
 @pytest.mark.parametrize("seed", [3, 11])
-def test_the_pattern_and_instance_routes_agree(monkeypatch, scoring, seed):
-    """With few raters and categories the statement reads rater patterns; forced off it reads
-    the instances: the same numbers (the plan's switch, plan.FORCED_PATTERNS)."""
+def test_the_three_forms_agree(monkeypatch, scoring, seed):
+    """Few raters and categories: a row per instance holding a rater pattern (the form chosen
+    here); forced to a column per rater (pivot) and to the form for any raters (cells), the
+    same result, byte for byte (FORCED_FORM)."""
     table, rows = random_table(seed, numbers=scoring == "neg_rmse", n_items=60, n_humans=4,
                                n_judges=2, missing=0.15)
-    patterns = ag.alt_test(table, judges=["j0", "j1"], scoring=scoring, epsilon=0.1)
-    monkeypatch.setattr(plan_module, "FORCED_PATTERNS", False)
-    instances = ag.alt_test(table, judges=["j0", "j1"], scoring=scoring, epsilon=0.1)
-    assert json.dumps(patterns, sort_keys=True) == json.dumps(instances, sort_keys=True)
-    assert_matches_notebook(patterns, rows, ["j0", "j1"], scoring, 0.1, 0.05, 2, 30)
+    results = []
+    for form in (None, "pivot", "cells"):
+        monkeypatch.setattr(alt_module, "FORCED_FORM", form)
+        results.append(json.dumps(ag.alt_test(table, judges=["j0", "j1"], scoring=scoring,
+                                              epsilon=0.1), sort_keys=True))
+    assert results[0] == results[1] == results[2]
+    assert_matches_notebook(json.loads(results[0]), rows, ["j0", "j1"], scoring, 0.1, 0.05, 2, 30)
+
+
+def test_the_form_is_chosen_by_raters_and_categories(monkeypatch):
+    """wax (17 labels) takes the cells form, lesion (7 scores, 10 raters) a rater pattern, and
+    continuous scores a column per rater: record the forms the statement was rendered with."""
+    from agreement_sql import runner
+
+    forms = []
+    original = runner.query
+
+    def spy(session, template, options, params):
+        if template == "alt_test":
+            forms.append(options["alt_form"])
+        return original(session, template, options, params)
+
+    monkeypatch.setattr(alt_module, "query", spy)
+    ag.alt_test(str(ALTTEST / "wax.csv"), judges=["gpt-4o"], epsilon=0.1)
+    ag.alt_test(str(ALTTEST / "lesion.csv"), judges=["gpt-4o"], scoring="neg_rmse")
+    table, _ = random_table(4, numbers=True, n_items=30, n_humans=3, n_judges=1, missing=0.0)
+    halves = table.set_column(2, "value", pa.array([v + 0.5 * (i % 2) for i, v in
+                                                      enumerate(table.column("value").to_pylist())]))
+    for i in range(20):             # 20 distinct scores: more than the wide form's 16
+        halves = pa.concat_tables([halves, pa.table({"item": [f"x{i}"], "rater": ["h0"],
+                                                     "value": [100.0 + i]})])
+    ag.alt_test(halves, judges=["j0"], scoring="neg_rmse")                 # continuous: pivot
+    ag.alt_test(halves, judges=["j0"], scoring="accuracy")                 # 60 labels: cells
+    monkeypatch.setattr(alt_module, "PIVOT_MAX_PAIRS", 4)
+    ag.alt_test(str(ALTTEST / "lesion.csv"), judges=["gpt-4o"])          # 6 pairs: cells
+    assert forms == ["cells", "pattern", "pivot", "cells", "cells"]
 
 
 # -- undefined and edge cases ------------------------------------------------------------------
