@@ -3,6 +3,7 @@
     python bench/alt_test.py                                   # 1M instances x 5 humans x 3 judges
     python bench/alt_test.py --instances 100k --repeat 3       # a smaller size
     python bench/alt_test.py --scorings neg_rmse --json alt_test.json
+    python bench/alt_test.py --forms cells,pivot            # also the statement's other forms
 
 The data: ``--instances`` items, each rated by ``--humans`` humans (``h1``..) and ``--judges``
 LLM judges (``j1``..) on a 1..5 scale, every rating present (1M x (5 + 3) = 8M rows), written
@@ -19,7 +20,12 @@ floor and call alike; seconds are medians over ``--repeat``, peak MB the maximum
 * ``per_item``: bench/baselines.py's GROUP BY item, metric over the file (the floor of anything
   computed per item);
 * ``alt_test_<scoring>``: ``agreement_sql.alt_test(path, judges=[j1, j2, j3], scoring=...)``,
-  the whole call (profile, plan, the one statement with its recursive t distribution).
+  the whole call (profile, plan, the one statement with its recursive t distribution), in the
+  form the call chooses (here a rater pattern per instance: 8 raters, 5 categories);
+* with ``--forms``, ``alt_test_<scoring>_<form>``: the same call with the statement's form
+  forced (agreement_sql/workflows/alt_test.py FORCED_FORM): ``pivot`` (a column per rater, the
+  form for scores on more than 16 values) and ``cells`` (per instance and category, the form for
+  many raters or labels).
 
 Target (issue 27): one call within 4x the per-item floor at 1M instances x 5 humans x 3 judges.
 """
@@ -34,6 +40,10 @@ from pathlib import Path
 
 BENCH = Path(__file__).resolve().parent
 ROOT = BENCH.parent
+if str(BENCH) not in sys.path:                      # baselines.py, run.py
+    sys.path.insert(0, str(BENCH))
+
+from baselines import connect  # noqa: E402,F401  (run.py's worker opens alt_test_in_form's connection with it)
 DATA = BENCH / ".data"
 TARGET = 4.0
 CHUNK = 250_000
@@ -66,6 +76,17 @@ def generate(path: Path, instances: int, humans: int, judges: int, seed: int) ->
     partial.replace(path)
 
 
+def alt_test_in_form(path: str, con=None, *, form: str, **options):
+    """``agreement_sql.alt_test`` with the statement's form forced (run in the spawned worker
+    as "alt_test:alt_test_in_form")."""
+    from agreement_sql import alt_test
+    from agreement_sql.workflows import alt_test as module
+
+    module.FORCED_FORM = form
+    result = alt_test(path, con=con, **options)
+    return [(j["judge"], j["winning_rate"], j["advantage_probability"]) for j in result["judges"]]
+
+
 def data_file(instances: int, humans: int, judges: int, seed: int) -> Path:
     path = DATA / f"alt_test_{instances}i_{humans}h_{judges}j_seed{seed}.parquet"
     if not path.exists():
@@ -84,6 +105,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--repeat", type=int, default=3, help="fresh processes per measurement [3]")
     parser.add_argument("--scorings", default="accuracy,neg_rmse",
                         help="comma-separated: accuracy, neg_rmse [both]")
+    parser.add_argument("--forms", default="",
+                        help="also time these forms of the statement, forced: pivot, cells")
     parser.add_argument("--json", default=None, help="also save the runs here")
     args = parser.parse_args(argv)
     for extra in (str(ROOT), str(BENCH)):          # the checkout and bench/run.py
@@ -97,9 +120,12 @@ def main(argv: list[str] | None = None) -> None:
     judges = [f"j{i + 1}" for i in range(args.judges)]
     measurements = [Measurement("per_item", "baselines:per_item")]
     for scoring in [s.strip() for s in args.scorings.split(",") if s.strip()]:
-        measurements.append(Measurement(f"alt_test_{scoring}", "agreement_sql:alt_test",
-                                        {"judges": judges, "scoring": scoring, "epsilon": 0.15},
+        options = {"judges": judges, "scoring": scoring, "epsilon": 0.15}
+        measurements.append(Measurement(f"alt_test_{scoring}", "agreement_sql:alt_test", options,
                                         preload=("agreement_sql",)))
+        for form in [f.strip() for f in args.forms.split(",") if f.strip()]:
+            measurements.append(Measurement(f"alt_test_{scoring}_{form}", "alt_test:alt_test_in_form",
+                                            {**options, "form": form}, preload=("agreement_sql",)))
     print(f"{rows:,} rows ({instances:,} instances x {args.humans} humans x {args.judges} judges) "
           f"in {path}", flush=True)
     runs: dict[str, list[dict]] = {m.name: [] for m in measurements}
@@ -112,14 +138,14 @@ def main(argv: list[str] | None = None) -> None:
         print(f"  repeat {i + 1}: " + ", ".join(f"{name} {r[-1]['seconds']:.3f} s"
                                                 for name, r in runs.items()), flush=True)
     floor = statistics.median(r["seconds"] for r in runs["per_item"])
-    print(f"\n{'measurement':<20}{'seconds':>9}{'x per_item':>12}{'peak MB':>9}{'ns/rating':>11}")
+    print(f"\n{'measurement':<28}{'seconds':>9}{'x per_item':>12}{'peak MB':>9}{'ns/rating':>11}")
     summary = {}
     for name, outcomes in runs.items():
         seconds = statistics.median(r["seconds"] for r in outcomes)
         peak = max(r["peak_mb"] for r in outcomes)
         summary[name] = {"seconds": seconds, "runs": [r["seconds"] for r in outcomes],
                          "peak_mb": peak, "ratio": seconds / floor, "result": outcomes[-1]["result"]}
-        print(f"{name:<20}{seconds:>9.3f}{seconds / floor:>12.2f}{peak:>9.0f}{1e9 * seconds / rows:>11.1f}")
+        print(f"{name:<28}{seconds:>9.3f}{seconds / floor:>12.2f}{peak:>9.0f}{1e9 * seconds / rows:>11.1f}")
     for name, s in summary.items():
         if name != "per_item":
             met = "met" if s["ratio"] <= TARGET else "NOT met"
