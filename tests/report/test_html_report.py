@@ -366,7 +366,8 @@ def test_alt_test_section():
     lesion = str(ROOT / "data" / "alttest" / "lesion.csv")
     options = {"epsilon": 0.15, "scoring": "neg_rmse"}
     judges = ["gemini_pro", "gpt-4o"]
-    html = report(lesion, scales={"value": (0, 6)}, judges=judges, alt_test_options=options)
+    data = collect(lesion, scales={"value": (0, 6)}, judges=judges, alt_test_options=options)
+    html = render_page(data)
     direct = ag.alt_test(lesion, judges=judges, **options)
     assert '<section id="alt-test">' in html and '<a href="#alt-test">' in html
     section = unescape(html[html.index('<section id="alt-test">'):html.index('<section id="shape">')])
@@ -379,11 +380,10 @@ def test_alt_test_section():
         for h in j["humans"]:
             assert f"{h['human']} {'✓' if h['judge_wins'] else '✗'}" in row
     assert f"Krippendorff’s α (interval) {direct['human_alpha']:.3f}" in text
-    data = collect(lesion, scales={"value": (0, 6)}, judges=judges, alt_test_options=options)
     assert data["alt_test"] == [direct]
     assert "alt_test_zero_variance" in data["conventions"]
     # without judges= there is no section; the options are checked as alt_test() checks them
-    assert 'id="alt-test"' not in report(lesion, scales={"value": (0, 6)})
+    assert 'id="alt-test"' not in report(WORKSHOP)
     with pytest.raises(OptionError, match="min_items must be at least 30"):
         report(lesion, judges=judges, alt_test_options={"min_items": 5})
     with pytest.raises(OptionError, match="alt_test_options= takes"):
