@@ -392,3 +392,15 @@ def test_alt_test_section():
         report(lesion, alt_test_options=options)
     with pytest.raises(OptionError, match="a Weval result"):
         report(WEVAL, judges=judges)
+
+
+def test_cli_report_with_judges(tmp_path):
+    """`agreement-sql report FILE --judges a,b --epsilon .. --scoring ..` adds the section."""
+    lesion = str(ROOT / "data" / "alttest" / "lesion.csv")
+    out = tmp_path / "report.html"
+    assert report_cli.run(_cli(lesion, "--scale", "value=0..6", "--judges", "gemini_pro,gpt-4o",
+                               "--epsilon", "0.15", "--scoring", "neg_rmse", "-o", str(out),
+                               "--quiet")) == 0
+    page = unescape(out.read_text(encoding="utf-8"))
+    assert '<section id="alt-test">' in page and 'data-judge="gpt-4o"' in page
+    assert "scoring neg_rmse, ε 0.15" in page
