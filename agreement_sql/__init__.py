@@ -19,6 +19,7 @@ from .planning import achieved_precision, sample_size
 from .reports.html import report
 from .reports.irr import irr
 from .templates import available_templates
+from .workflows.alt_test import alt_test
 from .workflows.consistency import consistency
 from .workflows.diagnostics import rater_diagnostics
 from .workflows.judges import judge_agreement, judge_set_fingerprint
@@ -40,4 +41,5 @@ __all__ = [
     "calibration_sample", "consistency", "evaluation_sheet", "judge_agreement",
     "judge_set_fingerprint", "rater_diagnostics",
     "achieved_precision", "bland_altman", "concordance", "icc", "report", "sample_size",
+    "alt_test",
 ]

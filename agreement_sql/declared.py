@@ -80,7 +80,7 @@ def names(optional: bool = True) -> Check:
             raise OptionError(f"{name}= must be a name or a list of names, got {_shown(value)}")
         listed = [_plain(v) for v in value]
         if not listed or not all(isinstance(v, str) and v != "" for v in listed):
-            raise OptionError(f"{name} must list one or more non-empty names, got {_shown(value)}")
+            raise OptionError(f"{name}= must list one or more non-empty names, got {_shown(value)}")
     return check
 
 
@@ -225,6 +225,45 @@ def judges(name: str, value: Any) -> None:
     names(optional=False)(name, value)
 
 
+EPSILON_GUIDANCE = ("the paper's guidance: 0.2 when the humans are experts, 0.15 skilled "
+                    "annotators, 0.1 crowd workers")
+MIN_ITEMS = 30          # the alt-test's floor for the t-test (Calderon et al. 2025, section 3)
+
+
+def epsilon(name: str, value: Any) -> None:
+    value = _plain(value)
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or \
+            not math.isfinite(float(value)) or not 0.0 <= float(value) < 1.0:
+        raise OptionError(f"{name} must lie in [0, 1): it is the advantage in mean(W_h - W_judge), "
+                          f"a difference of two shares, granted to the judge ({EPSILON_GUIDANCE}); "
+                          f"got {_shown(value)}")
+
+
+def fdr(name: str, value: Any) -> None:
+    value = _plain(value)
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or \
+            not math.isfinite(float(value)) or not 0.0 < float(value) < 1.0:
+        raise OptionError(f"{name} must lie in (0, 1) (the false discovery rate of the Benjamini-"
+                          f"Yekutieli procedure; the paper uses 0.05), got {_shown(value)}")
+
+
+def min_humans(name: str, value: Any) -> None:
+    whole()(name, value)
+    if _plain(value) < 2:
+        raise OptionError(f"{name} must be at least 2: a human is scored against the other "
+                          f"humans of an instance, so an instance needs two, got {_shown(value)}")
+
+
+def min_items(name: str, value: Any) -> None:
+    whole()(name, value)
+    if _plain(value) < MIN_ITEMS:
+        raise OptionError(f"{name} must be at least {MIN_ITEMS}, got {_shown(value)}: the "
+                          f"alt-test is a t-test per human, whose normal approximation the paper "
+                          f"trusts from {MIN_ITEMS} instances a human on (below that it names the "
+                          f"Wilcoxon signed-rank test, which this package does not implement); "
+                          f"annotate more instances per human")
+
+
 def across(name: str, value: Any) -> None:
     if value is None or isinstance(value, bool):
         return
@@ -317,6 +356,21 @@ PARAMETERS: dict[str, Parameter] = _declared(
     # judges
     Parameter("judges", "the judges: names, or names with their metadata", judges,
               refuses=(5, "")),
+    # the alternative annotator test (Calderon, Reichart & Dror 2025)
+    Parameter("epsilon", "the advantage granted to a judge in mean(W_h - W_judge), in [0, 1) "
+              "(the paper: 0.2 experts, 0.15 skilled annotators, 0.1 crowd workers)", epsilon,
+              0.2, refuses=(1.0, -0.1)),
+    Parameter("scoring", "how a label is scored against the other humans: 'accuracy' (labels) "
+              "or 'neg_rmse' (numbers)", choice("accuracy", "neg_rmse"), "accuracy",
+              refuses=("rmse",)),
+    Parameter("q", "the false discovery rate of the Benjamini-Yekutieli procedure", fdr, 0.05,
+              refuses=(0, 1.5)),
+    Parameter("min_humans", "the human labels an instance needs to enter (>= 2: a human is "
+              "scored against the others)", min_humans, 2, refuses=(1,)),
+    Parameter("min_items", "the instances a human needs to be tested (>= 30, the paper's floor "
+              "for the t-test)", min_items, MIN_ITEMS, refuses=(10,)),
+    Parameter("alt_test_options", "the report's alternative annotator test: epsilon, scoring, "
+              "q, min_humans, min_items", mapping(), refuses=(5,)),
     Parameter("across", "judge_agreement: the slice a per-point alpha pools over", across,
               refuses=(5,)),
     Parameter("sigma_threshold", "a point is flagged when its judges' sigma exceeds this",

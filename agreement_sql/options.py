@@ -161,6 +161,18 @@ OPTIONS: dict[str, tuple[Check, str]] = {
     "retrieved_rel": (_opt_str, "consistency: the retrieved ids relation"),
     "scholar_rel": (_opt_str, "consistency: the scholar lines relation"),
     "auditor_rel": (_opt_str, "consistency: the auditor lines relation"),
+    # the alternative annotator test (sql/alt_test.sql.j2)
+    "scoring": (_choice("accuracy", "neg_rmse"),
+                "alt_test: how the judge and a human are scored against the other humans"),
+    "n_judges": (lambda v: _count(v) and v >= 1,
+                 "alt_test: the judges, bound as $judge_i (every other rater is a human)"),
+    "n_humans": (_count, "alt_test, forms pattern and pivot: the humans, bound as $human_i"),
+    "alt_form": (_choice("pattern", "pivot", "cells"),
+                 "alt_test: a row per instance with its raters' ratings as one rater pattern "
+                 "(few raters, few categories) or a column per rater (few raters), or per "
+                 "instance and category with the ratings joined back (any raters and categories)"),
+    # Student's t distribution function (sql/student_t.sql.j2, sql/_student_t.sql.j2)
+    "t_values": (_is_str, "student_t: the relation of rows (row_id, t, v) whose P(T <= t) it computes"),
     # input examples (sql/input_examples.sql.j2)
     "problem": (_choice("null_key", "nonfinite", "label", "outside_domain", "out_of_scale",
                         "outside_range", "duplicate", "invalid", "duplicate_id", "missing_id"),

@@ -33,6 +33,10 @@ judge_agreement,     ``with_row_number=True``: rows numbered in input order, as
 judge_units          ``ratings_session(ordered=True)`` does (workflows/judges.py); the
                      group granularity alone, its units aggregated in the statement
 report_traces        ``n_traces=1``, ``numeric_items=False`` (reports/html/data.py)
+alt_test             ``scoring="accuracy"``, ``n_judges=1``, ``alt_form="cells"``: one judge, ``$judge_0``,
+                     the form for any raters (``alt_form=pivot n_humans=k`` the form with a column per
+                     rater: k humans ``$human_i``; workflows/alt_test.py)
+student_t            ``t_values``: the caller's relation of rows (row_id, t, v)
 layout_profile       ``layout_columns=value``: a counts table of one category column (ratings.py)
 plan_simulation      ``n_categories=2`` (simulation.py: one per prevalence)
 consistency          ``input_form="pairs"``, ``part="summary"`` (workflows/consistency.py)
@@ -56,7 +60,7 @@ sheet_pairs          the same sheet's labelling columns and breakdowns; per slic
 The caller's own input is ``relation`` (a sheet for the sheet templates and
 calibration_sample; sheet_agreement, sheet_confusion, sheet_pairs and sheet_disagreements show it as
 ``sheet``); relations a call registers itself appear under the readable names of
-:data:`SAMPLE_RELATIONS` and :data:`CALL_RELATIONS` (``scales``, ``pairs``, ``citations``,
+:data:`SAMPLE_RELATIONS` and :data:`CALL_RELATIONS` (``scales``, ``t_values``, ``pairs``, ``citations``,
 ``retrieved``, ``jsonl``, ``lines``, ``repeats``, ``scholar``, ``auditor``, ``sheet``).
 Parameters a call computes from its data are shown with the values of :data:`SAMPLE_PARAMS`,
 and with :func:`_template_params` for a template's own (``$rater_i``, ``$trace_item_i``, ``$cum_i``, ``$column_i``, ...).
@@ -87,9 +91,12 @@ SAMPLE_PARAMS: dict[str, Any] = {
     "icc_form": "ICC2",
     # the HTML report's distribution cards (reports/html/data.py N_BINS, MAX_SHOWN_RATERS)
     "n_bins": 10, "max_raters": 12,
+    # alt_test()'s defaults (workflows/alt_test.py)
+    "epsilon": 0.2, "q": 0.05, "min_humans": 2, "min_items": 30,
 }
 # relations a template joins that a call registers itself (shown under these names)
-SAMPLE_RELATIONS = {"scales": "scales", "domain": None, "weight_matrix": None}
+SAMPLE_RELATIONS = {"scales": "scales", "domain": None, "weight_matrix": None,
+                    "t_values": "t_values"}
 # the relations of a workflow's own input preparation: consistency's JSONL lines (by
 # input_form) and the caller's sheet, for the sheet statements that read it in one pass
 _NO_CONSISTENCY_RELATIONS = {"jsonl_rel": None, "lines_rel": None, "repeats_rel": None,
@@ -149,6 +156,8 @@ TEMPLATE_OPTIONS: dict[str, dict[str, Any]] = {
                            "verdict_column": "LLM_Judge_Verdict", "part": "rows"},
     # a counts table whose one category column is the sample's value column (ratings.py)
     "layout_profile": {"layout_columns": ["value"]},
+    # one judge, accuracy (workflows/alt_test.py)
+    "alt_test": {"scoring": "accuracy", "n_judges": 1, "alt_form": "cells", "n_humans": 0},
 }
 
 
@@ -302,6 +311,9 @@ def _template_params(template: str, options: dict[str, Any], spec: RatingsSpec) 
     out: dict[str, Any] = {}
     if template in ("named_raters", "concordance", "cohen_pairs"):
         out.update({f"rater_{i}": rater(i) for i in range(options["named_raters"])})
+    if template == "alt_test":                          # alt_test(judges=["ann", ...]), humans after them
+        out.update({f"judge_{i}": rater(i) for i in range(options["n_judges"])})
+        out.update({f"human_{i}": rater(options["n_judges"] + i) for i in range(options["n_humans"])})
     if template == "lookup_rows":                       # a declared domain ["no", "yes"]
         for i, label in enumerate(("no", "yes")):
             out.update({f"row_{i}_0": label, f"row_{i}_1": i + 1, f"row_{i}_2": float(i + 1)})

@@ -504,3 +504,60 @@ class PrecisionResult(TypedDict):
     source: str
     metric: str
     group: NotRequired[Dict[str, Any]]
+
+
+# --- the alternative annotator test (agreement_sql.workflows.alt_test; docs/judges.md) ---
+
+class AltTestHuman(TypedDict):
+    """One human a judge was tested against (Calderon, Reichart & Dror 2025, section 3)."""
+    human: str
+    n_items: int                   # instances of the human with the judge's label and min_humans humans
+    p_value: Optional[float]       # one-sided t-test of d = W_h - W_judge against epsilon (H1: mean < epsilon)
+    judge_wins: bool               # H0 rejected under Benjamini-Yekutieli at q
+    advantage: float               # mean of W_judge: the judge scores at least as well as the human
+    mean_difference: float         # mean of d = W_h - W_judge
+    t: Optional[float]             # None when every d is equal (zero variance; see conventions)
+    df: int                        # n_items - 1
+
+
+class AltTestExcludedHuman(TypedDict):
+    human: str
+    n_items: int                   # below min_items: not tested
+    reason: str
+
+
+class AltTestJudge(TypedDict):
+    """One judge's alt-test: in the order the judges were given."""
+    judge: str
+    winning_rate: Optional[float]  # share of tested humans whose null is rejected; None: none tested
+    advantage_probability: Optional[float]   # mean over the tested humans of their advantage
+    passed: Optional[bool]         # winning_rate >= 0.5 (unrounded); None when no human was tested
+    epsilon: float
+    scoring: str
+    n_items: int                   # instances with the judge's label and at least min_humans humans
+    n_humans_tested: int
+    n_humans_won: int              # humans the judge wins against (rejected nulls)
+    humans: List[AltTestHuman]     # by human name
+    excluded_instances: Dict[str, int]       # fewer_than_min_humans, no_judge_label
+    excluded_humans: List[AltTestExcludedHuman]
+
+
+class AltTestResult(TypedDict):
+    """ag.alt_test(): can these LLM judges replace a human annotator? (docs/judges.md)"""
+    judges: List[AltTestJudge]
+    humans: List[str]              # the raters not named as judges, by name
+    n_instances: int               # instances (items) with any rating
+    human_alpha: Optional[float]   # Krippendorff's alpha among the humans (None: no unit two humans rated)
+    human_alpha_level: str         # nominal (accuracy) or interval (neg_rmse)
+    human_alpha_items: int         # instances two or more humans rated
+    epsilon: float
+    scoring: str
+    q: float
+    min_humans: int
+    min_items: int
+    metric: str
+    n_rows: int                    # accounting (see Accounting): every rating of the metric/slice
+    n_ratings: int
+    n_excluded: Dict[str, int]     # missing, placeholder, duplicate
+    conventions: Dict[str, str]
+    group: NotRequired[Dict[str, Any]]

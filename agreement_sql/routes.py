@@ -136,6 +136,19 @@ DECISIONS: dict[str, Decision] = {d.name: d for d in (
                  "each granularity its own statement over the ratings re-keyed",
                  "the counts form, or more judges than rater bits"),
     )),
+    Decision("alt_test", "how alt_test gathers each instance's labels (sql/alt_test.sql.j2)", (
+        Producer("pattern", "sql/alt_test.sql.j2 (alt_form pattern)",
+                 "a row per instance holding one rater pattern (few raters, at most 16 "
+                 "categories)", "1M instances x 5 humans x 3 judges: 1.01 s, 2.4x the per-item "
+                 "floor, 227 MB (bench/README.md, alt-test section)"),
+        Producer("pivot", "sql/alt_test.sql.j2 (alt_form pivot)",
+                 "a row per instance with a column per rater", "continuous scores (neg_rmse on "
+                 "any numbers) or too many raters for a pattern: 3.0-3.3x the floor, ~320 MB "
+                 "on the same file"),
+        Producer("cells", "sql/alt_test.sql.j2 (alt_form cells)",
+                 "a row per instance and category", "any raters and categories (raters the "
+                 "profile could not list, more than 120 human-judge pairs): 17-19x the floor"),
+    )),
     Decision("consistency_input", "how consistency() reads a merged pairs JSONL", (
         Producer("engine_lines", "sql/consistency.sql.j2 (input_form jsonl, lines)",
                  "DuckDB's JSON Lines reader, flattened once into a temporary table",
@@ -443,6 +456,28 @@ def judges_producer(route: Route | None) -> str:
     can = route is not None and route.units == "wide" and route.rater_blocks > 0
     return _chosen("judges", "one_aggregation" if can else "rekeyed",
                    ("one_aggregation", "rekeyed") if can else ("rekeyed",))
+
+
+# alt_test's row-per-instance forms (pattern, pivot) up to this many (human, judge) pairs
+ALT_TEST_MAX_PAIRS = 120
+
+
+def alt_test_producer(profile: Profile, route: Route, judges: Sequence[str], scoring: str) -> str:
+    """sql/alt_test.sql.j2's form: a row per instance (every rater known from the profile and at
+    most ALT_TEST_MAX_PAIRS human-judge pairs) holding one rater pattern (the wide form's
+    categories and few enough raters for (K + 1)^R below 2^53) or a column per rater (neg_rmse
+    on any numbers, accuracy on at most 16 categories); else a row per instance and category."""
+    humans = [r for r in profile.raters if r not in judges]
+    listed = bool(humans) and len(profile.raters) == profile.n_raters
+    if not listed or len(humans) * len(judges) > ALT_TEST_MAX_PAIRS:
+        return _chosen("alt_test", "cells", ("cells",))
+    pivot_ok = scoring == "neg_rmse" or route.units == "wide"
+    pattern_ok = route.units == "wide" and len(profile.raters) <= pattern_capacity(
+        len(route.categories))
+    decided = "pattern" if pattern_ok else "pivot" if pivot_ok else "cells"
+    possible = tuple(p for p, ok in (("pattern", pattern_ok), ("pivot", pivot_ok),
+                                     ("cells", True)) if ok)
+    return _chosen("alt_test", decided, possible)
 
 
 def consistency_reader(engine_reads: bool) -> str:

@@ -10,6 +10,7 @@ from ..formatting import to_json
 from ..reports.html import collect, render_page
 from ._common import (add_output_arguments, add_source_arguments, check_outputs, connection,
                       parse_pairs, source_keywords, write_output)
+from .alt_test import add_alt_test_arguments, alt_test_keywords, judge_names
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -24,6 +25,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--threshold", type=float, default=75.0, help="ready-to-proceed threshold in percent [75]")
     p.add_argument("--max-traces", type=int, default=20, help="how many traces to discuss the page lists [20]")
     p.add_argument("--title", default=None, help="the page title [the report kind and the source]")
+    add_alt_test_arguments(p, required=False)
     add_output_arguments(p, formats=("html", "json"))
     p.set_defaults(run=run, format="html")
 
@@ -34,9 +36,12 @@ def run(args: argparse.Namespace) -> int:
         raise OptionError(f"--max-traces must be 0 or more, got {args.max_traces}")
     con = connection(args)
     try:
+        judges = judge_names(args.judges) if args.judges is not None else None
         data = collect(args.source, scales=parse_pairs(args.scale, "--scale") or None,
                        threshold=args.threshold, max_traces=args.max_traces, title=args.title,
-                       con=con, **source_keywords(args))
+                       con=con, judges=judges,
+                       alt_test_options=alt_test_keywords(args) if judges else None,
+                       **source_keywords(args))
     finally:
         con.close()
     text = render_page(data) if args.format == "html" else to_json(data)

@@ -413,7 +413,9 @@ class SparkCallSession:
 
     def _shared_ctes_computed(self, sql: str, params: dict[str, Any]) -> str:
         """The statement with each CTE read more than once computed once, into a checkpointed
-        temporary view, its body replaced by a read of that view (see split_ctes)."""
+        temporary view, its body replaced by a read of that view (see split_ctes). A recursive
+        CTE (``WITH RECURSIVE``, Spark 4.1 on) is computed the same way when read twice: the
+        statement that computes it keeps the ``RECURSIVE`` keyword (join_ctes)."""
         parsed = split_ctes(sql)
         if parsed is None:
             return sql
@@ -549,13 +551,17 @@ def _tokens(sql: str) -> list[tuple[str, int, int]]:
 
 
 def split_ctes(sql: str) -> tuple[list[tuple[str, str, str]], str] | None:
-    """``WITH a AS (...), b AS (...) SELECT ...`` as ([(name, hint, body)], the final query);
-    None when the statement does not start with a WITH clause."""
+    """``WITH [RECURSIVE] a AS (...), b AS (...) SELECT ...`` as ([(name, hint, body)], the
+    final query); None when the statement does not start with a WITH clause. Whether the list
+    was RECURSIVE need not be kept: join_ctes writes it where a CTE reads itself."""
     toks = [t for t in _tokens(sql) if t[0] != "comment"]
     if not toks or toks[0][0] != "word" or sql[toks[0][1]:toks[0][2]].upper() != "WITH":
         return None
     ctes: list[tuple[str, str, str]] = []
     k = 1
+    if (len(toks) > 2 and toks[1][0] == "word" and sql[toks[1][1]:toks[1][2]].upper() == "RECURSIVE"
+            and toks[2][0] == "word" and sql[toks[2][1]:toks[2][2]].upper() != "AS"):
+        k = 2                       # WITH RECURSIVE name AS (..): not a CTE named "recursive"
     while True:
         if k + 1 >= len(toks) or toks[k][0] != "word":
             return None
@@ -601,4 +607,8 @@ def _references(text: str, names: set[str]) -> dict[str, int]:
 
 
 def join_ctes(ctes: list[tuple[str, str, str]], final: str) -> str:
-    return "WITH\n" + ",\n".join(f"{name} AS {hint} ({body})" for name, hint, body in ctes) + final
+    """The statement of ``ctes`` and ``final``: ``WITH RECURSIVE`` when some CTE reads itself
+    (its own name in its body), else ``WITH``."""
+    recursive = any(_references(body, {name.lower()}).get(name.lower(), 0) for name, _, body in ctes)
+    return ("WITH RECURSIVE\n" if recursive else "WITH\n") + ",\n".join(
+        f"{name} AS {hint} ({body})" for name, hint, body in ctes) + final

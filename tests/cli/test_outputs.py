@@ -82,9 +82,13 @@ def test_the_walk_finds_the_known_writers():
     assert {" ".join(w) for w, _, i in OUTPUT_OPTIONS if not i} == {"plan size"}
 
 
+# the arguments a command requires besides its input and output
+REQUIRED = {("alt-test",): ["--judges", "a"]}
+
+
 def _argv(words, inputs, input_value, option, output_value):
     """The command with its first input set to ``input_value`` and ``option`` to the output."""
-    argv = list(words)
+    argv = list(words) + REQUIRED.get(tuple(words), [])
     first = inputs[0]
     if first.option_strings:
         argv += [first.option_strings[0], input_value]

@@ -75,6 +75,7 @@ def test_tables_and_csv_of_every_command_show_names_escaped(tmp_path, capsys, wo
     argv += ["--metric", "metric"] if "metric" in options else []
     argv += ["--group-by", "g"] if "group_by" in options else []
     argv += ["--raters", f"{RATERS[0]},{RATERS[1]}"] if "raters" in options and words != ("coefficients",) else []
+    argv += ["--judges", RATERS[0]] if "judges" in options else []
     code = main(argv)
     out, err = capsys.readouterr()
     assert code in (0, 3), err

@@ -62,6 +62,17 @@ RANDOM_DUPS = random_ratings(14, duplicates=12)
 RANDOM_INT_ITEMS = RANDOM.set_column(0, "item", pa.array([int(i[1:]) * 7 for i in
                                                           RANDOM.column("item").to_pylist()], pa.int64()))
 BOOT = {"ci": 0.9, "n_boot": 60, "seed": 20240611}
+RANDOM_ALT = random_ratings(15, n_items=52)
+
+
+def alt_form(form: str, call: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """``call`` with alt_test's form forced (routes.forcing(alt_test=...)), on both engines."""
+    def run(con: Any) -> Any:
+        from agreement_sql import routes
+
+        with routes.forcing(alt_test=form):
+            return call(con)
+    return run
 
 
 def reference_cases() -> list[Case]:
@@ -107,6 +118,13 @@ def workflow_cases() -> list[Case]:
         ("consistency-sides", lambda con: a.consistency(scholar=str(DATA / "consistency_scholar.jsonl"),
                                                         auditor=str(DATA / "consistency_auditor.jsonl"), con=con)),
         ("sheet", lambda con: a.evaluation_sheet(str(DATA / "evaluation_sheet.csv"), con=con)),
+        # the alternative annotator test: rater patterns (lesion), instances (wax, 17 labels);
+        # Student's t in a recursive CTE on both engines
+        ("alt-test-lesion", lambda con: a.alt_test(str(DATA / "alttest" / "lesion.csv"), epsilon=0.15,
+                                                   judges=["gemini_flash", "gemini_pro", "gpt-4o", "gpt-4o-mini"],
+                                                   scoring="neg_rmse", con=con)),
+        ("alt-test-wax", lambda con: a.alt_test(str(DATA / "alttest" / "wax.csv"), epsilon=0.1,
+                                                judges=["gemini_flash", "gpt-4o", "mistral-v03"], con=con)),
     ]
 
 
@@ -144,6 +162,14 @@ def random_cases() -> list[Case]:
         ("random-icc", lambda con: a.icc(RANDOM, metric="metric", con=con)),
         ("random-gwet-bootstrap", lambda con: a.gwet_ac1(RANDOM, metric="metric", **BOOT, con=con)),
         ("random-missing-placeholder", lambda con: a.fleiss_kappa(RANDOM, metric="metric", missing=["5"], con=con)),
+        # one judge per metric: humans tested, and humans below 30 items excluded; each form of
+        # sql/alt_test.sql.j2 (rater patterns here; a column per rater; per instance and category)
+        ("random-alt-test", lambda con: a.alt_test(RANDOM_ALT, metric="metric", judges=["r4"], scoring="neg_rmse",
+                                                   epsilon=0.15, con=con)),
+        ("random-alt-test-pivot", alt_form("pivot", lambda con: a.alt_test(
+            RANDOM_ALT, metric="metric", judges=["r3", "r4"], con=con))),
+        ("random-alt-test-cells", alt_form("cells", lambda con: a.alt_test(
+            RANDOM_ALT, metric="metric", judges=["r4"], scoring="neg_rmse", con=con))),
     ]
     cases.append(("random-duplicates-mean", lambda con: a.coefficients(
         RANDOM_DUPS, metric="metric", group_by="batch", level="interval", on_duplicate="mean", con=con)))

@@ -44,3 +44,26 @@ def test_point_files_are_the_same_on_spark(tmp_path, spark_engine):
         assert theirs.schema == ours.schema, name
         assert theirs.to_pylist() == ours.to_pylist(), name
         assert spark["pointFiles"][name]["rows"] == file["rows"] > 0
+
+
+def test_student_t_on_spark(spark_engine):
+    """sql/student_t.sql.j2 (the recursive continued fraction) on Spark gives DuckDB's p-values
+    to 1e-12 over degrees of freedom 1 .. 1e6 (Spark reads 1.0 as a DECIMAL: the partial's
+    constants are DOUBLE literals)."""
+    from agreement_sql.engine import open_session
+    from agreement_sql.runner import lookup_rows, query
+
+    rows = [(i, t, v) for i, (t, v) in enumerate(
+        (s * t, v) for v in (1, 2, 29, 245, 1e4, 1e6) for t in (0.0, 1e-8, 0.5, 1.75, 3.0, 40.0, 1e200)
+        for s in (1, -1))]
+
+    def run(con):
+        with open_session(con) as session:
+            relation = lookup_rows(session, [("row_id", "bigint"), ("t", "double"), ("v", "double")],
+                                   rows, "t_values")
+            return query(session, "student_t", {"t_values": relation}, {})
+
+    duck, spark = run(None), run(spark_engine)
+    assert [r["row_id"] for r in spark] == [r["row_id"] for r in duck]
+    for a, b in zip(duck, spark):
+        assert abs(a["p"] - b["p"]) <= 1e-12 and a["iterations"] == b["iterations"], (a, b)

@@ -183,3 +183,26 @@ def test_postgres_rendering_gives_duckdbs_numbers(pg, metric, data, options):
     expected = [dict(zip(names, row)) for row in cur.fetchall()]
     assert expected and expected[0]["value"] is not None
     assert_same(expected, [{k: _plain(v) for k, v in row.items()} for row in got], metric)
+
+
+@pytest.mark.postgres
+def test_postgres_student_t_gives_duckdbs_p_values(pg):
+    """sql/student_t.sql.j2 (a recursive CTE; the alternative annotator test's p-values) run as
+    rendered for PostgreSQL: DuckDB's P(T <= t) to 1e-12 over 1 .. 1e6 degrees of freedom."""
+    rows = [(i, t, v) for i, (t, v) in enumerate(
+        (s * t, v) for v in (1.0, 2.0, 29.0, 245.0, 1e4, 1e6) for t in (0.0, 1e-8, 0.5, 1.75, 3.0, 40.0, 1e200)
+        for s in (1, -1))]
+    pg.execute("DROP TABLE IF EXISTS pg_temp.t_values")
+    pg.execute("CREATE TEMP TABLE t_values (row_id BIGINT, t DOUBLE PRECISION, v DOUBLE PRECISION)")
+    with pg.cursor() as cur:
+        cur.executemany("INSERT INTO t_values VALUES (%s, %s, %s)", rows)
+    rendered, params = statement("student_t", dialect="postgres")
+    got = _run_psql_style(pg, rendered, params)
+    con = duckdb.connect()
+    con.execute("CREATE TABLE t_values (row_id BIGINT, t DOUBLE, v DOUBLE)")
+    con.executemany("INSERT INTO t_values VALUES (?, ?, ?)", rows)
+    duck, duck_params = statement("student_t", dialect="duckdb")
+    expected = con.execute(duck.sql, duck.bind(duck_params)).fetchall()
+    assert [r["row_id"] for r in got] == [r[0] for r in expected]
+    for row, (_, p, iterations) in zip(got, expected):
+        assert abs(row["p"] - p) <= 1e-12 and row["iterations"] == iterations, (row, p)

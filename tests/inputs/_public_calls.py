@@ -41,6 +41,7 @@ def calls(folder: Path) -> dict[str, Callable[[], Any]]:
         "coefficients": lambda: ag.coefficients(TABLE, ci=0.95),
         **{name: (lambda name=name: getattr(ag, name)(TABLE)) for name in ag.registry.REGISTRY},
         "calibration_sample": lambda: ag.calibration_sample(str(sheet), output=str(folder / "s.csv")),
+        "alt_test": lambda: ag.alt_test(TABLE, judges=["b"]),
         "consistency": lambda: ag.consistency(str(DATA / "consistency_pairs.jsonl"),
                                               disagreements_tsv=str(folder / "d.tsv")),
         "evaluation_sheet": lambda: ag.evaluation_sheet(str(sheet)),

@@ -23,6 +23,7 @@ from agreement_sql.errors import OptionError
 from agreement_sql.rendering import statement
 from agreement_sql.reports.html import collect, render_page, report
 from agreement_sql.templates import template_dir
+from conftest import without_route
 
 ROOT = Path(__file__).resolve().parents[2]
 WORKSHOP = ROOT / "data" / "workshop_annotations.jsonl"
@@ -357,3 +358,49 @@ def test_numeric_items_and_a_two_rater_binary_question():
     assert p["scores"]["is_binary"] and p["coincidence"] is None
     assert p["confusion"]["cells"] == [[1, 0], [1, 1]]        # (a=0,b=0) trace 2; (1,0) trace 1; (1,1) trace 3
     assert (p["confusion"]["row_title"], p["confusion"]["col_title"]) == ("a", "b")
+
+
+def test_alt_test_section():
+    """judges=: the alternative annotator test per question, from alt_test() on the same ratings
+    (the page rounds its numbers); the Weval and sheet inputs refuse it."""
+    lesion = str(ROOT / "data" / "alttest" / "lesion.csv")
+    options = {"epsilon": 0.15, "scoring": "neg_rmse"}
+    judges = ["gemini_pro", "gpt-4o"]
+    data = collect(lesion, scales={"value": (0, 6)}, judges=judges, alt_test_options=options)
+    html = render_page(data)
+    direct = ag.alt_test(lesion, judges=judges, **options)
+    assert '<section id="alt-test">' in html and '<a href="#alt-test">' in html
+    section = unescape(html[html.index('<section id="alt-test">'):html.index('<section id="shape">')])
+    text = " ".join(re.sub(r"<[^>]+>", " ", section).split())
+    for j in direct["judges"]:
+        row = text[text.index(f"{j['judge']} {j['winning_rate']:.2f}"):]
+        assert row.startswith(f"{j['judge']} {j['winning_rate']:.2f} {j['advantage_probability']:.2f} "
+                              + ("✓ PASSED" if j["passed"] else "✗ FAILED"))
+        assert f"{j['n_humans_won']} / {j['n_humans_tested']}" in row
+        for h in j["humans"]:
+            assert f"{h['human']} {'✓' if h['judge_wins'] else '✗'}" in row
+    assert f"Krippendorff’s α (interval) {direct['human_alpha']:.3f}" in text
+    assert data["alt_test"] == [without_route(direct)]
+    assert "alt_test_zero_variance" in data["conventions"]
+    # without judges= there is no section; the options are checked as alt_test() checks them
+    assert 'id="alt-test"' not in report(WORKSHOP)
+    with pytest.raises(OptionError, match="min_items must be at least 30"):
+        report(lesion, judges=judges, alt_test_options={"min_items": 5})
+    with pytest.raises(OptionError, match="alt_test_options= takes"):
+        report(lesion, judges=judges, alt_test_options={"eps": 0.1})
+    with pytest.raises(OptionError, match="needs judges="):
+        report(lesion, alt_test_options=options)
+    with pytest.raises(OptionError, match="a Weval result"):
+        report(WEVAL, judges=judges)
+
+
+def test_cli_report_with_judges(tmp_path):
+    """`agreement-sql report FILE --judges a,b --epsilon .. --scoring ..` adds the section."""
+    lesion = str(ROOT / "data" / "alttest" / "lesion.csv")
+    out = tmp_path / "report.html"
+    assert report_cli.run(_cli(lesion, "--scale", "value=0..6", "--judges", "gemini_pro,gpt-4o",
+                               "--epsilon", "0.15", "--scoring", "neg_rmse", "-o", str(out),
+                               "--quiet")) == 0
+    page = unescape(out.read_text(encoding="utf-8"))
+    assert '<section id="alt-test">' in page and 'data-judge="gpt-4o"' in page
+    assert "scoring neg_rmse, ε 0.15" in page

@@ -54,8 +54,10 @@ CALLS: dict[str, Callable[[], Any]] = {
     "diagnostics": lambda: ag.rater_diagnostics(LIKERT, metric="metric"),
     "judges": lambda: ag.judge_agreement(DATA / "weval_results.json"),
     "consistency": lambda: ag.consistency(DATA / "consistency_pairs.jsonl"),
+    "alt_test": lambda: ag.alt_test(DATA / "alttest" / "lesion.csv", judges=["gpt-4o"],
+                                    scoring="neg_rmse", epsilon=0.15),
 }
-CHEAP = ("alpha_ordinal", "cohen_named", "icc", "consistency")
+CHEAP = ("alpha_ordinal", "cohen_named", "icc", "consistency", "alt_test")
 
 
 def _run(call: Callable[[], Any]) -> tuple[Any, list[dict[str, str]]]:

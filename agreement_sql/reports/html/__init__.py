@@ -32,7 +32,8 @@ def report(source: Any, *, item: str = "item", rater: str = "rater", value: str 
            metric: str | None = None, scales: Mapping[str, Any] | None = None,
            threshold: float = 75.0, on_duplicate: str | None = None, missing: Any = None,
            con: Any = None, title: str | None = None, max_traces: int = 20,
-           layout: str | None = None, rater_columns: Any = None, orientation: str | None = None) -> str:
+           layout: str | None = None, rater_columns: Any = None, orientation: str | None = None,
+           judges: Any = None, alt_test_options: Mapping[str, Any] | None = None) -> str:
     """The agreement report as one self-contained HTML page (returns the HTML text).
 
     The input kind is detected as :func:`agreement_sql.irr`, ``judge_agreement`` and
@@ -42,11 +43,16 @@ def report(source: Any, *, item: str = "item", rater: str = "rater", value: str 
     of each question (``rater_diagnostics()`` on the same ratings). ``max_traces`` caps the
     traces to discuss; every other list is capped too, so the page stays small (under 2 MB) for
     any input size. Unusable input raises the same :class:`agreement_sql.AgreementError` as irr().
+    ``judges`` (a ratings table): the LLM judges among the raters; the page then adds the
+    alternative annotator test of each judge against the other raters, per question
+    (:func:`agreement_sql.alt_test` on the same ratings, with ``alt_test_options``: epsilon,
+    scoring, q, min_humans, min_items).
     """
     return render_page(collect(source, item=item, rater=rater, value=value, metric=metric,
                                scales=scales, threshold=threshold, on_duplicate=on_duplicate,
                                missing=missing, con=con, title=title, max_traces=max_traces,
-                               layout=check_layout(layout, rater_columns, orientation)))
+                               layout=check_layout(layout, rater_columns, orientation),
+                               judges=judges, alt_test_options=alt_test_options))
 
 
 def render_page(data: ReportData) -> str:

@@ -21,13 +21,15 @@ from dataclasses import replace
 from typing import Any, Mapping
 
 from ...engine import open_session
-from ... import routes
+from ... import declared, routes
 from ...ratings import RatingsSpec, materialize
-from ...results import (EvaluationSheetReport, IRRError, IRRReport, JudgeAgreementReport,
-                        PerMetricScore, RaterDiagnostics)
+from ...errors import OptionError
+from ...results import (AltTestResult, EvaluationSheetReport, IRRError, IRRReport,
+                        JudgeAgreementReport, PerMetricScore, RaterDiagnostics)
 from ...runner import query
 from ...session import check_raters, ratings_session
 from ...sources import FileSource, resolve_source
+from ...workflows.alt_test import alt_test_on, check_options
 from ...workflows.diagnostics import diagnose_with_rows
 from ...workflows.judges import judge_agreement
 from ...workflows.sheet import ANNOTATOR, evaluation_sheet
@@ -43,6 +45,10 @@ else:  # pragma: no cover - Python 3.10
 LEVEL = "interval"
 N_BINS, MAX_CATEGORIES, MAX_SHOWN_RATERS = 10, 16, 12
 MAX_GROUPS, MAX_POINTS, MAX_ROWS = 60, 40, 40   # judge groups, per-point rows, table rows shown
+# alt_test()'s defaults, which the report's alt_test_options= may change
+# alt_test()'s own defaults for the report's alt_test_options= (agreement_sql/declared.py)
+ALT_TEST_DEFAULTS = {name: declared.PARAMETERS[name].default_of("alt_test")
+                     for name in ("epsilon", "scoring", "q", "min_humans", "min_items")}
 _WHOLE = re.compile(r"-?[0-9]+")
 TITLES = {"irr": "Inter-rater reliability", "judges": "LLM judge agreement",
           "sheet": "Evaluation sheet agreement"}
@@ -111,6 +117,7 @@ class ReportData(TypedDict):
     trace_raters: list[str]        # the raters with a rating on a listed trace (columns)
     judges: JudgeAgreementReport | None
     sheet: EvaluationSheetReport | None
+    alt_test: list[AltTestResult] | None   # judges=: the alternative annotator test per question
     limits: dict[str, int]         # the caps the page applies to its lists
     conventions: dict[str, str]
 
@@ -119,26 +126,33 @@ def collect(source: Any, *, item: str = "item", rater: str = "rater", value: str
             metric: str | None = None, scales: Mapping[str, Any] | None = None,
             threshold: float = 75.0, on_duplicate: str | None = None, missing: Any = None,
             con: Any = None, title: str | None = None, max_traces: int = 20,
-            layout: Any = None) -> ReportData:
+            layout: Any = None, judges: Any = None,
+            alt_test_options: Mapping[str, Any] | None = None) -> ReportData:
     """Detect the input kind and read everything the page shows (``con`` as every public
-    function takes it: a DuckDB connection, an engine, or None)."""
+    function takes it: a DuckDB connection, an engine, or None). ``judges``: the alternative
+    annotator test of these raters against the others, per question (a ratings table only)."""
+    alt = _alt_test_options(judges, alt_test_options)
     if type(source).__name__ == "RecordBatchReader":   # read once: detection reads it too
         source = source.read_all()
     kind, readable = detect(source, con) if layout is None or layout.kind == "long" \
         else ("irr", source)
+    if alt is not None and kind != "irr":
+        raise OptionError("judges= adds the alternative annotator test to the report of a ratings "
+                          f"table; this input is {'a Weval result' if kind == 'judges' else 'an evaluation sheet'} "
+                          "(run agreement_sql.alt_test on its ratings instead)")
     data = ReportData(kind=kind, title="", source=_describe(source), threshold=float(threshold),
                       irr=None, questions=[], traces=[], trace_raters=[], judges=None, sheet=None,
-                      conventions={},
+                      alt_test=None, conventions={},
                       limits={"raters": MAX_SHOWN_RATERS, "traces": int(max_traces),
                               "groups": MAX_GROUPS, "points": MAX_POINTS, "rows": MAX_ROWS})
     if kind == "judges":
-        judges = judge_agreement(readable, con=con)
+        weval = judge_agreement(readable, con=con)
         # least agreeing first (None: no alpha, last)
-        judges["groups"].sort(key=lambda g: _none_last(
+        weval["groups"].sort(key=lambda g: _none_last(
             g["judgeAgreement"]["krippendorffsAlpha"] if g["judgeAgreement"] else None))
-        judges["perPoint"].sort(key=lambda p: _none_last(p["alpha"]))   # type: ignore[union-attr]
-        data["judges"] = judges
-        data["conventions"] = dict(judges["conventions"])
+        weval["perPoint"].sort(key=lambda p: _none_last(p["alpha"]))   # type: ignore[union-attr]
+        data["judges"] = weval
+        data["conventions"] = dict(weval["conventions"])
     elif kind == "sheet":
         sheet = evaluation_sheet(readable, con=con)
         data["sheet"] = sheet
@@ -146,7 +160,7 @@ def collect(source: Any, *, item: str = "item", rater: str = "rater", value: str
     else:
         _workshop(data, readable, item=item, rater=rater, value=value, metric=metric, layout=layout,
                   scales=scales, on_duplicate=on_duplicate, missing=missing, con=con,
-                  max_traces=max_traces)
+                  max_traces=max_traces, alt=alt)
     data["title"] = title or f"{TITLES[kind]}: {data['source']}"
     return data
 
@@ -188,9 +202,26 @@ def _column_names(source: Any, con: Any) -> list[str]:
         return [c.name for c in session.read_source(source).columns]
 
 
+def _alt_test_options(judges: Any, options: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """The report's judges= and alt_test_options=, checked as alt_test() checks them."""
+    if judges is None:
+        if options:
+            raise OptionError("alt_test_options= needs judges=: the raters the test is run for")
+        return None
+    given = dict(options or {})
+    unknown = sorted(set(given) - set(ALT_TEST_DEFAULTS))
+    if unknown:
+        raise OptionError(f"alt_test_options= takes {', '.join(ALT_TEST_DEFAULTS)}; got {', '.join(unknown)}")
+    chosen = {**ALT_TEST_DEFAULTS, **given}
+    declared.check_arguments("alt_test", chosen)
+    names = check_options(judges)
+    return {**chosen, "judges": names, "epsilon": float(chosen["epsilon"]), "q": float(chosen["q"])}
+
+
 def _workshop(data: ReportData, source: Any, *, item: str, rater: str, value: str,
               metric: str | None, scales: Mapping[str, Any] | None, on_duplicate: str | None,
-              missing: Any, con: Any, max_traces: int, layout: Any = None) -> None:
+              missing: Any, con: Any, max_traces: int, layout: Any = None,
+              alt: dict[str, Any] | None = None) -> None:
     """irr() for the verdict, scores, patterns and trace ranking; the rater diagnostics for the
     rater figures; the report_* statements for the rest (one session, the same ratings)."""
     threshold, cap_traces, cap_patterns = checked_options(data["threshold"], max_traces,
@@ -205,6 +236,12 @@ def _workshop(data: ReportData, source: Any, *, item: str, rater: str, value: st
         if "error" in report:
             return
         data["conventions"] = {**report["conventions"], **CONVENTIONS}
+        if alt is not None:
+            # the same ratings and profile: the alternative annotator test per question
+            data["alt_test"] = alt_test_on(spec, profile=profile, **alt)
+            data["conventions"].update({f"alt_test_{k}": v for k, v in
+                                        data["alt_test"][0]["conventions"].items()}
+                                       if data["alt_test"] else {})
         scores = report["per_metric_scores"]
         traces = report["trace_disagreements"]
         check_raters(spec.layout, "the report's rater figures")
