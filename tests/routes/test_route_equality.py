@@ -126,3 +126,21 @@ def test_every_result_says_its_route():
                                 "rater_bits": "bits", "raters": "found", "states": "all_rated"}]
     with routes.forcing(units="counts"):
         assert ag.fleiss_kappa(K2011)["route"][0]["units"] == "counts"
+
+
+def test_every_producer_is_a_named_template_or_macro_with_a_header():
+    # a producer is "sql/<file>" or "sql/<file>#<macro>": the file exists, the macro is defined
+    # in it, and a comment before the macro names the producer it is (dbt-utils' dispatch)
+    from agreement_sql.templates import template_dir
+
+    folder = template_dir()
+    for decision in routes.DECISIONS.values():
+        for producer in decision.alternatives:
+            for where in producer.where:
+                file, _, macro = where.partition("#")
+                text = (folder / file.removeprefix("sql/")).read_text()
+                if macro:
+                    at = text.find("{% macro " + macro + "(")
+                    assert at > 0, (decision.name, producer.name, where)
+                    header = text[text.rfind("{#", 0, at):at]
+                    assert "producer" in header or "ANOVA" in header, (where, header)
