@@ -13,7 +13,7 @@ from typing import Any
 
 from .errors import OptionError
 from .results import (BrennanPredigerResult, CohenKappaResult, CongerKappaResult,
-                      FleissKappaResult, GwetAC1Result, KrippendorffAlphaResult,
+                      FleissKappaResult, GwetAC1Result, KappaResult, KrippendorffAlphaResult,
                       PercentAgreementResult, ScottPiResult)
 
 
@@ -107,6 +107,10 @@ REGISTRY: dict[str, Coefficient] = {c.name: c for c in (
     Coefficient("percent_agreement", "percent agreement (a proportion)",
                 "_percent_agreement.sql.j2", "kappa", PercentAgreementResult,
                 "Gwet (2014) ch. 2", None),
+    Coefficient("bangdiwala_b", "Bangdiwala's B (agreement chart)", "_bangdiwala_b.sql.j2",
+                "pair", KappaResult, "Bangdiwala (1985); Friendly & Meyer (2016) sec. 4.5",
+                None, weighted=False, analytic_se=False, two_raters=True, named_raters=True,
+                aliases=("bangdiwala",)),
     Coefficient("krippendorff_alpha", "Krippendorff's alpha", "_alpha.sql.j2", "alpha",
                 KrippendorffAlphaResult, "Krippendorff (2011), Computing Krippendorff's "
                 "Alpha-Reliability", "krippendorff", weighted=False, analytic_se=False,

@@ -226,9 +226,10 @@ def test_percent_agreement_is_a_proportion_without_chance():
 
 def test_coefficients_default_is_all_that_apply():
     two = coefficients(REFERENCE / "sas_kappa_3x3.csv")
-    # numeric ratings: the ICC too (McGraw & Wong's ICC(A,1), listwise)
-    assert list(two) == ["cohen_kappa", "scott_pi", "fleiss_kappa", "conger_kappa", "gwet_ac1",
-                         "brennan_prediger", "percent_agreement", "krippendorff_alpha", "icc"]
+    # every registry entry, in its order (two raters: each two-rater coefficient too), and for
+    # numeric ratings the ICC (McGraw & Wong's ICC(A,1), listwise)
+    from agreement_sql.registry import REGISTRY
+    assert list(two) == [*REGISTRY, "icc"]
     many = coefficients(REFERENCE / "fleiss1971_diagnoses_30x6.csv")
     assert "light_kappa" in many and "cohen_kappa" not in many and "scott_pi" not in many
     assert many["krippendorff_alpha"]["interpretation"] in ("reliable", "tentative", "unreliable")

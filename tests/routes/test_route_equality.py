@@ -144,3 +144,24 @@ def test_every_producer_is_a_named_template_or_macro_with_a_header():
                     assert at > 0, (decision.name, producer.name, where)
                     header = text[text.rfind("{#", 0, at):at]
                     assert "producer" in header or "ANOVA" in header, (where, header)
+
+
+@pytest.mark.parametrize("name", sorted(__import__("agreement_sql").registry.REGISTRY))
+def test_every_coefficient_on_every_per_unit_alternative(name):
+    # every registry entry, on two raters' ratings with missing values and slices, under each
+    # alternative of the per-unit decisions: the default route's answer (so a coefficient added
+    # to the registry is compared across the routes by construction)
+    import random
+
+    rng = random.Random(5)
+    rows = [{"item": i, "rater": r, "g": f"g{i % 2}",
+             "value": rng.choice([1, 2, 3]) if rng.random() > 0.1 else None}
+            for i in range(40) for r in ("a", "b")]
+    table = pa.Table.from_pylist(rows)
+    function = getattr(ag, name)
+    expected, _ = _run(lambda: function(table, group_by="g", missing=[9]))
+    for decision in ("units", "rater_bits", "raters", "rater_patterns", "states"):
+        for producer in routes.DECISIONS[decision].names:
+            with routes.forcing(**{decision: producer}):
+                got, _ = _run(lambda: function(table, group_by="g", missing=[9]))
+            close(got, expected, f"{name} {decision}={producer}")

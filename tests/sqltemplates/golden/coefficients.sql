@@ -694,6 +694,41 @@ percent_agreement AS (
   JOIN percent_agreement_value AS v ON s.metric = v.metric
 )
 ,
+bangdiwala_b_diagonal AS (
+  -- sum_i p_ii^2 and p_o = sum_i p_ii over the diagonal cells
+  SELECT c.metric, c.rater_a, c.rater_b,
+         agreement_fsum(CASE WHEN c.pos_a = c.pos_b THEN c.p_ij * c.p_ij ELSE 0.0 END) AS squares,
+         agreement_fsum(CASE WHEN c.pos_a = c.pos_b THEN c.p_ij ELSE 0.0 END) AS p_o
+  FROM pair_cells AS c
+  GROUP BY c.metric, c.rater_a, c.rater_b
+),
+bangdiwala_b_rectangles AS (
+  -- sum_i p_i. p_.i over every category of the pair's domain
+  SELECT r.metric, r.rater_a, r.rater_b, agreement_fsum(r.p_row * c.p_col) AS rectangles
+  FROM pair_rows AS r
+  JOIN pair_cols AS c ON r.metric = c.metric AND r.rater_a = c.rater_a AND r.rater_b = c.rater_b AND c.position = r.position
+  GROUP BY r.metric, r.rater_a, r.rater_b
+),
+bangdiwala_b AS (
+  -- the pair's B when the metric (or slice) has exactly two raters
+  SELECT r.metric,
+         'bangdiwala_b' AS coefficient,
+         CASE WHEN r.n_raters = 2 THEN MIN(d.squares / NULLIF(g.rectangles, 0.0)) END AS value,
+         CASE WHEN r.n_raters = 2 THEN MIN(d.p_o) END AS observed_agreement,
+         CAST(NULL AS DOUBLE) AS chance_agreement,
+         r.n_items,
+         r.n_raters,
+         r.n_categories,
+         r.n_paired_ratings,
+         CASE WHEN r.n_raters = 2 THEN MIN(d.rater_a) END AS rater_a,
+         CASE WHEN r.n_raters = 2 THEN MIN(d.rater_b) END AS rater_b,
+         CAST(NULL AS DOUBLE) AS variance
+  FROM pair_keys AS r
+  LEFT JOIN bangdiwala_b_diagonal AS d ON r.metric = d.metric
+  LEFT JOIN bangdiwala_b_rectangles AS g ON d.metric = g.metric AND d.rater_a = g.rater_a AND d.rater_b = g.rater_b
+  GROUP BY r.metric, r.n_raters, r.n_items, r.n_categories, r.n_paired_ratings
+)
+,
 krippendorff_alpha AS (
   SELECT k.metric,
          'krippendorff_alpha' AS coefficient,
@@ -805,7 +840,20 @@ CAST(NULL AS DOUBLE) AS se0, CAST(NULL AS DOUBLE) AS z,
          CAST(NULL AS DOUBLE) AS ci_high, CAST(NULL AS BIGINT) AS n_boot_valid
   FROM percent_agreement AS c
   UNION ALL
-  SELECT c.metric, 7 AS position, 'krippendorff_alpha' AS name,
+  SELECT c.metric, 7 AS position, 'bangdiwala_b' AS name,
+         c.coefficient, c.value,
+         c.observed_agreement, c.chance_agreement,
+         CAST(NULL AS DOUBLE) AS observed_disagreement, CAST(NULL AS DOUBLE) AS expected_disagreement,
+         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories, c.variance,
+         c.n_raters, c.n_paired_ratings, c.rater_a, c.rater_b,
+CAST(NULL AS BIGINT) AS n_pairs,
+CAST(NULL AS DOUBLE) AS se0, CAST(NULL AS DOUBLE) AS z,
+         CAST(NULL AS DOUBLE) AS p_one_sided, CAST(NULL AS DOUBLE) AS p_value,
+         CAST(NULL AS DOUBLE) AS se, CAST(NULL AS DOUBLE) AS ci_low,
+         CAST(NULL AS DOUBLE) AS ci_high, CAST(NULL AS BIGINT) AS n_boot_valid
+  FROM bangdiwala_b AS c
+  UNION ALL
+  SELECT c.metric, 8 AS position, 'krippendorff_alpha' AS name,
          c.coefficient, c.value,
          CAST(NULL AS DOUBLE) AS observed_agreement, CAST(NULL AS DOUBLE) AS chance_agreement,
          c.observed_disagreement, c.expected_disagreement, c.n_items, c.n_values, c.n_categories,
