@@ -81,7 +81,10 @@ class Dialect:
     no_underscore: str = "POSITION('_' IN {}) = 0"
     # how a rendering printed for a person (agreement-sql render) writes parameter {}, and the
     # statement its header runs first to set it ({name}, {value}: a literal): set by hand, no
-    # PREPARE/EXECUTE. "" keeps param_prefix (the warehouse's own parameters).
+    # PREPARE/EXECUTE. "" keeps param_prefix (the warehouse's own parameters). Spark SQL: the
+    # parser's variable substitution (SET agreement_sql.name=literal; ${agreement_sql.name}),
+    # which, unlike a session variable, may stand where Spark wants a literal (a window's frame
+    # bound, sql/_pairwise_sums.sql.j2).
     script_param: str = ""
     script_set: str = ""
     # set on the variant a printed rendering uses (script_dialect): script_param, in place of
@@ -90,7 +93,7 @@ class Dialect:
 
     def param(self, name: str) -> str:
         """A bound parameter's marker (``$name`` on DuckDB, ``:name`` on Spark; in a printed
-        rendering ``getvariable('name')``, ``system.session.name``)."""
+        rendering ``getvariable('name')``, ``${agreement_sql.name}``)."""
         return self.param_form.replace("{}", name) if self.param_form else self.param_prefix + name
 
     @property
@@ -101,7 +104,7 @@ class Dialect:
     def script_header(self, params: Sequence[str], values: Mapping[str, object]) -> list[str]:
         """The lines a printed rendering starts with that set its parameters to ``values``
         (script_set), so it runs as printed: DuckDB ``SET VARIABLE``, Spark ``DECLARE OR
-        REPLACE VARIABLE``, psql ``\\set`` (a text unquoted by psql, read as ``:'name'``)."""
+        agreement_sql.name=``, psql ``\\set`` (a text unquoted by psql, read as ``:'name'``)."""
         out = []
         for p in params:
             if p not in values:
@@ -140,7 +143,9 @@ class Dialect:
             return str(value)
         if isinstance(value, float):
             text = repr(value)
-            return f"CAST({text} AS {self.double})" if self.name == "spark" else text
+            # Spark reads 1.5 as a DECIMAL: 1.5D is the DOUBLE literal (a literal, so it may
+            # stand where Spark wants one, a window's frame bound)
+            return text + "D" if self.name == "spark" else text
         text = str(value)
         if "\x00" in text:
             raise OptionError("a parameter value cannot contain a NUL character")
@@ -291,8 +296,8 @@ SPARK = Dialect(name="spark", quote="`", text="STRING", double="DOUBLE", param_p
                 to_number="TRY_CAST({} AS DOUBLE)", trim="TRIM(BOTH ' ' FROM {})",
                 bit_or="BIT_OR", bit_count="BIT_COUNT({})",
                 row_number="ROW_NUMBER() OVER (ORDER BY monotonically_increasing_id())",
-                error="raise_error({})", script_param="system.session.{}",
-                script_set="DECLARE OR REPLACE VARIABLE {name} = {value};")
+                error="CAST(raise_error({}) AS BOOLEAN)", script_param="${agreement_sql.{}}",
+                script_set="SET agreement_sql.{name}={value};")
 
 # Warehouse renderings (`agreement-sql render --dialect ...`; no engine runs them from Python).
 # Parameters: PostgreSQL through psql variables (\set name value, read as :name), BigQuery's
@@ -335,6 +340,6 @@ DIALECTS = {d.name: d for d in (DUCKDB, SPARK, POSTGRES, BIGQUERY, SNOWFLAKE)}
 def script_dialect(dialect: Dialect) -> Dialect:
     """The variant of ``dialect`` a printed rendering uses (``agreement-sql render``): its
     parameters are written in the form its own client sets by hand (DuckDB's
-    ``getvariable('name')`` after ``SET VARIABLE``, Spark's session variables, psql's
+    ``getvariable('name')`` after ``SET VARIABLE``, spark-sql's variable substitution, psql's
     ``:name``/``:'name'``); BigQuery and Snowflake keep their query parameters (@name, $name)."""
     return replace(dialect, param_form=dialect.script_param) if dialect.script_param else dialect

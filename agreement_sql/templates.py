@@ -301,7 +301,8 @@ class Rendered:
 
 _SET_HOW = {
     "duckdb": "DuckDB variables, read with getvariable()",
-    "spark": "Spark SQL session variables, read as system.session.<name>",
+    "spark": "spark-sql variable substitution: SET agreement_sql.NAME=LITERAL; read as "
+             "${agreement_sql.NAME}",
     "postgres": "psql variables: \\set NAME VALUE, a text quoted or not; the statement reads a "
                 "text as :'NAME' and a number as :NAME",
 }

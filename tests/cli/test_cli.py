@@ -105,8 +105,8 @@ def test_render_spark_dialect(capsys):
     assert main(["render", "fleiss_kappa", "--dialect", "spark", "--item", "Trace ID"]) == 0
     sql = capsys.readouterr().out
     assert sql.startswith("-- agreement-sql: coefficients (spark)\n-- reads relation: `ratings`\n")
-    assert "DECLARE OR REPLACE VARIABLE default_metric = 'value';" in sql
-    assert "system.session.default_metric AS metric" in sql
+    assert "SET agreement_sql.default_metric='value';" in sql
+    assert "${agreement_sql.default_metric} AS metric" in sql
     assert "src.`Trace ID`" in sql and "PREPARE" not in sql and "TEMP MACRO" not in sql
 
 

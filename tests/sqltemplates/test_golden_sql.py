@@ -88,7 +88,7 @@ def test_the_cases_differ_where_they_should():
     spark = rendering("coefficients--spark-ordinal-linear-ci")
     code = [line.split("--", 1)[0] for line in spark.splitlines()]      # comments dropped
     assert spark.startswith("-- agreement-sql: coefficients (spark)\n")
-    assert any("system.session.z" in line for line in code) and not any("$" in line for line in code)
+    assert any("${agreement_sql.z}" in line for line in code) and not any("$z" in line for line in code)
     assert "src.\"Module\"" in rendering("fleiss_kappa--bootstrap-by-slice")
 
 

@@ -134,12 +134,12 @@ scale AS (
          CASE WHEN COUNT(label) = 0 AND MIN(x) >= 0.0 AND MAX(x) <= 1.0
                    AND MAX(CASE WHEN ABS(x) < 9007199254740992.0 THEN x - FLOOR(x) END) = 0.0
               THEN 'binary' ELSE 'likert' END AS kind,
-         CASE WHEN COUNT(label) = 0 AND MIN(x) >= 0.0 AND MAX(x) <= 1.0
+         CAST(CASE WHEN COUNT(label) = 0 AND MIN(x) >= 0.0 AND MAX(x) <= 1.0
                    AND MAX(CASE WHEN ABS(x) < 9007199254740992.0 THEN x - FLOOR(x) END) = 0.0
-              THEN 0.0 ELSE 1.0 END AS lo,
-         CASE WHEN COUNT(label) = 0 AND MIN(x) >= 0.0 AND MAX(x) <= 1.0
+              THEN 0.0 ELSE 1.0 END AS DOUBLE) AS lo,
+         CAST(CASE WHEN COUNT(label) = 0 AND MIN(x) >= 0.0 AND MAX(x) <= 1.0
                    AND MAX(CASE WHEN ABS(x) < 9007199254740992.0 THEN x - FLOOR(x) END) = 0.0
-              THEN 1.0 ELSE 5.0 END AS hi
+              THEN 1.0 ELSE 5.0 END AS DOUBLE) AS hi
   FROM ratings
   GROUP BY metric
 )
@@ -355,19 +355,19 @@ trace_top AS (
   LIMIT getvariable('max_traces')
 )
 
-SELECT 'validation' AS part, 1 AS part_no, 1 AS ord,
-       NULL AS metric, NULL AS item, NULL AS rater, NULL AS pattern, NULL AS x, NULL AS spread, NULL AS n_more, NULL AS trace_item, NULL AS n_ratings, NULL AS mean, NULL AS std_dev, NULL AS priority, NULL AS is_binary, NULL AS scale_kind, NULL AS scale_lo, NULL AS scale_hi, NULL AS n_items_paired, NULL AS n_pairs, NULL AS exact_agreement, NULL AS adjacent_agreement, NULL AS primary_score, NULL AS human_agreement, NULL AS krippendorff_alpha, num_annotations AS num_annotations, num_raters AS num_raters, num_traces AS num_traces, traces_multi AS traces_multi, completeness AS completeness, n_duplicate_units AS n_duplicate_units, n_merged AS n_merged
+SELECT 'traces' AS part, 4 AS part_no, ROW_NUMBER() OVER (ORDER BY std_dev DESC, metric, item) AS ord,
+       metric AS metric, CAST(NULL AS VARCHAR) AS item, CAST(NULL AS VARCHAR) AS rater, CAST(NULL AS VARCHAR) AS pattern, CAST(NULL AS DOUBLE) AS x, spread AS spread, CAST(NULL AS BIGINT) AS n_more, item AS trace_item, n_ratings AS n_ratings, mean AS mean, std_dev AS std_dev, priority AS priority, CAST(NULL AS BOOLEAN) AS is_binary, CAST(NULL AS VARCHAR) AS scale_kind, CAST(NULL AS DOUBLE) AS scale_lo, CAST(NULL AS DOUBLE) AS scale_hi, CAST(NULL AS BIGINT) AS n_items_paired, CAST(NULL AS BIGINT) AS n_pairs, CAST(NULL AS DOUBLE) AS exact_agreement, CAST(NULL AS DOUBLE) AS adjacent_agreement, CAST(NULL AS DOUBLE) AS primary_score, CAST(NULL AS DOUBLE) AS human_agreement, CAST(NULL AS DOUBLE) AS krippendorff_alpha, CAST(NULL AS BIGINT) AS num_annotations, CAST(NULL AS BIGINT) AS num_raters, CAST(NULL AS BIGINT) AS num_traces, CAST(NULL AS BIGINT) AS traces_multi, CAST(NULL AS DOUBLE) AS completeness, CAST(NULL AS BIGINT) AS n_duplicate_units, CAST(NULL AS BIGINT) AS n_merged
+FROM trace_top
+UNION ALL
+SELECT 'validation', 1, 1,
+       CAST(NULL AS VARCHAR) AS metric, CAST(NULL AS VARCHAR) AS item, CAST(NULL AS VARCHAR) AS rater, CAST(NULL AS VARCHAR) AS pattern, CAST(NULL AS DOUBLE) AS x, CAST(NULL AS DOUBLE) AS spread, CAST(NULL AS BIGINT) AS n_more, NULL AS trace_item, CAST(NULL AS BIGINT) AS n_ratings, CAST(NULL AS DOUBLE) AS mean, CAST(NULL AS DOUBLE) AS std_dev, CAST(NULL AS BOOLEAN) AS priority, CAST(NULL AS BOOLEAN) AS is_binary, CAST(NULL AS VARCHAR) AS scale_kind, CAST(NULL AS DOUBLE) AS scale_lo, CAST(NULL AS DOUBLE) AS scale_hi, CAST(NULL AS BIGINT) AS n_items_paired, CAST(NULL AS BIGINT) AS n_pairs, CAST(NULL AS DOUBLE) AS exact_agreement, CAST(NULL AS DOUBLE) AS adjacent_agreement, CAST(NULL AS DOUBLE) AS primary_score, CAST(NULL AS DOUBLE) AS human_agreement, CAST(NULL AS DOUBLE) AS krippendorff_alpha, num_annotations AS num_annotations, num_raters AS num_raters, num_traces AS num_traces, traces_multi AS traces_multi, completeness AS completeness, n_duplicate_units AS n_duplicate_units, n_merged AS n_merged
 FROM irr_validation
 UNION ALL
 SELECT 'scores', 2, ROW_NUMBER() OVER (ORDER BY metric NULLS FIRST),
-       metric AS metric, NULL AS item, NULL AS rater, NULL AS pattern, NULL AS x, NULL AS spread, NULL AS n_more, NULL AS trace_item, NULL AS n_ratings, NULL AS mean, NULL AS std_dev, NULL AS priority, is_binary AS is_binary, scale_kind AS scale_kind, scale_lo AS scale_lo, scale_hi AS scale_hi, n_items_paired AS n_items_paired, n_pairs AS n_pairs, exact_agreement AS exact_agreement, adjacent_agreement AS adjacent_agreement, primary_score AS primary_score, human_agreement AS human_agreement, krippendorff_alpha AS krippendorff_alpha, NULL AS num_annotations, NULL AS num_raters, NULL AS num_traces, NULL AS traces_multi, NULL AS completeness, NULL AS n_duplicate_units, NULL AS n_merged
+       metric AS metric, CAST(NULL AS VARCHAR) AS item, CAST(NULL AS VARCHAR) AS rater, CAST(NULL AS VARCHAR) AS pattern, CAST(NULL AS DOUBLE) AS x, CAST(NULL AS DOUBLE) AS spread, CAST(NULL AS BIGINT) AS n_more, NULL AS trace_item, CAST(NULL AS BIGINT) AS n_ratings, CAST(NULL AS DOUBLE) AS mean, CAST(NULL AS DOUBLE) AS std_dev, CAST(NULL AS BOOLEAN) AS priority, is_binary AS is_binary, scale_kind AS scale_kind, scale_lo AS scale_lo, scale_hi AS scale_hi, n_items_paired AS n_items_paired, n_pairs AS n_pairs, exact_agreement AS exact_agreement, adjacent_agreement AS adjacent_agreement, primary_score AS primary_score, human_agreement AS human_agreement, krippendorff_alpha AS krippendorff_alpha, CAST(NULL AS BIGINT) AS num_annotations, CAST(NULL AS BIGINT) AS num_raters, CAST(NULL AS BIGINT) AS num_traces, CAST(NULL AS BIGINT) AS traces_multi, CAST(NULL AS DOUBLE) AS completeness, CAST(NULL AS BIGINT) AS n_duplicate_units, CAST(NULL AS BIGINT) AS n_merged
 FROM irr_scores
 UNION ALL
 SELECT 'patterns', 3, ROW_NUMBER() OVER (ORDER BY metric, pattern_order, rater, item),
-       metric AS metric, item AS item, rater AS rater, pattern AS pattern, x AS x, spread AS spread, n_more AS n_more, NULL AS trace_item, NULL AS n_ratings, NULL AS mean, NULL AS std_dev, NULL AS priority, NULL AS is_binary, NULL AS scale_kind, NULL AS scale_lo, NULL AS scale_hi, NULL AS n_items_paired, NULL AS n_pairs, NULL AS exact_agreement, NULL AS adjacent_agreement, NULL AS primary_score, NULL AS human_agreement, NULL AS krippendorff_alpha, NULL AS num_annotations, NULL AS num_raters, NULL AS num_traces, NULL AS traces_multi, NULL AS completeness, NULL AS n_duplicate_units, NULL AS n_merged
+       metric AS metric, item AS item, rater AS rater, pattern AS pattern, x AS x, spread AS spread, n_more AS n_more, NULL AS trace_item, CAST(NULL AS BIGINT) AS n_ratings, CAST(NULL AS DOUBLE) AS mean, CAST(NULL AS DOUBLE) AS std_dev, CAST(NULL AS BOOLEAN) AS priority, CAST(NULL AS BOOLEAN) AS is_binary, CAST(NULL AS VARCHAR) AS scale_kind, CAST(NULL AS DOUBLE) AS scale_lo, CAST(NULL AS DOUBLE) AS scale_hi, CAST(NULL AS BIGINT) AS n_items_paired, CAST(NULL AS BIGINT) AS n_pairs, CAST(NULL AS DOUBLE) AS exact_agreement, CAST(NULL AS DOUBLE) AS adjacent_agreement, CAST(NULL AS DOUBLE) AS primary_score, CAST(NULL AS DOUBLE) AS human_agreement, CAST(NULL AS DOUBLE) AS krippendorff_alpha, CAST(NULL AS BIGINT) AS num_annotations, CAST(NULL AS BIGINT) AS num_raters, CAST(NULL AS BIGINT) AS num_traces, CAST(NULL AS BIGINT) AS traces_multi, CAST(NULL AS DOUBLE) AS completeness, CAST(NULL AS BIGINT) AS n_duplicate_units, CAST(NULL AS BIGINT) AS n_merged
 FROM patterns
-UNION ALL
-SELECT 'traces', 4, ROW_NUMBER() OVER (ORDER BY std_dev DESC, metric, item),
-       metric AS metric, NULL AS item, NULL AS rater, NULL AS pattern, NULL AS x, spread AS spread, NULL AS n_more, item AS trace_item, n_ratings AS n_ratings, mean AS mean, std_dev AS std_dev, priority AS priority, NULL AS is_binary, NULL AS scale_kind, NULL AS scale_lo, NULL AS scale_hi, NULL AS n_items_paired, NULL AS n_pairs, NULL AS exact_agreement, NULL AS adjacent_agreement, NULL AS primary_score, NULL AS human_agreement, NULL AS krippendorff_alpha, NULL AS num_annotations, NULL AS num_raters, NULL AS num_traces, NULL AS traces_multi, NULL AS completeness, NULL AS n_duplicate_units, NULL AS n_merged
-FROM trace_top
 ORDER BY 2, 3;
