@@ -196,7 +196,7 @@ def checks_for(template: str, options: dict[str, Any]) -> list[str]:
     return CHECKS + (["labels"] if numbers else [])
 
 
-def statement(name: str, *, dialect: str = "duckdb", relation: str = "ratings",
+def statement(name: str, *, dialect: "str | Dialect" = "duckdb", relation: str = "ratings",
               item: str = "item", rater: str = "rater", value: str = "value",
               metric: str | None = None, group_by: Sequence[str] = (), checks: bool = False,
               script: bool = False, **choices: Any) -> tuple[Rendered, dict[str, Any]]:
