@@ -241,5 +241,5 @@ def test_bootstrap_sql_is_portable():
     for construct in ("RANGE(", "GENERATE_SERIES", "RANDOM(", "HASH(", "QUALIFY", "FILTER (",
                       "::", "//", "QUANTILE", "MEDIAN", "PERCENTILE", "GROUP BY ALL", "LIST_"):
         assert construct not in upper, construct
-    assert ":n_boot" in code and ":seed" in code
+    assert "${agreement_sql.n_boot}" in code and "${agreement_sql.seed}" in code
     assert "boot_draws AS (" in code and "boot_replicates AS (" in code
