@@ -73,6 +73,9 @@ def sql_constants() -> dict[str, Any]:
         "max_exact_rating": repr(MAX_EXACT_RATING),
         "max_double": repr(MAX_DOUBLE),
         "max_n_boot": MAX_N_BOOT,
+        # the detected Likert scale of a question with no declared one (sql/_scale.sql.j2)
+        "likert_lo": repr(float(LIKERT_DEFAULT[0])),
+        "likert_hi": repr(float(LIKERT_DEFAULT[1])),
     }
     out: dict[str, Any] = {k: Keyword(str(v)) for k, v in values.items()}
     # the place values of the packed digits, PACK_BASE ** d as exact DOUBLE literals

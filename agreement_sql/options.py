@@ -87,6 +87,12 @@ OPTIONS: dict[str, tuple[Check, str]] = {
     "numbers": (_opt_str, "a registered relation of k = 0 .. n - 1 (counts expanded into ratings)"),
     "all_rated": (_bool, "every input row is a rating (the profile counted no missing value and "
                          "no placeholder), so no row's state is tested (agreement_sql/plan.py)"),
+    "checks": (_kinds(("keys", "nonfinite", "labels", "duplicates")),
+               "input checks the statement carries, each stopping it through the dialect's "
+               "error form with a message naming the row (a rendering run by hand, a macro; "
+               "a Python call checks before it runs the statement instead): NULL keys, "
+               "infinite or too large numbers, labels where numbers are needed, a rater "
+               "rating a unit twice (and more raters than the rater bits hold)"),
     # the per-unit aggregation (sql/_units.sql.j2) and the forms of the statistics' inputs
     "form": (_choice("wide", "counts"), "wide: a count column per category; counts: a counts table"),
     "categories": (_kinds(("number", "label")), "the wide form's categories, bound as $category_i"),

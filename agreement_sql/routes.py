@@ -423,7 +423,7 @@ def check_duplicates_apart(profile: Profile) -> None:
     record("duplicate_check", {"rater_bits": "none"})
     rows = query(spec.session, "duplicate_check",
                  {**spec.options(domain=profile.domain), "categories": [], "rater_patterns": False,
-                  "rater_list": None},
+                  "rater_list": None, "rater_blocks": 0},
                  spec.params())
     if rows and rows[0]["n_duplicate_units"]:
         checks.raise_duplicates(profile, int(rows[0]["n_duplicate_units"]))

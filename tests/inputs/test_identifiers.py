@@ -183,5 +183,5 @@ def test_values_are_bound_not_pasted():
     # and the rendered text a user runs by hand shows values in the header only
     script = render("irr_report")
     header, statement = script.split("\nWITH\n", 1)
-    assert "-- parameter: $priority_sd = 1.5" in header     # rendering.SAMPLE_PARAMS
-    assert "$priority_sd" in statement and "1.5" not in statement
+    assert "SET VARIABLE priority_sd = 1.5;" in header     # rendering.SAMPLE_PARAMS
+    assert "getvariable('priority_sd')" in statement and "1.5" not in statement

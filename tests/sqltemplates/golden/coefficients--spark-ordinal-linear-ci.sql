@@ -1,7 +1,8 @@
 -- agreement-sql: coefficients (spark)
 -- reads relation: `ratings`
--- parameter: :default_metric = 'value'
--- parameter: :z = 1.959963984540054
+-- parameters: set on the lines below (spark-sql variable substitution: SET agreement_sql.NAME=LITERAL; read as ${agreement_sql.NAME})
+SET agreement_sql.default_metric='value';
+SET agreement_sql.z=1.959963984540054D;
 -- coefficients: agreement coefficients per metric (and slice), any number of them in one
 --   statement over one per-unit aggregation of the ratings (docs/decisions/0003, 0006).
 -- Source: each coefficient's partial, named by the registry (agreement_sql/registry.py):
@@ -30,7 +31,7 @@
 -- Undefined: each coefficient's own rule (NULL when no unit is rated twice).
 WITH
 ratings_read AS /* inline */ (
-  SELECT :default_metric AS metric,
+  SELECT ${agreement_sql.default_metric} AS metric,
              src.`item` AS item,
     CAST(src.`rater` AS STRING) AS rater,
 
@@ -61,7 +62,14 @@ ratings_in AS /* inline */ (
 ratings AS /* inline */ (
   SELECT metric, item, rater, x, label, 1 AS n_rows
   FROM ratings_in
-  WHERE state = 0
+  WHERE CASE
+    WHEN item IS NULL OR rater IS NULL OR metric IS NULL
+    THEN CAST(raise_error(CONCAT('agreement-sql: MissingKeyError: a key (item, rater, metric or slice) is empty (NULL)', ' at (item=', COALESCE(CAST(item AS STRING), 'NULL'), ', rater=', COALESCE(CAST(rater AS STRING), 'NULL'), ', metric=', COALESCE(CAST(metric AS STRING), 'NULL'), ')')) AS BOOLEAN)
+    WHEN state = 0 AND ABS(x) >= 9007199254740992.0
+    THEN CAST(raise_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', CAST(x AS STRING), ' is not a usable number (infinite, or 2^53 or more in magnitude)', ' at (item=', COALESCE(CAST(item AS STRING), 'NULL'), ', rater=', COALESCE(CAST(rater AS STRING), 'NULL'), ', metric=', COALESCE(CAST(metric AS STRING), 'NULL'), ')')) AS BOOLEAN)
+    WHEN state = 0 AND label IS NOT NULL
+    THEN CAST(raise_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', label, ' is not a number, which this statement needs', ' at (item=', COALESCE(CAST(item AS STRING), 'NULL'), ', rater=', COALESCE(CAST(rater AS STRING), 'NULL'), ', metric=', COALESCE(CAST(metric AS STRING), 'NULL'), ')')) AS BOOLEAN)
+    ELSE state = 0 END
 )
 ,
 rater_codes AS (
@@ -72,6 +80,11 @@ rater_codes AS (
     SELECT rater, ROW_NUMBER() OVER (ORDER BY rater) - 1 AS code
     FROM (SELECT DISTINCT rater FROM ratings) AS d
   ) AS numbered
+  -- the duplicate check counts the rater bits of rater_blocks blocks: a rater beyond them
+  -- would look like a repeated rating
+  WHERE CASE WHEN code >= 62
+             THEN CAST(raise_error(CONCAT('agreement-sql: OptionError: more than ', CAST(62 AS STRING), ' raters (rater ', rater, ' is number ', CAST(code + 1 AS STRING), '): render with more rater_blocks')) AS BOOLEAN)
+             ELSE TRUE END
 )
 ,
 counts AS (
@@ -102,7 +115,7 @@ BIT_OR(or_0) AS or_0,
   GROUP BY metric, item
 ),
 units AS (
-  SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + 0 THEN 1 ELSE 0 END AS dup_u
+  SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + 0 THEN CASE WHEN CAST(raise_error(CONCAT('agreement-sql: DuplicateRatingError: a rater rated (item=', COALESCE(CAST(item AS STRING), 'NULL'), ', metric=', COALESCE(metric, 'NULL'), ') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API')) AS BOOLEAN) THEN 1 END ELSE 0 END AS dup_u
   FROM unit_sums AS u
 ),
 
@@ -962,8 +975,8 @@ coefficient_rows AS (
 c.n_pairs AS n_pairs,
 c.se0, c.z, c.p_one_sided, c.p_value,
          SQRT(CASE WHEN c.variance < 0.0 THEN 0.0 ELSE c.variance END) AS se,
-         c.value - :z * SQRT(CASE WHEN c.variance < 0.0 THEN 0.0 ELSE c.variance END) AS ci_low,
-         c.value + :z * SQRT(CASE WHEN c.variance < 0.0 THEN 0.0 ELSE c.variance END) AS ci_high,
+         c.value - ${agreement_sql.z} * SQRT(CASE WHEN c.variance < 0.0 THEN 0.0 ELSE c.variance END) AS ci_low,
+         c.value + ${agreement_sql.z} * SQRT(CASE WHEN c.variance < 0.0 THEN 0.0 ELSE c.variance END) AS ci_high,
          CAST(NULL AS BIGINT) AS n_boot_valid
   FROM cohen_kappa AS c
   UNION ALL
@@ -977,8 +990,8 @@ CAST(NULL AS BIGINT) AS n_pairs,
 CAST(NULL AS DOUBLE) AS se0, CAST(NULL AS DOUBLE) AS z,
          CAST(NULL AS DOUBLE) AS p_one_sided, CAST(NULL AS DOUBLE) AS p_value,
          SQRT(CASE WHEN c.variance < 0.0 THEN 0.0 ELSE c.variance END) AS se,
-         c.value - :z * SQRT(CASE WHEN c.variance < 0.0 THEN 0.0 ELSE c.variance END) AS ci_low,
-         c.value + :z * SQRT(CASE WHEN c.variance < 0.0 THEN 0.0 ELSE c.variance END) AS ci_high,
+         c.value - ${agreement_sql.z} * SQRT(CASE WHEN c.variance < 0.0 THEN 0.0 ELSE c.variance END) AS ci_low,
+         c.value + ${agreement_sql.z} * SQRT(CASE WHEN c.variance < 0.0 THEN 0.0 ELSE c.variance END) AS ci_high,
          CAST(NULL AS BIGINT) AS n_boot_valid
   FROM scott_pi AS c
   UNION ALL
@@ -993,8 +1006,8 @@ CAST(NULL AS DOUBLE) AS se0, CAST(NULL AS DOUBLE) AS z,
          CAST(NULL AS DOUBLE) AS z, CAST(NULL AS DOUBLE) AS p_one_sided,
          CAST(NULL AS DOUBLE) AS p_value,
          SQRT(CASE WHEN c.variance < 0.0 THEN 0.0 ELSE c.variance END) AS se,
-         c.value - :z * SQRT(CASE WHEN c.variance < 0.0 THEN 0.0 ELSE c.variance END) AS ci_low,
-         c.value + :z * SQRT(CASE WHEN c.variance < 0.0 THEN 0.0 ELSE c.variance END) AS ci_high,
+         c.value - ${agreement_sql.z} * SQRT(CASE WHEN c.variance < 0.0 THEN 0.0 ELSE c.variance END) AS ci_low,
+         c.value + ${agreement_sql.z} * SQRT(CASE WHEN c.variance < 0.0 THEN 0.0 ELSE c.variance END) AS ci_high,
          CAST(NULL AS BIGINT) AS n_boot_valid
   FROM fleiss_kappa AS c
   UNION ALL
@@ -1009,8 +1022,8 @@ CAST(NULL AS DOUBLE) AS se0, CAST(NULL AS DOUBLE) AS z,
          CAST(NULL AS DOUBLE) AS z, CAST(NULL AS DOUBLE) AS p_one_sided,
          CAST(NULL AS DOUBLE) AS p_value,
          SQRT(CASE WHEN c.variance < 0.0 THEN 0.0 ELSE c.variance END) AS se,
-         c.value - :z * SQRT(CASE WHEN c.variance < 0.0 THEN 0.0 ELSE c.variance END) AS ci_low,
-         c.value + :z * SQRT(CASE WHEN c.variance < 0.0 THEN 0.0 ELSE c.variance END) AS ci_high,
+         c.value - ${agreement_sql.z} * SQRT(CASE WHEN c.variance < 0.0 THEN 0.0 ELSE c.variance END) AS ci_low,
+         c.value + ${agreement_sql.z} * SQRT(CASE WHEN c.variance < 0.0 THEN 0.0 ELSE c.variance END) AS ci_high,
          CAST(NULL AS BIGINT) AS n_boot_valid
   FROM conger_kappa AS c
   UNION ALL
@@ -1025,8 +1038,8 @@ CAST(NULL AS DOUBLE) AS se0, CAST(NULL AS DOUBLE) AS z,
          CAST(NULL AS DOUBLE) AS z, CAST(NULL AS DOUBLE) AS p_one_sided,
          CAST(NULL AS DOUBLE) AS p_value,
          SQRT(CASE WHEN c.variance < 0.0 THEN 0.0 ELSE c.variance END) AS se,
-         c.value - :z * SQRT(CASE WHEN c.variance < 0.0 THEN 0.0 ELSE c.variance END) AS ci_low,
-         c.value + :z * SQRT(CASE WHEN c.variance < 0.0 THEN 0.0 ELSE c.variance END) AS ci_high,
+         c.value - ${agreement_sql.z} * SQRT(CASE WHEN c.variance < 0.0 THEN 0.0 ELSE c.variance END) AS ci_low,
+         c.value + ${agreement_sql.z} * SQRT(CASE WHEN c.variance < 0.0 THEN 0.0 ELSE c.variance END) AS ci_high,
          CAST(NULL AS BIGINT) AS n_boot_valid
   FROM gwet_ac1 AS c
   UNION ALL
@@ -1041,8 +1054,8 @@ CAST(NULL AS DOUBLE) AS se0, CAST(NULL AS DOUBLE) AS z,
          CAST(NULL AS DOUBLE) AS z, CAST(NULL AS DOUBLE) AS p_one_sided,
          CAST(NULL AS DOUBLE) AS p_value,
          SQRT(CASE WHEN c.variance < 0.0 THEN 0.0 ELSE c.variance END) AS se,
-         c.value - :z * SQRT(CASE WHEN c.variance < 0.0 THEN 0.0 ELSE c.variance END) AS ci_low,
-         c.value + :z * SQRT(CASE WHEN c.variance < 0.0 THEN 0.0 ELSE c.variance END) AS ci_high,
+         c.value - ${agreement_sql.z} * SQRT(CASE WHEN c.variance < 0.0 THEN 0.0 ELSE c.variance END) AS ci_low,
+         c.value + ${agreement_sql.z} * SQRT(CASE WHEN c.variance < 0.0 THEN 0.0 ELSE c.variance END) AS ci_high,
          CAST(NULL AS BIGINT) AS n_boot_valid
   FROM brennan_prediger AS c
   UNION ALL
@@ -1057,8 +1070,8 @@ CAST(NULL AS DOUBLE) AS se0, CAST(NULL AS DOUBLE) AS z,
          CAST(NULL AS DOUBLE) AS z, CAST(NULL AS DOUBLE) AS p_one_sided,
          CAST(NULL AS DOUBLE) AS p_value,
          SQRT(CASE WHEN c.variance < 0.0 THEN 0.0 ELSE c.variance END) AS se,
-         c.value - :z * SQRT(CASE WHEN c.variance < 0.0 THEN 0.0 ELSE c.variance END) AS ci_low,
-         c.value + :z * SQRT(CASE WHEN c.variance < 0.0 THEN 0.0 ELSE c.variance END) AS ci_high,
+         c.value - ${agreement_sql.z} * SQRT(CASE WHEN c.variance < 0.0 THEN 0.0 ELSE c.variance END) AS ci_low,
+         c.value + ${agreement_sql.z} * SQRT(CASE WHEN c.variance < 0.0 THEN 0.0 ELSE c.variance END) AS ci_high,
          CAST(NULL AS BIGINT) AS n_boot_valid
   FROM percent_agreement AS c
   UNION ALL
@@ -1072,8 +1085,8 @@ CAST(NULL AS BIGINT) AS n_pairs,
 CAST(NULL AS DOUBLE) AS se0, CAST(NULL AS DOUBLE) AS z,
          CAST(NULL AS DOUBLE) AS p_one_sided, CAST(NULL AS DOUBLE) AS p_value,
          SQRT(CASE WHEN c.variance < 0.0 THEN 0.0 ELSE c.variance END) AS se,
-         c.value - :z * SQRT(CASE WHEN c.variance < 0.0 THEN 0.0 ELSE c.variance END) AS ci_low,
-         c.value + :z * SQRT(CASE WHEN c.variance < 0.0 THEN 0.0 ELSE c.variance END) AS ci_high,
+         c.value - ${agreement_sql.z} * SQRT(CASE WHEN c.variance < 0.0 THEN 0.0 ELSE c.variance END) AS ci_low,
+         c.value + ${agreement_sql.z} * SQRT(CASE WHEN c.variance < 0.0 THEN 0.0 ELSE c.variance END) AS ci_high,
          CAST(NULL AS BIGINT) AS n_boot_valid
   FROM bangdiwala_b AS c
   UNION ALL
@@ -1095,4 +1108,4 @@ SELECT r.*, u.n_units, u.n_ratings, u.n_single, u.n_merged, u.n_duplicate_units,
        u.n_raters AS key_raters
 FROM unit_counts AS u
 LEFT JOIN coefficient_rows AS r ON r.metric = u.metric
-ORDER BY u.metric, r.position
+ORDER BY u.metric, r.position;

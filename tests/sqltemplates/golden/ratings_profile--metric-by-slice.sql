@@ -1,6 +1,5 @@
 -- agreement-sql: ratings_profile (duckdb)
 -- reads relation: "ratings"
--- reads relation: "scales"
 CREATE OR REPLACE TEMP MACRO agreement_isnan(x) AS (NOT ISFINITE(x) AND NOT ISINF(x));
 -- ratings_profile: what a call must know of its ratings before the statistic's statement is
 --   rendered, and every row-level input problem, counted (docs/decisions/0002, 0005).
@@ -59,7 +58,12 @@ ratings_in AS NOT MATERIALIZED (
 ratings AS NOT MATERIALIZED (
   SELECT metric, slice_0, item, rater, x, label, 1 AS n_rows
   FROM ratings_in
-  WHERE state = 0
+  WHERE CASE
+    WHEN item IS NULL OR rater IS NULL OR metric IS NULL OR slice_0 IS NULL
+    THEN error(CONCAT('agreement-sql: MissingKeyError: a key (item, rater, metric or slice) is empty (NULL)', ' at (item=', COALESCE(CAST(item AS VARCHAR), 'NULL'), ', rater=', COALESCE(CAST(rater AS VARCHAR), 'NULL'), ', metric=', COALESCE(CAST(metric AS VARCHAR), 'NULL'), ', slice_0=', COALESCE(CAST(slice_0 AS VARCHAR), 'NULL'), ')'))
+    WHEN state = 0 AND ABS(x) >= 9007199254740992.0
+    THEN error(CONCAT('agreement-sql: InvalidRatingError: the rating ', CAST(x AS VARCHAR), ' is not a usable number (infinite, or 2^53 or more in magnitude)', ' at (item=', COALESCE(CAST(item AS VARCHAR), 'NULL'), ', rater=', COALESCE(CAST(rater AS VARCHAR), 'NULL'), ', metric=', COALESCE(CAST(metric AS VARCHAR), 'NULL'), ', slice_0=', COALESCE(CAST(slice_0 AS VARCHAR), 'NULL'), ')'))
+    ELSE state = 0 END
 )
 ,
 profile_keys AS (
@@ -77,9 +81,8 @@ profile_keys AS (
          -- FLOOR of a number beyond 2^53 (refused below, n_nonfinite) would overflow on Spark,
          -- whose FLOOR returns BIGINT: a CASE keeps it from being evaluated
          MAX(CASE WHEN ABS(r.x) < 9007199254740992.0 THEN r.x - FLOOR(r.x) END) AS frac_max,
-         SUM(CASE WHEN r.x < d.lo OR r.x > d.hi THEN 1 ELSE 0 END) AS n_out_of_scale
+         0 AS n_out_of_scale
   FROM ratings_in AS r
-  LEFT JOIN "scales" AS d ON d.metric = r.metric
   GROUP BY r.metric, r.slice_0
 ),
 profile_raters AS (
@@ -103,4 +106,4 @@ SELECT 'raters', CAST(NULL AS VARCHAR), CAST(NULL AS VARCHAR), NULL, NULL, NULL,
        n_raters, NULL, NULL, NULL, NULL, NULL, NULL, rater
 FROM (SELECT rater, n_raters FROM profile_raters
       ORDER BY rater LIMIT 497) AS listed
-ORDER BY 1, metric, slice_0, rater
+ORDER BY 1, metric, slice_0, rater;
