@@ -45,6 +45,15 @@ class Dialect:
     # a data row's 1-based number in input order (a sheet's "data row 7"); Spark refuses a
     # ranking window without ORDER BY
     row_number: str = "ROW_NUMBER() OVER ()"
+    # form: a text compared by its bytes whatever collation its column or the session declares
+    # (DuckDB keeps a column's COLLATE NOCASE through CAST; Spark's CAST to STRING drops it)
+    exact_text: str = "{}"
+    # form: a binary floating-point id as Python and DuckDB write it (docs/decisions/0014):
+    # a whole number below 1e16 with ".0" (7.0), else the engine's shortest text (Java's
+    # scientific form from 1e7 on Spark, where CAST writes 1.0E7)
+    float_text: str = ("CASE WHEN {} = FLOOR({}) AND ABS({}) < 1e16 AND {} <> 0 "
+                       "THEN CONCAT(CAST(CAST({} AS BIGINT) AS STRING), '.0') "
+                       "ELSE CAST({} AS STRING) END")
 
     def quote_identifier(self, name: str) -> str:
         """The one quoting rule: wrap in the quote character, double an embedded one."""
@@ -143,7 +152,8 @@ DUCKDB = Dialect(name="duckdb", quote='"', text="VARCHAR", double="DOUBLE", para
                  fsum="agreement_fsum", isnan="agreement_isnan",
                  to_number="TRY_CAST({} AS DOUBLE)", trim="TRIM(BOTH ' ' FROM {})",
                  bit_or="BIT_OR", bit_count="BIT_COUNT({})",
-                 setup=(EXACT_SUM_MACRO, ISNAN_MACRO))
+                 setup=(EXACT_SUM_MACRO, ISNAN_MACRO),
+                 exact_text='{} COLLATE "binary"', float_text="CAST({} AS VARCHAR)")
 
 SPARK = Dialect(name="spark", quote="`", text="STRING", double="DOUBLE", param_prefix=":",
                 inline="/* inline */", materialize="", input_order="monotonically_increasing_id()",
@@ -166,19 +176,28 @@ POSTGRES = Dialect(name="postgres", quote='"', text="TEXT", double="DOUBLE PRECI
                    fsum="SUM", isnan="CAST('NaN' AS DOUBLE PRECISION) =",
                    to_number="pg_temp.agreement_to_number({})", trim="TRIM(BOTH ' ' FROM {})",
                    bit_or="BIT_OR", bit_count="BIT_COUNT(CAST({} AS BIT(64)))",
-                   setup=(PG_TO_NUMBER_FUNCTION,))
+                   setup=(PG_TO_NUMBER_FUNCTION,),
+                   float_text=("CASE WHEN {} = FLOOR({}) AND ABS({}) < 1e16 AND {} <> 0 "
+                               "THEN CONCAT(CAST(CAST({} AS BIGINT) AS TEXT), '.0') "
+                               "ELSE CAST({} AS TEXT) END"))
 
 BIGQUERY = Dialect(name="bigquery", quote="`", text="STRING", double="FLOAT64", param_prefix="@",
                    inline="", materialize="", input_order="ROW_NUMBER() OVER ()",
                    temp_table="CREATE TEMP TABLE", fsum="SUM", isnan="IS_NAN",
                    to_number="SAFE_CAST({} AS FLOAT64)", trim="TRIM({}, ' ')",
-                   bit_or="BIT_OR", bit_count="BIT_COUNT({})")
+                   bit_or="BIT_OR", bit_count="BIT_COUNT({})",
+                   float_text=("CASE WHEN {} = FLOOR({}) AND ABS({}) < 1e16 AND {} <> 0 "
+                               "THEN CONCAT(CAST(CAST({} AS INT64) AS STRING), '.0') "
+                               "ELSE CAST({} AS STRING) END"))
 
 SNOWFLAKE = Dialect(name="snowflake", quote='"', text="VARCHAR", double="DOUBLE", param_prefix="$",
                     inline="", materialize="", input_order="SEQ8()",
                     temp_table="CREATE TEMPORARY TABLE", fsum="SUM",
                     isnan="CAST('NaN' AS DOUBLE) =", to_number="TRY_CAST({} AS DOUBLE)",
                     trim="TRIM({}, ' ')", bit_or="BITOR_AGG", bit_count=SWAR_BIT_COUNT,
-                    row_number="ROW_NUMBER() OVER (ORDER BY SEQ8())")
+                    row_number="ROW_NUMBER() OVER (ORDER BY SEQ8())",
+                    float_text=("CASE WHEN {} = FLOOR({}) AND ABS({}) < 1e16 AND {} <> 0 "
+                                "THEN CONCAT(CAST(CAST({} AS BIGINT) AS VARCHAR), '.0') "
+                                "ELSE CAST({} AS VARCHAR) END"))
 
 DIALECTS = {d.name: d for d in (DUCKDB, SPARK, POSTGRES, BIGQUERY, SNOWFLAKE)}

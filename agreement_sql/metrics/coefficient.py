@@ -16,6 +16,7 @@ from ..bootstrap import IntervalSpec, interval_spec
 from ..domain import Domain, register_domain
 from ..errors import OptionError
 from ..interpret import krippendorff_label, landis_koch
+from ..markers import marker_conventions
 from ..parameters import CoefficientOptions, validate
 from ..plan import Plan, make_plan, verify_units
 from ..profile import Profile, read_profile
@@ -319,7 +320,7 @@ def shape(entry: Any, row: Mapping[str, Any] | None, key_row: Mapping[str, Any],
     elif entry.name == "scott_pi" and data.get("rater_a") is not None:
         result["raters"] = [data["rater_a"], data["rater_b"]]
     result.update(accounting)
-    stated = conventions(entry, c.spec, opts)
+    stated = {**conventions(entry, c.spec, opts), **marker_conventions(c.profile, key_row)}
     if stated:
         result["conventions"] = stated
     return result

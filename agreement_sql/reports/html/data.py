@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import sys
 from dataclasses import replace
 from typing import Any, Mapping
@@ -43,7 +42,6 @@ else:  # pragma: no cover - Python 3.10
 LEVEL = "interval"
 N_BINS, MAX_CATEGORIES, MAX_SHOWN_RATERS = 10, 16, 12
 MAX_GROUPS, MAX_POINTS, MAX_ROWS = 60, 40, 40   # judge groups, per-point rows, table rows shown
-_WHOLE = re.compile(r"-?[0-9]+")
 TITLES = {"irr": "Inter-rater reliability", "judges": "LLM judge agreement",
           "sheet": "Evaluation sheet agreement"}
 CONVENTIONS = {
@@ -258,16 +256,13 @@ def _confusions(spec: RatingsSpec, scores: Mapping[str, PerMetricScore],
 
 def _trace_ratings(spec: RatingsSpec, traces: list[Any]) -> list[dict[str, Any]]:
     """sql/report_traces.sql.j2: every rating of the listed traces. irr() names a trace by its
-    item as text; a numeric item column is matched on the number that text reads as."""
-    column = spec.relation.column("item" if spec.canonical else spec.item)
-    numeric = column.kind == "number"
+    item, which is text in the ratings relation whatever the column's type (docs/decisions/0014)."""
     params: dict[str, Any] = {}
     for i, t in enumerate(traces):
-        text = t["trace_id"]
         params[f"trace_metric_{i}"] = t["metric"]
-        params[f"trace_item_{i}"] = (int(text) if _WHOLE.fullmatch(text) else float(text)) if numeric else text
+        params[f"trace_item_{i}"] = t["trace_id"]
     return query(spec.session, "report_traces",
-                 {**spec.options(), "n_traces": len(traces), "numeric_items": numeric},
+                 {**spec.options(), "n_traces": len(traces), "numeric_items": False},
                  {**spec.params(), **params})
 
 
