@@ -242,28 +242,30 @@ def as_arrow(source: Any, *, check_only: bool = False) -> tuple[Any, str]:
 
 
 def _from_pandas(frame: Any) -> Any:
-    """A pandas DataFrame as Arrow, column by column (so duplicate names are kept): a column of
-    mixed Python objects (numbers and text, as a JSON field can hold) becomes the text of
-    each value (:func:`value_text`), as its CSV would hold it."""
+    """A pandas DataFrame as Arrow, column by column (so duplicate names are kept): an object
+    column holding values of more than one Python type (numbers and text, as a JSON field can
+    hold, or 1 and 1.0, which a CSV writes "1" and "1.0") becomes the text of each value
+    (:func:`value_text`), as its CSV would hold it; any other column is pyarrow's conversion."""
+    import pandas as pd
     import pyarrow as pa
 
+    infer_dtype = pd.api.types.infer_dtype
     names = [str(c) for c in frame.columns]
-    if len(set(names)) == len(names):
-        try:
-            return pa.Table.from_pandas(frame, preserve_index=False)
-        except (pa.ArrowInvalid, pa.ArrowTypeError, ValueError, TypeError):
-            pass
     arrays = []
     for i, name in enumerate(names):
         series = frame.iloc[:, i]
         try:
-            arrays.append(pa.array(series, from_pandas=True))
+            mixed = series.dtype == object and infer_dtype(series, skipna=True).startswith("mixed")
+            if not mixed:
+                arrays.append(pa.array(series, from_pandas=True))
+                continue
         except (pa.ArrowInvalid, pa.ArrowTypeError, ValueError, TypeError):
-            try:
-                arrays.append(pa.array([value_text(v) for v in series], type=pa.string()))
-            except Exception as exc:
-                raise SourceError(f"cannot read column {name!r} of the pandas DataFrame: "
-                                  f"{str(exc).splitlines()[0]}") from None
+            pass
+        try:
+            arrays.append(pa.array([value_text(v) for v in series], type=pa.string()))
+        except Exception as exc:
+            raise SourceError(f"cannot read column {name!r} of the pandas DataFrame: "
+                              f"{str(exc).splitlines()[0]}") from None
     return pa.Table.from_arrays(arrays, names=names)
 
 

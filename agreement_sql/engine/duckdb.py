@@ -188,7 +188,11 @@ class DuckDBSession:
         # labels and ids compare by their bytes: the caller's default_collation (a global
         # setting the cursor inherits) is set back to binary for this cursor's client context
         # only, never for the caller's connection (docs/decisions/0015)
-        self.cursor.execute("SET SESSION default_collation = 'binary'")
+        # (only when it is not binary already, so that a view reads under the caller's own
+        # settings on this cursor too: _same_read compares them)
+        inherited = self.cursor.execute("SELECT current_setting('default_collation')").fetchall()
+        if str(inherited[0][0]).lower() not in ("", "binary"):
+            self.cursor.execute("SET SESSION default_collation = 'binary'")
         for statement in self.dialect.setup:
             self.cursor.execute(statement)
         self._reporter = None
@@ -308,7 +312,11 @@ class DuckDBSession:
                     raise SourceError(_BUSY.format(what=description)) from None
                 raise SourceError(f"cannot read {description}: {_first_line(exc)}") from None
             if in_place:
-                return self._expose(name, None, description, list(kept))
+                # a view of this cursor over the name (a dotted name is one relation to SQL)
+                view = self.generated_name("table")
+                self.cursor.register(view, self.cursor.table(name))
+                self._owned.append(("view", view))
+                return self._expose(view, None, description, list(kept))
             try:
                 wanted = mine.project(", ".join(self.dialect.quote_identifier(c) for c in kept))
                 reader = wanted.to_arrow_reader()

@@ -29,10 +29,10 @@
 WITH
 ratings_read AS /* inline */ (
   SELECT :default_metric AS metric,
-             CASE WHEN LOWER(CAST(src.`item` AS STRING)) = 'true' THEN 'true' WHEN LOWER(CAST(src.`item` AS STRING)) = 'false' THEN 'false' ELSE CAST(src.`item` AS STRING) END AS item,
-    CASE WHEN LOWER(CAST(src.`rater` AS STRING)) = 'true' THEN 'true' WHEN LOWER(CAST(src.`rater` AS STRING)) = 'false' THEN 'false' ELSE CAST(src.`rater` AS STRING) END AS rater,
+             NULLIF(CASE WHEN LENGTH(CAST(src.`item` AS STRING)) NOT IN (4, 5) THEN CAST(src.`item` AS STRING) WHEN LOWER(CAST(src.`item` AS STRING)) = 'true' THEN 'true' WHEN LOWER(CAST(src.`item` AS STRING)) = 'false' THEN 'false' ELSE CAST(src.`item` AS STRING) END, '') AS item,
+    NULLIF(CASE WHEN LENGTH(CAST(src.`rater` AS STRING)) NOT IN (4, 5) THEN CAST(src.`rater` AS STRING) WHEN LOWER(CAST(src.`rater` AS STRING)) = 'true' THEN 'true' WHEN LOWER(CAST(src.`rater` AS STRING)) = 'false' THEN 'false' ELSE CAST(src.`rater` AS STRING) END, '') AS rater,
 
-             CASE WHEN LOWER(TRIM(BOTH ' ' FROM CAST(src.`value` AS STRING))) = 'true' THEN 'true' WHEN LOWER(TRIM(BOTH ' ' FROM CAST(src.`value` AS STRING))) = 'false' THEN 'false' ELSE TRIM(BOTH ' ' FROM CAST(src.`value` AS STRING)) END AS t,
+             CASE WHEN LENGTH(TRIM(BOTH ' ' FROM CAST(src.`value` AS STRING))) NOT IN (4, 5) THEN TRIM(BOTH ' ' FROM CAST(src.`value` AS STRING)) WHEN LOWER(TRIM(BOTH ' ' FROM CAST(src.`value` AS STRING))) = 'true' THEN 'true' WHEN LOWER(TRIM(BOTH ' ' FROM CAST(src.`value` AS STRING))) = 'false' THEN 'false' ELSE TRIM(BOTH ' ' FROM CAST(src.`value` AS STRING)) END AS t,
     CASE WHEN POSITION('_' IN CAST(src.`value` AS STRING)) > 0 THEN NULL
      WHEN ABS(TRY_CAST(TRIM(BOTH ' ' FROM CAST(src.`value` AS STRING)) AS DOUBLE)) >= 9007199254740992.0
           AND ABS(TRY_CAST(TRIM(BOTH ' ' FROM CAST(src.`value` AS STRING)) AS DOUBLE)) <= 1.7976931348623157e+308

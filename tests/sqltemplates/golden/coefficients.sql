@@ -31,10 +31,10 @@ CREATE OR REPLACE TEMP MACRO agreement_isnan(x) AS (NOT ISFINITE(x) AND NOT ISIN
 WITH
 ratings_read AS NOT MATERIALIZED (
   SELECT $default_metric AS metric,
-             CASE WHEN LOWER(CAST(src."item" AS VARCHAR) COLLATE "binary") = 'true' THEN 'true' WHEN LOWER(CAST(src."item" AS VARCHAR) COLLATE "binary") = 'false' THEN 'false' ELSE CAST(src."item" AS VARCHAR) COLLATE "binary" END COLLATE "binary" AS item,
-    CASE WHEN LOWER(CAST(src."rater" AS VARCHAR) COLLATE "binary") = 'true' THEN 'true' WHEN LOWER(CAST(src."rater" AS VARCHAR) COLLATE "binary") = 'false' THEN 'false' ELSE CAST(src."rater" AS VARCHAR) COLLATE "binary" END COLLATE "binary" AS rater,
+             NULLIF(CASE WHEN LENGTH(CAST(src."item" AS VARCHAR) COLLATE "binary") NOT IN (4, 5) THEN CAST(src."item" AS VARCHAR) COLLATE "binary" WHEN LOWER(CAST(src."item" AS VARCHAR) COLLATE "binary") = 'true' THEN 'true' WHEN LOWER(CAST(src."item" AS VARCHAR) COLLATE "binary") = 'false' THEN 'false' ELSE CAST(src."item" AS VARCHAR) COLLATE "binary" END, '') COLLATE "binary" AS item,
+    NULLIF(CASE WHEN LENGTH(CAST(src."rater" AS VARCHAR) COLLATE "binary") NOT IN (4, 5) THEN CAST(src."rater" AS VARCHAR) COLLATE "binary" WHEN LOWER(CAST(src."rater" AS VARCHAR) COLLATE "binary") = 'true' THEN 'true' WHEN LOWER(CAST(src."rater" AS VARCHAR) COLLATE "binary") = 'false' THEN 'false' ELSE CAST(src."rater" AS VARCHAR) COLLATE "binary" END, '') COLLATE "binary" AS rater,
 
-             CASE WHEN LOWER(TRIM(BOTH ' ' FROM CAST(src."value" AS VARCHAR) COLLATE "binary")) = 'true' THEN 'true' WHEN LOWER(TRIM(BOTH ' ' FROM CAST(src."value" AS VARCHAR) COLLATE "binary")) = 'false' THEN 'false' ELSE TRIM(BOTH ' ' FROM CAST(src."value" AS VARCHAR) COLLATE "binary") END COLLATE "binary" AS t,
+             CASE WHEN LENGTH(TRIM(BOTH ' ' FROM CAST(src."value" AS VARCHAR) COLLATE "binary")) NOT IN (4, 5) THEN TRIM(BOTH ' ' FROM CAST(src."value" AS VARCHAR) COLLATE "binary") WHEN LOWER(TRIM(BOTH ' ' FROM CAST(src."value" AS VARCHAR) COLLATE "binary")) = 'true' THEN 'true' WHEN LOWER(TRIM(BOTH ' ' FROM CAST(src."value" AS VARCHAR) COLLATE "binary")) = 'false' THEN 'false' ELSE TRIM(BOTH ' ' FROM CAST(src."value" AS VARCHAR) COLLATE "binary") END COLLATE "binary" AS t,
     CASE WHEN POSITION('_' IN CAST(src."value" AS VARCHAR) COLLATE "binary") > 0 THEN NULL
      WHEN ABS(TRY_CAST(TRIM(BOTH ' ' FROM CAST(src."value" AS VARCHAR) COLLATE "binary") AS DOUBLE)) >= 9007199254740992.0
           AND ABS(TRY_CAST(TRIM(BOTH ' ' FROM CAST(src."value" AS VARCHAR) COLLATE "binary") AS DOUBLE)) <= 1.7976931348623157e+308
