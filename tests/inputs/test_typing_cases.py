@@ -280,3 +280,11 @@ def test_an_explicit_column_name_is_honoured_exactly(tmp_path, form):
         ag.percent_agreement(source, value="Value")
     with pytest.raises(ColumnError, match="differ only in case"):
         ag.percent_agreement(source, metric="VALUE")             # both read: refused
+
+
+def test_rater_diagnostics_say_so_too():
+    table = pa.table({"item": [1, 1, 2, 2, 3, 3], "rater": list("ababab"),
+                      "value": ["yes", "yes", "N/A", "no", "no", "no"]})
+    found = ag.rater_diagnostics(table, level="nominal")
+    assert "missing=['N/A']" in found["conventions"]["missing_markers"]
+    assert "conventions" not in ag.rater_diagnostics(table, level="nominal", missing=["N/A"])
