@@ -1,17 +1,22 @@
 """DuckDB, the embedded engine: one cursor per call, temporary objects only.
 
-* A call never runs a statement on the caller's connection: it opens ``con.cursor()`` (its own
-  client context and transaction), so the caller's open transaction is neither committed nor
-  aborted, threads sharing one connection do not interfere, and the session's temporary tables
-  and views disappear with the cursor (they are also dropped explicitly on close).
+* A call runs its statements on ``con.cursor()`` (its own client context and transaction), so
+  the caller's open transaction is neither committed nor aborted, threads sharing one
+  connection do not interfere, and the session's temporary tables and views disappear with the
+  cursor (they are also dropped explicitly on close). On the caller's connection it runs only
+  read-only statements, to read a table or view *name* as the caller's own ``con.table(name)``
+  reads it (docs/decisions/0015); the cursor compares text in binary collation whatever the
+  caller's ``default_collation`` (a setting of the cursor's session only).
 * Everything the package creates is temporary and named ``agreement_sql_<kind>_<token>_<n>``:
   registered Arrow tables and relations are temporary views, materialised relations are
   ``CREATE TEMP TABLE``. A read-only database works (DuckDB keeps temporary objects in memory).
 * Sources are read, never modified: files through DuckDB's readers with explicit options (CSV:
   the delimiter, quote and column names given, every column as text, strict; see sources.py),
   in-memory tables registered, a relation of another connection streamed in as Arrow, a table
-  or view of the caller's database read where it is. Text files and streams are copied into a
-  temporary table once; with ``read_source(columns=)`` only the kept columns are copied.
+  or view name in place when that is provably the caller's own read, else streamed from the
+  caller's connection. Text files and streams are copied into a temporary table once; with
+  ``read_source(columns=)`` only the kept columns are read (docs/decisions/0014: the kept
+  columns under the names the source gives them, JSON as text).
 * The progress bar is off unless the engine was made with ``progress=True`` (the CLI, on a
   terminal); it is drawn on stderr by agreement_sql.progress, never printed by DuckDB.
 """
