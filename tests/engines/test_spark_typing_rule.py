@@ -56,7 +56,7 @@ def check(table: Table, spark, engine) -> None:
                 assert not found, f"{name}, {call}: " + "\n  ".join(found[:5])
 
 
-@settings(max_examples=8, deadline=None, suppress_health_check=list(HealthCheck),
+@settings(max_examples=5, deadline=None, suppress_health_check=list(HealthCheck),
           print_blob=True)
 @given(tables(max_rows=8))
 def test_spark_reads_every_format_by_the_rule(spark, spark_engine, table):

@@ -182,8 +182,16 @@ def _column_names(source: Any, con: Any) -> list[str]:
         found = resolve_source(source)
         if isinstance(found, FileSource) and found.kind == "csv":
             return list(found.header)
+    names: list[str] = []
+
+    def listed(relation: Any) -> list[str]:
+        # every name, whether or not two differ only in case; one column is read
+        names.extend(c.name for c in relation.columns)
+        return names[:1]
+
     with open_session(con) as session:
-        return [c.name for c in session.read_source(source).columns]
+        session.read_source(source, columns=listed)
+    return names
 
 
 def _workshop(data: ReportData, source: Any, *, item: str, rater: str, value: str,
