@@ -406,7 +406,7 @@ class DuckDBSession:
                 raise
             keys = self._json_keys(files)
         described = Relation(
-            name=self.generated_name("json"), description=files.description, cheap_scan=False,
+            name="", description=files.description, cheap_scan=False,
             columns=tuple(Column(name=k, kind=STRUCT if f is not None else TEXT,
                                  type_name="STRUCT" if f is not None else "VARCHAR",
                                  fields=f or (), field_kinds=(TEXT,) * len(f or ()))
