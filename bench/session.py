@@ -16,7 +16,8 @@ table's name and ``con=``:
 * ``parquet``: the same rows from the Parquet file, the path (the reference: no connection).
 
 Timing and peak memory as bench/run.py measures them (median seconds over ``--repeat`` fresh
-processes; VmHWM of the process).
+processes; VmHWM of the process), and the median CPU seconds of the process (every thread),
+which a machine shared with other work disturbs less than the wall clock.
 """
 from __future__ import annotations
 
@@ -59,10 +60,10 @@ def worker(function: str, way: str, parquet: str, db: str, pipe) -> None:
         if way == "name_in_transaction":
             con.execute("BEGIN TRANSACTION")
         source, kwargs = (parquet, {}) if way == "parquet" else ("ratings", {"con": con})
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         call(source, **COLUMNS, **kwargs)
-        seconds = time.perf_counter() - start
-        pipe.send({"seconds": seconds, "peak_mb": peak_mb(), "package": ag.__file__})
+        seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
+        pipe.send({"seconds": seconds, "cpu": cpu, "peak_mb": peak_mb(), "package": ag.__file__})
     except Exception as exc:       # reported, the run goes on
         pipe.send({"error": f"{type(exc).__name__}: {exc}"})
     pipe.close()
@@ -99,10 +100,11 @@ def main() -> None:
                 print(f"  {function:<13} {way:<20} error: {bad[0]['error']}")
                 continue
             median = statistics.median(r["seconds"] for r in runs)
+            cpu = statistics.median(r["cpu"] for r in runs)
             peak = max(r["peak_mb"] for r in runs)
             each = ", ".join(f"{r['seconds']:.2f}" for r in runs)
-            print(f"  {function:<13} {way:<20} {median:7.2f} s  peak {peak:7.0f} MB  ({each})",
-                  flush=True)
+            print(f"  {function:<13} {way:<20} {median:7.2f} s  cpu {cpu:6.2f} s  peak {peak:6.0f} MB"
+                  f"  ({each})", flush=True)
 
 
 if __name__ == "__main__":
