@@ -48,7 +48,14 @@ def _kinds(allowed: tuple[str, ...]) -> Check:
     return lambda v: isinstance(v, (list, tuple)) and all(x in allowed for x in v)
 
 
-VALUE_KINDS = ("number", "boolean", "text", "other")
+VALUE_KINDS = ("number", "integer", "boolean", "text", "other")
+ID_KINDS = ("text", "float", "boolean", "other")
+
+
+def _id_kinds(v: Any) -> bool:
+    return (isinstance(v, dict) and set(v) == {"item", "rater", "metric", "slices"}
+            and all(v[k] in ID_KINDS for k in ("item", "rater", "metric"))
+            and _kinds(ID_KINDS)(v["slices"]))
 
 # name -> (check, what it means)
 OPTIONS: dict[str, tuple[Check, str]] = {
@@ -64,7 +71,9 @@ OPTIONS: dict[str, tuple[Check, str]] = {
     "slices": (_str_list, "canonical slice column names, slice_0 .."),
     "struct_fields": (_str_list, "the fields of a workshop ratings object (one metric each)"),
     "value_kinds": (_kinds(VALUE_KINDS), "the kind of the value column (or of each field)"),
-    "placeholders": (_kinds(("text", "number")), "declared missing-value placeholders"),
+    "placeholders": (_kinds(("text",)), "declared missing-value placeholders (bound as text)"),
+    "id_kinds": (_id_kinds, "what the item, rater, metric and group_by (slices) columns hold, "
+                            "for their id text (docs/decisions/0014)"),
     "on_duplicate": (_choice(None, "first", "last", "mean"), "duplicate policy"),
     "with_row_number": (_bool, "number rows in input order"),
     "domain": (_opt_str, "a declared value domain relation"),

@@ -20,6 +20,7 @@ from ..registry import FAMILIES
 from ..parameters import DEFAULT_LEVEL, CoefficientOptions, validate
 from .. import routes
 from ..public import public
+from ..markers import marker_conventions
 from ..profile import Profile, read_profile
 from ..ratings import RatingsSpec
 from ..runner import query
@@ -357,7 +358,7 @@ def shape(entry: Any, row: Mapping[str, Any] | None, key_row: Mapping[str, Any],
     if "null_test" in entry.reports and opts.interval.ci is not None:
         result.update({k: data.get(k) for k in ("se0", "z", "p_one_sided", "p_value")})
     result.update(accounting)
-    stated = conventions(entry, c.spec, opts)
+    stated = {**conventions(entry, c.spec, opts), **marker_conventions(c.profile, key_row)}
     if stated:
         result["conventions"] = stated
     return result

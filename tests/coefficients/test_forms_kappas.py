@@ -304,7 +304,7 @@ def test_rater_patterns_with_a_duplicate_are_refused_like_the_ratings(monkeypatc
     got = routes(monkeypatch, lambda: ag.coefficients(table, which=["light_kappa", "conger_kappa"]))
     same(got)
     name, message = outcome(got)
-    assert name == "DuplicateRatingError" and "(item=3, rater='r002') rated 2 times" in message
+    assert name == "DuplicateRatingError" and "(item='3', rater='r002') rated 2 times" in message
 
 
 @pytest.mark.slow  # seconds on 2 cores (many cases or routes); CI runs it
@@ -444,7 +444,7 @@ def test_duplicates_in_any_rater_block_raise_on_every_route(monkeypatch, raters,
     same(got)
     name, message = outcome(got)
     assert name == "DuplicateRatingError"
-    assert f"(item=2, rater='r{late:03d}') rated 2 times" in message
+    assert f"(item='2', rater='r{late:03d}') rated 2 times" in message
 
 
 def test_a_label_outside_a_declared_numeric_domain_is_named_on_every_route(monkeypatch):
@@ -460,7 +460,7 @@ def test_a_label_outside_a_declared_numeric_domain_is_named_on_every_route(monke
         assert name == "InvalidRatingError"
         assert ("1 rating(s) in column 'value' lie outside the declared domain [1, 2, 3, 4, 5]"
                 in message)
-        assert "'n/a' at (item=3, rater='r999')" in message
+        assert "'n/a' at (item='3', rater='r999')" in message
     # without a domain, "n/a" is one more category beside the numbers 1..5
     assert ag.fleiss_kappa(table)["n_categories"] == 6
 

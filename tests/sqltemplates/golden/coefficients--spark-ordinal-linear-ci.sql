@@ -32,16 +32,15 @@ SET agreement_sql.z=1.959963984540054D;
 WITH
 ratings_read AS /* inline */ (
   SELECT ${agreement_sql.default_metric} AS metric,
-             src.`item` AS item,
-    CAST(src.`rater` AS STRING) AS rater,
+             NULLIF(CASE WHEN LENGTH(CAST(src.`item` AS STRING)) NOT IN (4, 5) THEN CAST(src.`item` AS STRING) WHEN LOWER(CAST(src.`item` AS STRING)) = 'true' THEN 'true' WHEN LOWER(CAST(src.`item` AS STRING)) = 'false' THEN 'false' ELSE CAST(src.`item` AS STRING) END, '') AS item,
+    NULLIF(CASE WHEN LENGTH(CAST(src.`rater` AS STRING)) NOT IN (4, 5) THEN CAST(src.`rater` AS STRING) WHEN LOWER(CAST(src.`rater` AS STRING)) = 'true' THEN 'true' WHEN LOWER(CAST(src.`rater` AS STRING)) = 'false' THEN 'false' ELSE CAST(src.`rater` AS STRING) END, '') AS rater,
 
-             TRIM(BOTH ' ' FROM CAST(src.`value` AS STRING)) AS t,
-    -- numeric text is the number, unless it is finite and 2^53 or more in magnitude: such a
-    -- code (an id written as digits) stays exact text, a label
-    CASE WHEN POSITION('_' IN CAST(src.`value` AS STRING)) = 0
-          AND NOT (ABS(TRY_CAST(TRIM(BOTH ' ' FROM CAST(src.`value` AS STRING)) AS DOUBLE)) >= 9007199254740992.0
-                   AND ABS(TRY_CAST(TRIM(BOTH ' ' FROM CAST(src.`value` AS STRING)) AS DOUBLE)) <= 1.7976931348623157e+308)
-         THEN TRY_CAST(TRIM(BOTH ' ' FROM CAST(src.`value` AS STRING)) AS DOUBLE) END AS x_raw,
+             CASE WHEN LENGTH(TRIM(BOTH ' ' FROM CAST(src.`value` AS STRING))) NOT IN (4, 5) THEN TRIM(BOTH ' ' FROM CAST(src.`value` AS STRING)) WHEN LOWER(TRIM(BOTH ' ' FROM CAST(src.`value` AS STRING))) = 'true' THEN 'true' WHEN LOWER(TRIM(BOTH ' ' FROM CAST(src.`value` AS STRING))) = 'false' THEN 'false' ELSE TRIM(BOTH ' ' FROM CAST(src.`value` AS STRING)) END AS t,
+    CASE WHEN NOT POSITION('_' IN CAST(src.`value` AS STRING)) = 0 THEN NULL
+     WHEN ABS(TRY_CAST(TRIM(BOTH ' ' FROM CAST(src.`value` AS STRING)) AS DOUBLE)) >= 9007199254740992.0
+          AND ABS(TRY_CAST(TRIM(BOTH ' ' FROM CAST(src.`value` AS STRING)) AS DOUBLE)) <= 1.7976931348623157e+308
+          AND TRANSLATE(TRIM(BOTH ' ' FROM CAST(src.`value` AS STRING)), '0123456789', '') IN ('', '-', '+') THEN NULL
+     ELSE TRY_CAST(TRIM(BOTH ' ' FROM CAST(src.`value` AS STRING)) AS DOUBLE) END AS x_raw,
     CASE WHEN src.`value` IS NULL THEN 1 ELSE 0 END AS is_null
   FROM `ratings` AS src
 ),

@@ -31,16 +31,15 @@ CREATE OR REPLACE TEMP MACRO agreement_isnan(x) AS (NOT ISFINITE(x) AND NOT ISIN
 WITH
 ratings_read AS NOT MATERIALIZED (
   SELECT getvariable('default_metric') AS metric,
-             src."item" AS item,
-    CAST(src."rater" AS VARCHAR) AS rater,
+             (NULLIF(CASE WHEN LENGTH((CAST(src."item" AS VARCHAR) COLLATE "binary")) NOT IN (4, 5) THEN (CAST(src."item" AS VARCHAR) COLLATE "binary") WHEN LOWER((CAST(src."item" AS VARCHAR) COLLATE "binary")) = 'true' THEN 'true' WHEN LOWER((CAST(src."item" AS VARCHAR) COLLATE "binary")) = 'false' THEN 'false' ELSE (CAST(src."item" AS VARCHAR) COLLATE "binary") END, '') COLLATE "binary") AS item,
+    (NULLIF(CASE WHEN LENGTH((CAST(src."rater" AS VARCHAR) COLLATE "binary")) NOT IN (4, 5) THEN (CAST(src."rater" AS VARCHAR) COLLATE "binary") WHEN LOWER((CAST(src."rater" AS VARCHAR) COLLATE "binary")) = 'true' THEN 'true' WHEN LOWER((CAST(src."rater" AS VARCHAR) COLLATE "binary")) = 'false' THEN 'false' ELSE (CAST(src."rater" AS VARCHAR) COLLATE "binary") END, '') COLLATE "binary") AS rater,
 
-             TRIM(BOTH ' ' FROM CAST(src."value" AS VARCHAR)) AS t,
-    -- numeric text is the number, unless it is finite and 2^53 or more in magnitude: such a
-    -- code (an id written as digits) stays exact text, a label
-    CASE WHEN POSITION('_' IN CAST(src."value" AS VARCHAR)) = 0
-          AND NOT (ABS(TRY_CAST(TRIM(BOTH ' ' FROM CAST(src."value" AS VARCHAR)) AS DOUBLE)) >= 9007199254740992.0
-                   AND ABS(TRY_CAST(TRIM(BOTH ' ' FROM CAST(src."value" AS VARCHAR)) AS DOUBLE)) <= 1.7976931348623157e+308)
-         THEN TRY_CAST(TRIM(BOTH ' ' FROM CAST(src."value" AS VARCHAR)) AS DOUBLE) END AS x_raw,
+             (CASE WHEN LENGTH(TRIM(BOTH ' ' FROM (CAST(src."value" AS VARCHAR) COLLATE "binary"))) NOT IN (4, 5) THEN TRIM(BOTH ' ' FROM (CAST(src."value" AS VARCHAR) COLLATE "binary")) WHEN LOWER(TRIM(BOTH ' ' FROM (CAST(src."value" AS VARCHAR) COLLATE "binary"))) = 'true' THEN 'true' WHEN LOWER(TRIM(BOTH ' ' FROM (CAST(src."value" AS VARCHAR) COLLATE "binary"))) = 'false' THEN 'false' ELSE TRIM(BOTH ' ' FROM (CAST(src."value" AS VARCHAR) COLLATE "binary")) END COLLATE "binary") AS t,
+    CASE WHEN NOT POSITION('_' IN (CAST(src."value" AS VARCHAR) COLLATE "binary")) = 0 THEN NULL
+     WHEN ABS(TRY_CAST(TRIM(BOTH ' ' FROM (CAST(src."value" AS VARCHAR) COLLATE "binary")) AS DOUBLE)) >= 9007199254740992.0
+          AND ABS(TRY_CAST(TRIM(BOTH ' ' FROM (CAST(src."value" AS VARCHAR) COLLATE "binary")) AS DOUBLE)) <= 1.7976931348623157e+308
+          AND TRANSLATE(TRIM(BOTH ' ' FROM (CAST(src."value" AS VARCHAR) COLLATE "binary")), '0123456789', '') IN ('', '-', '+') THEN NULL
+     ELSE TRY_CAST(TRIM(BOTH ' ' FROM (CAST(src."value" AS VARCHAR) COLLATE "binary")) AS DOUBLE) END AS x_raw,
     CASE WHEN src."value" IS NULL THEN 1 ELSE 0 END AS is_null
   FROM "ratings" AS src
 ),
