@@ -54,6 +54,9 @@ class Decision:
     name: str
     question: str
     alternatives: tuple[Producer, ...]
+    # the engine alone may settle it (one engine has a reader another lacks): the same input
+    # then takes another alternative on another engine, with the same numbers
+    by_engine: bool = False
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -166,7 +169,7 @@ DECISIONS: dict[str, Decision] = {d.name: d for d in (
                  "the file read by Python's json module into Arrow tables",
                  "an engine without a JSON Lines reader, a glob, or a line the reader refuses "
                  "(the Python reader names it)"),
-    )),
+    ), by_engine=True),
 )}
 
 # from this many ratings on, a statement numbers the raters the profile listed (registered as a

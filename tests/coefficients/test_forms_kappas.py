@@ -236,7 +236,10 @@ PATTERN_CASES = {
     "gwet-bootstrap": {"which": ["cohen_kappa", "scott_pi"], "raters": ["r005", "r001"],
                        "marginals": "gwet", "ci": 0.9, "n_boot": 20},
     "matrix": {"which": ["light_kappa", "scott_pi", "conger_kappa"],
-               "weights": {(1, 2): 0.5, (2, 1): 0.5, (4, 5): 0.25, (5, 4): 0.25}},
+               # a complete matrix (every pair of the categories 1-5 named: decision 0016)
+               "weights": {(a, b): 1.0 if a == b else {(1, 2): 0.5, (2, 1): 0.5, (4, 5): 0.25,
+                                                       (5, 4): 0.25}.get((a, b), 0.0)
+                           for a in range(1, 6) for b in range(1, 6)}},
 }
 
 
@@ -498,7 +501,7 @@ def test_calls_leave_the_connection_as_found():
 def test_coefficients_in_every_form(monkeypatch, options):
     table = random_table(9, batches=2)
     got = routes(monkeypatch, lambda: ag.coefficients(
-        table, metric="metric", group_by="batch", n_boot=20, **options))
+        table, metric="metric", group_by="batch", **options))
     # Conger's analytic variance reads the counts form; so does the whole statement then
     conger_se = options.get("ci") and "conger_kappa" in options.get("which", ["conger_kappa"])
     assert set(forms(got)) == {"counts" if conger_se else "wide"}
