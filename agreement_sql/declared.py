@@ -317,9 +317,10 @@ PARAMETERS: dict[str, Parameter] = _declared(
     Parameter("categories", "the declared categories, in order", anything),
     Parameter("domain", "the declared categories, in order (alpha's name for categories=)",
               anything),
-    Parameter("level", "Krippendorff's level of measurement",
+    Parameter("level", "Krippendorff's level of measurement (None: nominal; the workflows below: "
+              "interval)",
               choice(None, "nominal", "ordinal", "interval", "ratio"), None,
-              {"coefficients": "nominal", **WORKFLOW_LEVEL}, refuses=("metric", 0.95)),
+              dict(WORKFLOW_LEVEL), refuses=("metric", 0.95)),
     Parameter("raters", "the raters to compare, by name", names(), refuses=("", 7)),
     Parameter("ci", "a confidence level (0.95) for an interval, or None for none",
               ci_or_bool, None, {"icc": 0.95, "concordance": 0.95, "bland_altman": 0.95},
@@ -338,7 +339,7 @@ PARAMETERS: dict[str, Parameter] = _declared(
               "'irrcac_table'", choice(None, "irrcac_raw", "irrcac_table"), refuses=("raw",)),
     # ICC, concordance, Bland-Altman
     Parameter("form", "the ICC form (ICC1 ... ICC3k, or Shrout & Fleiss / McGraw & Wong names)",
-              text(optional=True), None, {"achieved_precision": "ICC2"}, refuses=("", 2)),
+              text(optional=True), None, refuses=("", 2)),
     Parameter("limits", "the share the limits of agreement cover (0.95: +-1.96 sd)",
               level_of_confidence(False), 0.95, refuses=(1.0, 95)),
     # the workshop report and pairwise agreement
@@ -379,8 +380,8 @@ PARAMETERS: dict[str, Parameter] = _declared(
     Parameter("max_items", "units listed as driving disagreement", whole(), 10, refuses=(-1,)),
     Parameter("points_to", "write the per-point rows to Parquet files in this folder",
               path(), refuses=(5,)),
-    Parameter("max_pair_raters", "without rater patterns, the most raters for leave-one-out "
-              "and pairs", whole(), 30, refuses=(-2,)),
+    Parameter("max_pair_raters", "the most raters for leave-one-out alphas and the pair matrix",
+              whole(), 30, refuses=(-2,)),
     # consistency
     Parameter("pairs", "merged scholar/auditor pairs (JSONL path or records)", anything),
     Parameter("scholar", "the scholar's labels (JSONL path or records)", anything),

@@ -260,7 +260,7 @@ def achieved_precision(source: Any, *, coefficient: str = "cohen_kappa",
                        target_width: float | None = None, lower_bound: float | None = None,
                        confidence: float = 0.95, item: str = "item", rater: str = "rater",
                        value: str = "value", metric: str | None = None, group_by: Any = None,
-                       raters: Sequence[str] | None = None, form: str = "ICC2",
+                       raters: Sequence[str] | None = None, form: str | None = None,
                        on_duplicate: str | None = None, missing: Any = None,
                        con: Any = None, layout: str | None = None, rater_columns: Any = None,
                        orientation: str | None = None) -> Any:
@@ -289,8 +289,14 @@ def achieved_precision(source: Any, *, coefficient: str = "cohen_kappa",
     keys = dict(item=item, rater=rater, value=value, metric=metric, group_by=group_by,
                 on_duplicate=on_duplicate, missing=missing, con=con, layout=layout,
                 rater_columns=rater_columns, orientation=orientation)
+    if name in CONTINUOUS and raters is not None:
+        raise OptionError("raters= names the two raters of a pair coefficient; the intraclass "
+                          "correlation reads every rater")
+    if name not in CONTINUOUS and form is not None:
+        raise OptionError(f"form= picks the intraclass correlation's form; this call plans "
+                          f"{name} (pass coefficient='icc' to plan an ICC)")
     if name in CONTINUOUS:
-        found = icc(source, form=form, ci=level, **keys)
+        found = icc(source, form=form or "ICC2", ci=level, **keys)
         source_text = CLOSED["icc"]
     else:
         entry = REGISTRY[name]

@@ -29,6 +29,9 @@ F = TypeVar("F", bound=Callable[..., Any])
 # result}, or a list of {"metric", "coefficients": {...}}), "none" (no result dict: text)
 ATTACH = ("result", "each", "coefficients", "none")
 
+# every public computation, by name, as it was made public (tests/parameters walks them all)
+PUBLIC: dict[str, Callable[..., Any]] = {}
+
 
 def public(attach: str = "result") -> Callable[[F], F]:
     """Make ``function`` a public computation (see the module's docstring)."""
@@ -56,6 +59,7 @@ def public(attach: str = "result") -> Callable[[F], F]:
                 _attach(result, [dict(entry) for entry in log], attach)
             return result
 
+        PUBLIC[name] = call
         return call  # type: ignore[return-value]
 
     return wrap

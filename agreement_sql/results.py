@@ -31,7 +31,7 @@ class PairwiseAgreementResult(TypedDict):
     adjacent_agreement: Optional[float]  # |a - b| <= tolerance
     primary: Optional[float]       # exact for binary, adjacent otherwise
     is_binary: bool
-    scale: ScaleInfo
+    scale: Optional[ScaleInfo]     # None: the metric has no rating (all missing)
 
 
 class HumanAgreementResult(TypedDict):
@@ -39,7 +39,7 @@ class HumanAgreementResult(TypedDict):
     human_agreement: Optional[float]     # GDPval A^HH in [0, 1]; None when no unit has 2 ratings
     n_samples: int
     interpretation: Optional[str]
-    scale: ScaleInfo
+    scale: Optional[ScaleInfo]     # None: the metric has no rating (all missing)
 
 
 class Accounting(TypedDict):
@@ -88,7 +88,7 @@ class PerMetricScore(TypedDict):
     krippendorff_alpha: Optional[float]
     human_agreement: Optional[float]
     problematic_patterns: List[str]
-    scale: ScaleInfo
+    scale: Optional[ScaleInfo]     # None: the metric has no rating (all missing)
 
 
 class TraceDisagreement(TypedDict):

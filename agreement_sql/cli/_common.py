@@ -85,8 +85,10 @@ def add_source_arguments(parser: argparse.ArgumentParser, *, metric: bool = True
                             help="one result per slice of this column (repeatable)")
     parser.add_argument("--on-duplicate", choices=["first", "last", "mean"], default=None,
                         help="how to treat a rater who rated the same item twice [error]")
-    parser.add_argument("--missing", action="append", default=None, metavar="TEXT",
-                        help="a value that means 'no rating', e.g. NA or * (repeatable); NULL, "
+    parser.add_argument("--missing", action="extend", type=placeholders, default=None,
+                        metavar="TEXT[,TEXT...]",
+                        help="values that mean 'no rating', comma-separated or repeated, e.g. "
+                             "--missing 'NA,*,-1' (a backslash keeps a comma: 'n\\,a'); NULL, "
                              "NaN and blank are always missing")
     parser.add_argument("--layout", choices=["long", "wide", "counts", "table"], default="long",
                         help="the file's shape: long rows (item, rater, value); wide, a row per "
@@ -182,3 +184,19 @@ def write_output(args: argparse.Namespace, text: str) -> None:
     """Write --output by the rules of agreement_sql.outputs: never onto an input of the
     command, a file already there replaced only once the text is complete."""
     write_text(args.output, text, "--output", inputs=inputs_of(args))
+
+
+def placeholders(text: str) -> list[str]:
+    """``--missing``'s argument: placeholders separated by commas (``NA,*,-1``, the README's
+    form), ``\\,`` a comma inside one; each read by the typing rule like ``missing=[...]``."""
+    out, current, chars = [], "", iter(text)
+    for ch in chars:
+        if ch == "\\":
+            current += next(chars, "\\")
+        elif ch == ",":
+            out.append(current)
+            current = ""
+        else:
+            current += ch
+    out.append(current)
+    return out

@@ -51,7 +51,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_source_arguments(precision, group_by=True)
     precision.add_argument("--coefficient", default="cohen_kappa",
                            help="a coefficient with an analytic interval, or icc [cohen_kappa]")
-    precision.add_argument("--form", default="ICC2", help="the ICC form with --coefficient icc [ICC2]")
+    precision.add_argument("--form", default=None, help="the ICC form with --coefficient icc [ICC2]")
     precision.add_argument("--raters", default=None, metavar="A,B", help="Cohen's kappa: the pair")
     _targets(precision, width="--target-width")
     add_output_arguments(precision, formats=("json", "table", "csv"))

@@ -1,12 +1,15 @@
 """Pieces every metric wrapper shares."""
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping, TypeVar
 
 from ..results import ScaleInfo
 
 
-def scale_info(row: dict[str, Any], declared: Mapping[str, Any] | None) -> ScaleInfo:
+def scale_info(row: Mapping[str, Any], declared: Mapping[str, Any] | None) -> ScaleInfo | None:
+    """The scale a metric's ratings were read on; None for a metric with no rating."""
+    if row.get("scale_kind") is None:
+        return None
     return ScaleInfo(kind=row["scale_kind"], min=float(row["scale_lo"]), max=float(row["scale_hi"]),
                      declared=declared is not None and row["metric"] in declared)
 
@@ -27,3 +30,19 @@ def counted(profile: Any, row: Mapping[str, Any], *, used: int, single_rated: bo
     if outside_pair is not None:
         excluded["outside_pair"] = outside_pair
     return {"n_rows": kp.n_rows if kp else 0, "n_ratings": used, "n_excluded": excluded}
+
+
+R = TypeVar("R")
+
+
+def every_key(profile: Any, found: Mapping[tuple[Any, ...], R],
+              empty: Callable[[dict[str, Any]], R]) -> dict[tuple[Any, ...], R]:
+    """``found`` (results by metric-and-slice key) for every key of the input, in the profile's
+    order (the statements' ORDER BY of the key columns): a key the statement did not reach
+    (every rating missing, or none rated twice) gets ``empty(key_row)``, its result built from
+    a row naming only the key (statistics None, counts from the profile's accounting), so
+    nothing the input holds vanishes from a result (docs/decisions/0005)."""
+    names = ("metric",) + tuple(profile.spec.slices)
+    out = {k: (found[k] if k in found else empty(dict(zip(names, k)))) for k in profile.keys}
+    out.update({k: v for k, v in found.items() if k not in out})
+    return out

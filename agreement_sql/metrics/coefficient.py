@@ -90,13 +90,22 @@ class Computed:
         return (row.get("metric"),) + tuple(row.get(s) for s in self.spec.slices)
 
     def by_key(self) -> list[tuple[dict[str, Any], dict[str, dict[str, Any]]]]:
-        """Each metric (and slice) in order, with its rows by coefficient name."""
+        """Each metric (and slice) of the input in order, with its rows by coefficient name.
+
+        Every key the profile found is here (docs/decisions/0005: nothing left out without
+        being counted): one whose ratings are all missing, or that no statement row reached,
+        comes with no rows, so its results are null with the profile's exclusions. Both
+        statements order their keys alike (ORDER BY the key columns), so the profile's order
+        is the statement's."""
         out: dict[tuple[Any, ...], tuple[dict[str, Any], dict[str, dict[str, Any]]]] = {}
         for row in self.rows:
             entry = out.setdefault(self.key(row), (row, {}))
             if row.get("name") is not None:
                 entry[1][row["name"]] = row
-        return list(out.values())
+        names = ("metric",) + tuple(self.spec.slices)
+        found = [out.pop(k) if k in out else (dict(zip(names, k)), {})
+                 for k in self.profile.keys]
+        return found + list(out.values())
 
 
 def _numbers_needed(entries: Sequence[Any], opts: CoefficientOptions) -> tuple[bool, str]:
@@ -469,9 +478,12 @@ def coefficient_function(entry: Any) -> CoefficientFunction:
                            layout=check_layout(layout, rater_columns, orientation))
         out = []
         keys = list(computed.by_key())
-        if entry.two_raters and not raters and keys and all(
-                int(k.get("key_raters") or 0) > 2 for k, _ in keys):
-            most = max(int(k.get("key_raters") or 0) for k, _ in keys)
+        # the metrics (and slices) with raters to compare (one with none, every rating
+        # missing, is in the result, null, and decides nothing here)
+        compared = [int(k.get("key_raters") or 0) for k, _ in keys]
+        compared = [n for n in compared if n >= 2]
+        if entry.two_raters and not raters and compared and all(n > 2 for n in compared):
+            most = max(compared)
             raise OptionError(f"{entry.name} compares two raters, and every metric or slice has "
                               f"more (up to {most}); name two with raters=[a, b], or use "
                               f"fleiss_kappa (its many-rater generalisation)")

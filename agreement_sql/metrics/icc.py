@@ -21,7 +21,7 @@ from ..profile import Profile, read_profile
 from ..results import ICCResult
 from ..session import ratings_session
 from ..sources import check_layout
-from ._common import counted
+from ._common import counted, every_key
 
 # name -> (Shrout & Fleiss 1979, McGraw & Wong 1996, R irr model/type/unit)
 FORMS: dict[str, tuple[str, str, str]] = {
@@ -192,14 +192,20 @@ def icc_results(spec: Any, profile: Profile, rows: Sequence[Mapping[str, Any]],
     """The results of the forms ``wanted`` per metric (and slice) key from rows of
     sql/_icc.sql.j2's ``icc`` (:func:`icc_on`'s statement, or :func:`statement_rows`; the route
     that ran them refused a rater rating an item twice)."""
+    def shaped(row: Mapping[str, Any]) -> ICCResult:
+        result = _result(row, profile, level)
+        if spec.group_by:
+            result["group"] = spec.describe_slice(dict(row))
+        return result
+
     by_key: dict[tuple[Any, ...], list[ICCResult]] = {}
     for row in rows:
         if row["form"] in wanted:
-            result = _result(row, profile, level)
-            if spec.group_by:
-                result["group"] = spec.describe_slice(dict(row))
-            by_key.setdefault(profile.key_of(dict(row)), []).append(result)
-    return by_key
+            by_key.setdefault(profile.key_of(dict(row)), []).append(shaped(row))
+    blank = dict.fromkeys(("value", "f", "df1", "df2", "ci_df2", "n_items", "n_raters",
+                           "n_excluded_items", "n_incomplete_ratings"))
+    return every_key(profile, by_key, lambda key: [
+        shaped({**blank, **key, "form": form}) for form in FORMS if form in wanted])
 
 
 def _result(row: Mapping[str, Any], profile: Profile, level: float) -> ICCResult:

@@ -15,7 +15,14 @@ from ..results import HumanAgreementResult, PairwiseAgreementResult
 from ..scales import register_all_scales, register_scales
 from ..session import ratings_session
 from ..sources import check_layout
-from ._common import counted, scale_info
+from ._common import counted, every_key, scale_info
+
+# the columns of sql/pairwise_agreement.sql.j2's rows the results read (a metric the statement
+# did not reach has them all NULL: _common.every_key)
+PAIRWISE_COLUMNS = ("n_items_paired", "n_pairs", "exact_pairs", "adjacent_pairs",
+                    "exact_agreement", "adjacent_agreement", "primary_score", "scale_kind",
+                    "scale_lo", "scale_hi", "human_agreement", "n_samples", "n_ratings",
+                    "n_single", "n_merged")
 
 
 def _pairwise_rows(source: Any, *, item: Any, rater: Any, value: Any, metric: Any,
@@ -64,25 +71,26 @@ def pairwise_agreement(source: Any, *, item: str = "item", rater: str = "rater",
     rows, profile = _pairwise_rows(source, item=item, rater=rater, value=value, metric=metric,
                                    scales=scales, tolerance=tolerance, on_duplicate=on_duplicate,
                                    missing=missing, con=con, layout=check_layout(layout, rater_columns, orientation))
-    out: dict[str, PairwiseAgreementResult] = {}
-    for row in rows:
-        binary = row["scale_kind"] == "binary"
+    def shaped(row: Mapping[str, Any]) -> PairwiseAgreementResult:
         result = PairwiseAgreementResult(
             metric=row["metric"],
-            n_items_paired=int(row["n_items_paired"]),
-            n_pairs=int(row["n_pairs"]),
-            exact_pairs=int(row["exact_pairs"]),
-            adjacent_pairs=int(row["adjacent_pairs"]),
+            n_items_paired=int(row["n_items_paired"] or 0),
+            n_pairs=int(row["n_pairs"] or 0),
+            exact_pairs=int(row["exact_pairs"] or 0),
+            adjacent_pairs=int(row["adjacent_pairs"] or 0),
             exact_agreement=row["exact_agreement"],
             adjacent_agreement=row["adjacent_agreement"],
             primary=row["primary_score"],
-            is_binary=binary,
+            is_binary=row["scale_kind"] == "binary",
             scale=scale_info(row, scales),
         )
-        result.update(counted(profile, row, used=int(row["n_ratings"]) - int(row["n_single"]),  # type: ignore[typeddict-item]
+        result.update(counted(profile, row, used=int(row["n_ratings"] or 0) - int(row["n_single"] or 0),  # type: ignore[typeddict-item]
                               single_rated=True))
-        out[row["metric"]] = result
-    return out
+        return result
+
+    found = {profile.key_of(row): shaped(row) for row in rows}
+    return {r["metric"]: r for r in every_key(profile, found, lambda key: shaped(
+        {**dict.fromkeys(PAIRWISE_COLUMNS), **key})).values()}
 
 
 @public("each")
@@ -102,16 +110,18 @@ def human_agreement(source: Any, *, item: str = "item", rater: str = "rater",
     rows, profile = _pairwise_rows(source, item=item, rater=rater, value=value, metric=metric,
                                    scales=scales, tolerance=1.0, on_duplicate=on_duplicate,
                                    missing=missing, con=con, layout=check_layout(layout, rater_columns, orientation))
-    out: dict[str, HumanAgreementResult] = {}
-    for row in rows:
+    def shaped(row: Mapping[str, Any]) -> HumanAgreementResult:
         result = HumanAgreementResult(
             metric=row["metric"],
             human_agreement=row["human_agreement"],
-            n_samples=int(row["n_samples"]),
+            n_samples=int(row["n_samples"] or 0),
             interpretation=human_agreement_label(row["human_agreement"]),
             scale=scale_info(row, scales),
         )
-        result.update(counted(profile, row, used=int(row["n_ratings"]) - int(row["n_single"]),  # type: ignore[typeddict-item]
+        result.update(counted(profile, row, used=int(row["n_ratings"] or 0) - int(row["n_single"] or 0),  # type: ignore[typeddict-item]
                               single_rated=True))
-        out[row["metric"]] = result
-    return out
+        return result
+
+    found = {profile.key_of(row): shaped(row) for row in rows}
+    return {r["metric"]: r for r in every_key(profile, found, lambda key: shaped(
+        {**dict.fromkeys(PAIRWISE_COLUMNS), **key})).values()}

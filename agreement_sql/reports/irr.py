@@ -18,7 +18,7 @@ from ..public import public
 from ..constants import SEED_RATING_RANGE
 from ..errors import OptionError
 from ..interpret import at_least, disagreement_label, workshop_label
-from ..metrics._common import scale_info
+from ..metrics._common import every_key, scale_info
 from .. import routes
 from ..profile import Profile, read_profile
 from ..results import IRRError, IRRReport, PerMetricScore, TraceDisagreement
@@ -126,7 +126,8 @@ def irr_on(spec: Any, profile: Profile, *, scales: Mapping[str, Any] | None, thr
         return failure
     scores, patterns = _part(rows, "scores"), _part(rows, "patterns")
     traces = [{**t, "item": t["trace_item"]} for t in _part(rows, "traces")]
-    report = _report(validation, scores, patterns, traces, threshold, scales)
+    report = _report(validation, every_metric(profile, scores), patterns, traces, threshold,
+                     scales)
     report["n_excluded"] = _excluded(profile, validation)
     return report
 
@@ -198,6 +199,18 @@ def _round(x: float | None, digits: int) -> float | None:
     return None if x is None else round(x, digits)
 
 
+def every_metric(profile: Profile, scores: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The statement's score rows and a row of NULLs for each metric of the input it did not
+    reach (every rating missing, or no trace rated twice): a question the input holds is in
+    ``per_metric_scores``, null, rather than gone (docs/decisions/0005)."""
+    found = {(r["metric"],): r for r in scores if r["metric"] is not None}
+    blank = dict.fromkeys(("primary_score", "exact_agreement", "adjacent_agreement", "is_binary",
+                           "scale_kind", "scale_lo", "scale_hi", "krippendorff_alpha",
+                           "human_agreement"))
+    rows = every_key(profile, found, lambda key: {**blank, **key}).values()
+    return [r for r in scores if r["metric"] is None] + [r for r in rows if r["metric"] is not None]
+
+
 def _report(v: dict[str, Any], scores: list[dict[str, Any]], patterns: list[dict[str, Any]],
             traces: list[dict[str, Any]], threshold: float,
             scales: Mapping[str, Any] | None) -> IRRReport:
@@ -238,7 +251,9 @@ def _report(v: dict[str, Any], scores: list[dict[str, Any]], patterns: list[dict
         interpretation=workshop_label(score) or "Poor agreement",
         ready_to_proceed=at_least(score, threshold),
         threshold=threshold,
-        suggestions=[LOW_CRITERIA] if any(not m["acceptable"] for m in per_metric.values()) else [],
+        # a question with no score (nothing rated twice) is not a low one
+        suggestions=[LOW_CRITERIA] if any(not m["acceptable"] and m["score"] is not None
+                                          for m in per_metric.values()) else [],
         num_raters=int(v["num_raters"]),
         num_traces=int(v["num_traces"]),
         num_annotations=int(v["num_annotations"]),

@@ -9,7 +9,8 @@ Every number comes from ``sql/rater_diagnostics.sql.j2`` (its per-rater formulas
 ``sql/_diagnostics.sql.j2``). With few raters and few categories it reads rater patterns, so
 the leave-one-out and pair figures cost no more than the rest; otherwise the same statement
 runs again on the ratings expanded per left-out rater and per pair (at most
-``max_pair_raters`` raters, as those expansions copy the ratings once per rater).
+``max_pair_raters`` raters whichever the route (without rater patterns the expansions copy
+the ratings once per rater)).
 """
 from __future__ import annotations
 
@@ -43,8 +44,8 @@ def rater_diagnostics(source: Any, *, item: str = "item", rater: str = "rater", 
 
     ``level="nominal"`` compares labels (bias as category shares); the other levels read the
     ratings as numbers (bias as mean offsets). ``max_items`` caps the listed items that drive
-    disagreement; without rater patterns and with more than ``max_pair_raters`` raters the
-    leave-one-out alphas and the pairwise matrix are skipped and a note says so. One result
+    disagreement; with more than ``max_pair_raters`` raters (whichever way the inputs are
+    gathered) the leave-one-out alphas and the pairwise matrix are skipped and a note says so. One result
     without ``metric``/``group_by``, else a list with one per metric and group.
     """
     _check(level, max_items)
@@ -124,11 +125,18 @@ def diagnose_with_rows(spec: RatingsSpec, *, level: str, max_items: int = MAX_IT
             agreement_with_others=row["agreement_with_others"],
             mean_abs_difference=row["mean_abs_difference"], alpha_without=None,
             mean_rating=row["mean_rating"]))
-    if from_patterns:
+    # one rule whichever the route: leave-one-out alphas and the pair matrix for at most
+    # max_pair_raters raters (the route changes how they are gathered, never whether)
+    if any(len(d["raters"]) > max_pair_raters for d in by_key.values()):
+        for d in by_key.values():
+            d["notes"].append(f"more than {max_pair_raters} raters: leave-one-out alphas and the "
+                              "pairwise matrix are not computed (raise max_pair_raters to get them)")
+        loo, pairs = [], []
+    elif from_patterns:
         loo = [r for r in rows if r["part"] == "loo"]
         pairs = [r for r in rows if r["part"] == "pairs"]
     else:
-        loo, pairs = _expanded(spec, level, by_key, max_pair_raters)
+        loo, pairs = _expanded(spec, level, by_key)
     for row in loo:
         for r in by_key[key(row)]["raters"]:
             if r["rater"] == row["left_out"]:
@@ -163,14 +171,9 @@ def diagnose_with_rows(spec: RatingsSpec, *, level: str, max_items: int = MAX_IT
 
 
 def _expanded(spec: RatingsSpec, level: str, by_key: dict[tuple, RaterDiagnostics],
-              max_pair_raters: int) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+              ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """Leave-one-out alphas and the pair matrix without rater patterns: the same statement on
     the ratings expanded per left-out rater and per rater pair."""
-    if any(len(d["raters"]) > max_pair_raters for d in by_key.values()):
-        for d in by_key.values():
-            d["notes"].append(f"more than {max_pair_raters} raters: leave-one-out alphas and the "
-                              "pairwise matrix are not computed (raise max_pair_raters to get them)")
-        return [], []
     if not spec.canonical or spec.rekey != "none" or spec.slice_filter or spec.keep_raters:
         # the expansions re-key a canonical copy (a caller's source, or a re-keyed view,
         # settled first)

@@ -107,16 +107,20 @@ def test_missing_ratings_and_groups():
     assert both[1]["alpha"] == pytest.approx(_alpha(ratings))
 
 
-def test_many_raters_skip_the_expansions(force_route):
-    """Without rater patterns (too many raters or categories) the leave-one-out and pair
-    figures need expansions that copy the ratings per rater: beyond max_pair_raters they are
-    skipped with a note. With patterns they cost nothing and are always given."""
+def test_many_raters_skip_the_expansions_whichever_the_route(force_route):
+    """Beyond max_pair_raters the leave-one-out and pair figures are skipped with a note, by
+    one rule whichever way the inputs are gathered (rater patterns, or the expansions that copy
+    the ratings per rater): the route never changes a result (docs/decisions/0013)."""
     with_patterns = rater_diagnostics(_table(RATINGS), max_pair_raters=2)
-    assert with_patterns["pairs"] and all(r["alpha_without"] is not None for r in with_patterns["raters"])
+    assert with_patterns["pairs"] == [] and all(r["alpha_without"] is None
+                                                for r in with_patterns["raters"])
+    assert "more than 2 raters" in with_patterns["notes"][0]
+    within = rater_diagnostics(_table(RATINGS))
+    assert within["pairs"] and all(r["alpha_without"] is not None for r in within["raters"])
     force_route(rater_patterns="ratings")
     d = rater_diagnostics(_table(RATINGS), max_pair_raters=2)
-    assert d["pairs"] == [] and all(r["alpha_without"] is None for r in d["raters"])
-    assert "more than 2 raters" in d["notes"][0]
+    assert {k: v for k, v in d.items() if k != "route"} == \
+        {k: v for k, v in with_patterns.items() if k != "route"}
 
 
 def test_cli(capsys):
