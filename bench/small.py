@@ -484,7 +484,7 @@ def ratio_table(result: dict) -> str:
     ms = result["ms"]
     one = ms.get(f"{FLOOR_ALPHA}|arrow")
     lines = [f"{'call':<16}{'ms':>9}{'own ms':>9}{'x own':>8}{'x 1-stmt':>10}{'x peer':>8}"
-             f"{'target':>16}{'met':>5}"]
+             f"  {'target':<22}{'met':>4}"]
     for name, _, _, _, peer in CALLS:
         package = ms.get(f"{name}|arrow")
         if package is None:
