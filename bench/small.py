@@ -33,6 +33,14 @@ that row's package calls, reset before each call (``/proc/self/clear_refs``), so
 interpreter, the imports and anything earlier calls left allocated; the idle figure is printed
 with each dataset.
 
+Ratios (issue #26 point 3), printed under each dataset's table for the Arrow input: each call's
+ms over the one-statement floor (``duckdb alpha``: the target for alpha and the kappas is 3x),
+over its own statements (``own``: the rendered statements the call ran, captured once in the
+worker and replayed alone with the same bound parameters on a cursor where the Arrow table is
+registered under the call's source names: no reading, typing, checks, rendering or shaping; the
+target for ``irr`` and ``coefficients()`` is 3x), and over its peer with the peer's conversion
+from the same Arrow table.
+
 Also: the CLI (``agreement-sql irr data/workshop_annotations.jsonl --format json``), wall clock of
 a fresh process, median of ``--cli-runs`` runs after one unrecorded run; and, per dataset, where
 one alpha call's time goes: a subprocess with ``AGREEMENT_SQL_TRACE=1`` whose stderr lines
@@ -78,6 +86,10 @@ CALLS = (
     ("coefficients", "coefficients", {}, 20.0, None),
 )
 FLOOR = "duckdb_scan"
+# a package call's own floor: the statements it runs, replayed alone (own_statements)
+OWN = "own"
+# issue #26 point 3: a warm small call at most this many times its floor
+FLOOR_TARGET = 3.0
 # the least SQL that gives nominal alpha: one statement, no input checks, the value column read as
 # a number; its time is DuckDB's own floor for an alpha computed in SQL on this input
 FLOOR_ALPHA = "duckdb_alpha"
@@ -255,6 +267,12 @@ def callables(spec: dict) -> tuple[dict, dict, dict]:
         MINIMAL_ALPHA.format(source="small_ratings")).fetchall()[0][0]
     todo[f"{FLOOR_ALPHA}|file"] = lambda: scan_con.execute(
         MINIMAL_ALPHA.format(source=f"{reader}($path)"), {"path": path}).fetchall()[0][0]
+    for name, function_name, extra, _, _ in CALLS:
+        key = f"{name}|arrow"
+        if key in todo:
+            replay = own_statements(todo[key], table, ag)
+            if replay is not None:
+                todo[f"{name}|{OWN}"] = replay
     peers = peer_functions()
     wanted = {peer for name, _, _, _, peer in CALLS if peer and (not spec["only"] or name in spec["only"])}
     for peer in sorted(wanted):
@@ -263,6 +281,58 @@ def callables(spec: dict) -> tuple[dict, dict, dict]:
         todo[f"{peer}|arrow"] = lambda f=function: f(wide(table.to_pandas()))
         todo[f"{peer}|file"] = lambda f=function: f(wide(read_frame(path)))
     return todo, facts, skipped
+
+
+def own_statements(call, table, ag):
+    """The statements ``call`` runs, replayed alone: a callable executing each rendered statement
+    with the same bound parameters, on a cursor of its own connection where the Arrow ``table``
+    is registered under the call's generated source names and the dialect's setup statements
+    ran once (the call's own floor: no source reading, typing, checks, rendering or shaping);
+    the temporary tables they create are dropped after each replay, as the call's session does.
+    None when the call could not be captured (an error, or a relation the replay lacks)."""
+    import duckdb
+
+    from agreement_sql.dialects import DUCKDB
+    from agreement_sql.engine import duckdb as engine
+
+    captured: list[tuple[str, dict]] = []
+    run, parts = engine.DuckDBSession._run, engine.DuckDBSession.query_parts
+
+    def capture_run(self, sql, params, *, what):
+        captured.append((sql, dict(params)))
+        return run(self, sql, params, what=what)
+
+    def capture_parts(self, sql, params, **kwargs):
+        captured.append((sql, dict(params)))
+        return parts(self, sql, params, **kwargs)
+
+    engine.DuckDBSession._run, engine.DuckDBSession.query_parts = capture_run, capture_parts
+    try:
+        call()
+    except Exception:
+        return None
+    finally:
+        engine.DuckDBSession._run, engine.DuckDBSession.query_parts = run, parts
+    text = "\n".join(sql for sql, _ in captured)
+    sources = set(re.findall(r"agreement_sql_src_[0-9a-f]+_[0-9]+", text))
+    created = [m for sql, _ in captured for m in re.findall(r'TEMP(?:ORARY)? TABLE "?(agreement_sql_\w+)', sql)]
+    cursor = duckdb.connect().cursor()
+    for statement in DUCKDB.setup:
+        cursor.execute(statement)
+    for name in sources:
+        cursor.register(name, table)
+
+    def replay():
+        for sql, params in captured:
+            cursor.execute(sql, params).fetchall()
+        for name in created:
+            cursor.execute(f'DROP TABLE IF EXISTS "{name}"')
+
+    try:
+        replay()
+    except duckdb.Error:
+        return None
+    return replay
 
 
 def run_dataset(spec: dict) -> dict:
@@ -402,6 +472,37 @@ def dataset_table(result: dict) -> str:
     return "\n".join(lines)
 
 
+# issue #26 point 3: alpha and the kappas against the one-statement floor (duckdb alpha), irr and
+# coefficients() against their own statements replayed alone
+OWN_FLOOR_CALLS = ("irr", "coefficients")
+
+
+def ratio_table(result: dict) -> str:
+    """Per package call on the Arrow input: its ms, its own statements' floor, and the ratios the
+    issue asks (package / one statement, package / own statements, package / its peer with the
+    peer's conversion from the same Arrow table); ``met`` against FLOOR_TARGET."""
+    ms = result["ms"]
+    one = ms.get(f"{FLOOR_ALPHA}|arrow")
+    lines = [f"{'call':<16}{'ms':>9}{'own ms':>9}{'x own':>8}{'x 1-stmt':>10}{'x peer':>8}"
+             f"  {'target':<22}{'met':>4}"]
+    for name, _, _, _, peer in CALLS:
+        package = ms.get(f"{name}|arrow")
+        if package is None:
+            continue
+        own = ms.get(f"{name}|{OWN}")
+        x_own = package / own if own else None
+        x_one = package / one if one else None
+        peer_ms = ms.get(f"{peer}|arrow") if peer else None
+        x_peer = package / peer_ms if peer_ms else None
+        against, ratio = (("own statements", x_own) if name in OWN_FLOOR_CALLS
+                          else ("one statement", x_one))
+        met = "" if ratio is None else ("yes" if ratio <= FLOOR_TARGET else "no")
+        lines.append(f"{name:<16}{fmt(package):>9}{fmt(own):>9}{fmt(x_own, '.1f'):>8}"
+                     f"{fmt(x_one, '.1f'):>10}{fmt(x_peer, '.1f'):>8}"
+                     f"  {f'<= {FLOOR_TARGET:g}x ' + against:<22}{met:>4}")
+    return "\n".join(lines)
+
+
 def cli_command() -> list[str]:
     """The installed ``agreement-sql`` next to this interpreter, else ``python -m agreement_sql``."""
     found = shutil.which("agreement-sql", path=str(Path(sys.executable).parent))
@@ -526,6 +627,10 @@ def run(args: argparse.Namespace) -> dict:
               f"{facts['raters']} raters; file {Path(path).name}; median of {args.calls} warm calls x "
               f"{args.repeat} process(es); {memory}; cohen_kappa raters={facts['cohen_raters']}")
         print(dataset_table(result))
+        print(f"ratios (issue #26 point 3; Arrow input; 'own' = the call's rendered statements "
+              f"replayed alone with the same parameters; 1-stmt = duckdb alpha "
+              f"{fmt(result['ms'].get(f'{FLOOR_ALPHA}|arrow'))} ms):")
+        print(ratio_table(result))
         if trace is not None:
             print(f"where one krippendorff_alpha(level={args.trace_level!r}) call on the file goes "
                   f"(AGREEMENT_SQL_TRACE=1, separate process):")
