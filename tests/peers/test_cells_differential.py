@@ -1,0 +1,160 @@
+"""Counts and contingency layouts against the same ratings written as long rows (issue #26 point
+2, docs/decisions/0022).
+
+The oracle is independent of the layout adapter (sql/_ratings.sql.j2's counts and table
+branches): the test itself expands each random table into one long row per rating in Python
+(a counts row of n in category c: n ratings of c by anonymous raters numbered across the row, as
+the adapter's convention says; a table cell (a, b) of n: n units rated a by rater "A" and b by
+rater "B") and the package reads those rows by its long route. Values and standard errors equal
+to 1e-12, the counts (n_items, n_ratings, n_raters) exactly.
+
+This is the differential test the cells producer of decision 0022 is to be held to: when it
+exists, each call below runs once more with the cells route forced (routes.forcing) and
+compared the same way. Today it holds the long expansion to an oracle it does not share code
+with, on tables hypothesis draws (zeros, empty rows and columns, a single category used).
+"""
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import agreement_sql as a
+
+from ._data import irrcac_cont3x3, irrcac_distrib6
+
+SETTINGS = settings(max_examples=10, deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow])
+COUNTED = ("n_items", "n_ratings", "n_raters")
+
+
+def counts_to_long(table: pd.DataFrame) -> pd.DataFrame:
+    """A counts layout (a row per unit, a count per category) as long rows: the raters of a
+    unit numbered across its row ("0", "1", ...), as sql/_ratings.sql.j2 documents."""
+    rows = []
+    for unit, row in table.iterrows():
+        k = 0
+        for category in table.columns:
+            for _ in range(int(row[category])):
+                rows.append((str(unit), str(k), str(category)))
+                k += 1
+    return pd.DataFrame(rows, columns=["item", "rater", "value"])
+
+
+def table_to_long(table: pd.DataFrame) -> pd.DataFrame:
+    """A two-rater contingency table (rows rater A's categories, columns rater B's) as long
+    rows: a cell of n is n units, each rated by A and by B."""
+    rows = []
+    unit = 0
+    for a_category, row in table.iterrows():
+        for b_category in table.columns:
+            for _ in range(int(row[b_category])):
+                rows.append((f"u{unit}", "A", str(a_category)))
+                rows.append((f"u{unit}", "B", str(b_category)))
+                unit += 1
+    return pd.DataFrame(rows, columns=["item", "rater", "value"])
+
+
+def same(from_layout: dict, from_long: dict, what: str) -> None:
+    for key in COUNTED:
+        if key in from_long:
+            assert from_layout[key] == from_long[key], (what, key)
+    for key in ("value", "observed_agreement", "chance_agreement", "se", "ci_low", "ci_high",
+                "se0", "z", "p_value"):
+        if key in from_long:
+            expected = from_long[key]
+            if expected is None:
+                assert from_layout[key] is None, (what, key)
+            else:
+                assert from_layout[key] == pytest.approx(expected, abs=1e-12), (what, key)
+
+
+CATEGORIES = ("c0", "c1", "c2")
+
+
+@st.composite
+def counts_tables(draw: st.DrawFn) -> pd.DataFrame:
+    """3-8 units, 2-3 categories, every unit rated by the same number of raters (2-5), as
+    statsmodels' aggregate_raters gives for complete data."""
+    k = draw(st.integers(2, 3))
+    m = draw(st.integers(2, 5))
+    n_units = draw(st.integers(3, 8))
+    rows = []
+    for _ in range(n_units):
+        cuts = sorted(draw(st.lists(st.integers(0, m), min_size=k - 1, max_size=k - 1)))
+        edges = [0, *cuts, m]
+        rows.append([edges[i + 1] - edges[i] for i in range(k)])
+    return pd.DataFrame(rows, columns=list(CATEGORIES[:k]),
+                        index=pd.Index([f"u{i}" for i in range(n_units)], name="unit"))
+
+
+@st.composite
+def contingency_tables(draw: st.DrawFn) -> pd.DataFrame:
+    """A k x k table (k = 2 or 3) of 0-6 units a cell, at least 2 units in all."""
+    k = draw(st.integers(2, 3))
+    cells = draw(st.lists(st.integers(0, 6), min_size=k * k, max_size=k * k)
+                 .filter(lambda c: sum(c) >= 2))
+    names = list(CATEGORIES[:k])
+    return pd.DataFrame([cells[i * k:(i + 1) * k] for i in range(k)], columns=names,
+                        index=pd.Index(names, name="category"))
+
+
+CI = {"ci": 0.95, "ci_method": "analytic"}
+
+
+def same_coefficients(from_layout: dict, from_long: dict, what: str) -> None:
+    assert set(from_layout) == set(from_long), what
+    for name in from_long:
+        same(from_layout[name], from_long[name], f"{what} {name}")
+
+
+def counts_agree(table: pd.DataFrame) -> None:
+    """Every rater-free coefficient with its analytic interval in one coefficients() call (the
+    counts form: Conger's variance is not asked), and fleiss_kappa alone (the wide form)."""
+    long = counts_to_long(table)
+    # the long rows name raters; coefficients() on the counts layout leaves out the rater-
+    # identity ones by default (tests/peers/test_layouts.py), so both are asked for the same
+    free = {"which": ["fleiss_kappa", "gwet_ac1", "brennan_prediger", "percent_agreement",
+                      "krippendorff_alpha"], **CI}
+    same_coefficients(a.coefficients(table, layout="counts", **free),
+                      a.coefficients(long, **free), "counts coefficients")
+    same(a.fleiss_kappa(table, layout="counts"), a.fleiss_kappa(long), "counts fleiss")
+
+
+def table_agrees(table: pd.DataFrame) -> None:
+    """Every coefficient with its analytic interval (the counts form), the quadratic-weighted
+    ones on the table's category order, and cohen_kappa alone (the wide form, rater
+    patterns)."""
+    long = table_to_long(table)
+    same_coefficients(a.coefficients(table, layout="table", **CI), a.coefficients(long, **CI),
+                      "table coefficients")
+    weighted = {"which": ["cohen_kappa", "scott_pi", "gwet_ac1", "brennan_prediger"],
+                "weights": "quadratic", "categories": list(table.columns), **CI}
+    same_coefficients(a.coefficients(table, layout="table", **weighted),
+                      a.coefficients(long, **weighted), "table weighted")
+    same(a.cohen_kappa(table, layout="table"), a.cohen_kappa(long), "table cohen")
+
+
+@pytest.mark.slow  # about 1 s a call on 2 shared cores, 6 calls an example; CI runs it
+@SETTINGS
+@given(counts_tables())
+def test_counts_layout_equals_its_long_rows(table: pd.DataFrame) -> None:
+    counts_agree(table)
+
+
+@pytest.mark.slow  # as above
+@SETTINGS
+@given(contingency_tables())
+def test_table_layout_equals_its_long_rows(table: pd.DataFrame) -> None:
+    table_agrees(table)
+
+
+def test_peers_worked_examples_through_the_oracle() -> None:
+    # irrCAC's distrib6raters (counts, 15 units x 6 raters) and cont3x3abstractors (a 3 x 3
+    # table of 100 units): the layouts and the test's own expansion give the same numbers;
+    # their published values are held by tests/peers/test_irrcac.py
+    counts, table = irrcac_distrib6(), irrcac_cont3x3()
+    counts_agree(counts)
+    table_agrees(table)
+    assert a.cohen_kappa(table, layout="table")["n_items"] == int(table.to_numpy().sum()) == 100
