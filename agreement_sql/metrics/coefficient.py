@@ -169,7 +169,8 @@ def needs(entries: Sequence[Any], opts: CoefficientOptions) -> routes.Needs:
     counts = next((f"{e.name}'s analytic variance reads per-unit counts" for e in entries
                    if e.variance_form == "counts" and opts.interval.analytic), None)
     return routes.Needs(rater_identity=any(not rater_free(e) for e in entries),
-                        counts_form=counts)
+                        counts_form=counts,
+                        level=opts.level if any(e.levels for e in entries) else None)
 
 
 def compute_on(spec: RatingsSpec, entries: Sequence[Any], *, opts: CoefficientOptions,
