@@ -287,6 +287,10 @@ class Needs:
     level: str | None = None     # Krippendorff's alpha level the statement computes, if any
 
 
+# the statements that include sql/_alpha_sums.sql.j2 (they take the alpha_distances option;
+# tests/sqltemplates render each with its options, so a statement missing here fails there)
+ALPHA_SUMS_STATEMENTS = ("coefficients", "rater_diagnostics", "irr_report", "judge_agreement")
+
 # statements whose needs do not depend on the call's options (render's explain reads them)
 STATEMENT_NEEDS: dict[str, Needs] = {
     "rater_diagnostics": Needs(rater_identity=True),
@@ -313,11 +317,16 @@ class Route:
     def form(self) -> str:
         return self.units
 
-    def options(self) -> dict[str, Any]:
-        return {"form": self.units, "categories": [kind for kind, _ in self.categories],
-                "rater_blocks": self.rater_blocks, "rater_patterns": self.rater_patterns,
-                "rater_list": self.rater_list, "all_rated": self.all_rated,
-                "alpha_distances": self.alpha_distances}
+    def options(self, template: str | None = None) -> dict[str, Any]:
+        """The template options that select this route's producers (``template``: the
+        statement they are for; those that sum alpha over a counts table also get
+        ``alpha_distances``)."""
+        out = {"form": self.units, "categories": [kind for kind, _ in self.categories],
+               "rater_blocks": self.rater_blocks, "rater_patterns": self.rater_patterns,
+               "rater_list": self.rater_list, "all_rated": self.all_rated}
+        if template in ALPHA_SUMS_STATEMENTS:
+            out["alpha_distances"] = self.alpha_distances
+        return out
 
     def params(self) -> dict[str, Any]:
         return {f"category_{i}": value for i, (_, value) in enumerate(self.categories)}

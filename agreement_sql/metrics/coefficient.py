@@ -243,7 +243,7 @@ def statement_options(spec_options: Mapping[str, Any], spec_params: Mapping[str,
     """The options and parameters of sql/coefficients.sql.j2 for ``entries`` by ``route``: the
     one builder, used by every call and by ``render`` (agreement_sql.rendering)."""
     options = {
-        **spec_options, **route.options(),
+        **spec_options, **route.options("coefficients"),
         "which": [e.name for e in entries], "partials": [e.partial for e in entries],
         "families": [e.family for e in entries],
         "reports": [list(e.reports) for e in entries], "level": opts.level,
