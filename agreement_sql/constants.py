@@ -90,3 +90,10 @@ def sql_constants() -> dict[str, Any]:
     assert all("'" not in m and m == m.lower() for m in MISSING_MARKERS)
     out["missing_markers"] = Keyword(", ".join(f"'{m}'" for m in MISSING_MARKERS))
     return out
+
+
+# value-by-value tables (weights w_kl, coincidences over pairs of distinct values: quadratic in
+# the distinct values; docs/decisions/0019): a statement that needs one refuses above this many
+# distinct values (4M cells per metric), naming the way out; coefficients() leaves those
+# coefficients out, saying why
+MAX_VALUE_TABLE = 2_000

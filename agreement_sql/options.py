@@ -107,6 +107,9 @@ OPTIONS: dict[str, tuple[Check, str]] = {
     "categories": (_kinds(("number", "label")), "the wide form's categories, bound as $category_i"),
     "rater_list": (_opt_str, "the raters the profile listed (a relation of rater), or None: "
                              "the statement finds them (sql/_rater_codes.sql.j2)"),
+    "alpha_distances": (_choice("value_pairs", "midranks"),
+                        "ordinal alpha's sums in the counts form: over pairs of distinct values, "
+                        "or from midranks (linear; docs/decisions/0019)"),
     "rater_blocks": (lambda v: _count(v) and v <= RATER_BLOCKS,
                      "blocks of rater bits counted per unit (0: no in-statement duplicate check)"),
     "category_kinds": (_choice("number", "label", "mixed"),

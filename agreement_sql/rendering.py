@@ -235,7 +235,7 @@ def statement(name: str, *, dialect: "str | Dialect" = "duckdb", relation: str =
                          rater_patterns=bool(choices.pop("rater_patterns", False)))
     template = name
     bootstrap = bool(choices.pop("bootstrap", False))
-    options: dict[str, Any] = {**spec.options(bootstrap=bootstrap), **route.options()}
+    options: dict[str, Any] = {**spec.options(bootstrap=bootstrap), **route.options(name)}
     params: dict[str, Any] = {**SAMPLE_PARAMS, **spec.params(), **route.params()}
     try:
         entry = lookup(name)

@@ -83,6 +83,18 @@ DECISIONS: dict[str, Decision] = {d.name: d for d in (
                  "any number of categories (continuous scores, a mean of duplicates), and "
                  "Conger's variance, which reads per-unit counts"),
     )),
+    Decision("alpha_distances", "how ordinal alpha sums its distances in the counts form "
+             "(sql/_alpha_sums.sql.j2)", (
+        Producer("midranks", ("sql/_alpha_sums.sql.j2#alpha_sums__counts",),
+                 "each category's midrank F_c - n_c/2 by a window sum over the sorted distinct "
+                 "values; the interval form's moments of the midranks (docs/decisions/0019)",
+                 "linear in the distinct values: 1M ratings with 100k distinct values in "
+                 "seconds, where the pairs of distinct values (5e9) do not fit 3 GB "
+                 "(bench/README.md, continuous scores)"),
+        Producer("value_pairs", ("sql/_alpha_sums.sql.j2#alpha_sums__counts",),
+                 "the distances of every pair of distinct values (the definition's sum)",
+                 "ratio alpha, whose distance has no moment form; few distinct values"),
+    )),
     Decision("rater_bits", "how duplicates are found and raters counted (sql/_rater_codes.sql.j2)", (
         Producer("bits", ("sql/_rater_codes.sql.j2",),
                  "each rater a bit; a unit's raters the BIT_OR of its ratings' bits",
@@ -272,7 +284,12 @@ class Needs:
     counts_form: str | None = None
     rater_sets: bool = False
     wide: bool = True
+    level: str | None = None     # Krippendorff's alpha level the statement computes, if any
 
+
+# the statements that include sql/_alpha_sums.sql.j2 (they take the alpha_distances option;
+# tests/sqltemplates render each with its options, so a statement missing here fails there)
+ALPHA_SUMS_STATEMENTS = ("coefficients", "rater_diagnostics", "irr_report", "judge_agreement")
 
 # statements whose needs do not depend on the call's options (render's explain reads them)
 STATEMENT_NEEDS: dict[str, Needs] = {
@@ -292,6 +309,7 @@ class Route:
     rater_patterns: bool = False
     rater_list: str | None = None                     # the profile's raters, registered
     all_rated: bool = False
+    alpha_distances: str = "value_pairs"              # DECISIONS["alpha_distances"]
     taken: tuple[tuple[str, str], ...] = ()           # (decision, alternative) for the record
     profile: Profile | None = field(default=None, compare=False, repr=False)
 
@@ -299,10 +317,16 @@ class Route:
     def form(self) -> str:
         return self.units
 
-    def options(self) -> dict[str, Any]:
-        return {"form": self.units, "categories": [kind for kind, _ in self.categories],
-                "rater_blocks": self.rater_blocks, "rater_patterns": self.rater_patterns,
-                "rater_list": self.rater_list, "all_rated": self.all_rated}
+    def options(self, template: str | None = None) -> dict[str, Any]:
+        """The template options that select this route's producers (``template``: the
+        statement they are for; those that sum alpha over a counts table also get
+        ``alpha_distances``)."""
+        out = {"form": self.units, "categories": [kind for kind, _ in self.categories],
+               "rater_blocks": self.rater_blocks, "rater_patterns": self.rater_patterns,
+               "rater_list": self.rater_list, "all_rated": self.all_rated}
+        if template in ALPHA_SUMS_STATEMENTS:
+            out["alpha_distances"] = self.alpha_distances
+        return out
 
     def params(self) -> dict[str, Any]:
         return {f"category_{i}": value for i, (_, value) in enumerate(self.categories)}
@@ -361,6 +385,11 @@ def decide(profile: Profile, statement: str, needs: Needs = Needs(), *,
     if units == "wide":
         categories = tuple(("label", label) if label is not None else ("number", x)
                            for x, label in profile.categories)
+    distances = "value_pairs"
+    if units == "counts" and needs.level == "ordinal":
+        # ordinal alpha from midranks: linear in the distinct values (decision 0019)
+        distances = _chosen("alpha_distances", "midranks")
+        taken["alpha_distances"] = distances
     checking = spec.on_duplicate in (None, "error")
     bits_fit = 0 < profile.n_raters <= MAX_BIT_RATERS
     bits = _chosen("rater_bits", "bits" if bits_fit else "none",
@@ -397,7 +426,7 @@ def decide(profile: Profile, statement: str, needs: Needs = Needs(), *,
     taken["states"] = states
     return Route(statement=statement, units=units, categories=categories, rater_blocks=blocks,
                  rater_patterns=patterns, rater_list=listed, all_rated=states == "all_rated",
-                 taken=tuple(taken.items()), profile=profile)
+                 alpha_distances=distances, taken=tuple(taken.items()), profile=profile)
 
 
 def predict(profile: Profile, statement: str, needs: Needs = Needs()) -> Route:

@@ -18,7 +18,7 @@ from ..errors import OptionError
 from ..interpret import krippendorff_label, landis_koch
 from ..registry import FAMILIES
 from ..parameters import DEFAULT_LEVEL, CoefficientOptions, validate
-from .. import routes
+from .. import routes, value_tables
 from ..public import public
 from ..markers import marker_conventions
 from ..profile import Profile, read_profile
@@ -85,6 +85,9 @@ class Computed:
     # the ICC rows the statement computed from its rater patterns (metrics/icc.py
     # statement_rows), or None where it did not (compute_on's icc_form)
     icc_rows: list[dict[str, Any]] | None = None
+    # coefficients left out (coefficients()' default set on many distinct values), with the
+    # reason (agreement_sql.value_tables, docs/decisions/0019)
+    skipped: dict[str, str] = field(default_factory=dict)
 
     def key(self, row: Mapping[str, Any]) -> tuple[Any, ...]:
         return (row.get("metric"),) + tuple(row.get(s) for s in self.spec.slices)
@@ -178,18 +181,23 @@ def needs(entries: Sequence[Any], opts: CoefficientOptions) -> routes.Needs:
     counts = next((f"{e.name}'s analytic variance reads per-unit counts" for e in entries
                    if e.variance_form == "counts" and opts.interval.analytic), None)
     return routes.Needs(rater_identity=any(not rater_free(e) for e in entries),
-                        counts_form=counts)
+                        counts_form=counts,
+                        level=opts.level if any(e.levels for e in entries) else None)
 
 
 def compute_on(spec: RatingsSpec, entries: Sequence[Any], *, opts: CoefficientOptions,
                cap_pairs: bool = False, default_method: bool = False,
-               icc_form: str | None = None) -> Computed:
+               icc_form: str | None = None, leave_out: bool = False) -> Computed:
     """:func:`compute` on the ratings of an open call (a workflow's canonical relation).
 
     ``icc_form``: the caller wants that ICC form too (coefficients()); the statement computes it
     from its rater patterns where the route allows (agreement_sql.routes.icc_producer; no
     declared domain), and ``Computed.icc_rows`` holds its rows; else they are None and the
     caller runs the ICC's own statement.
+
+    A coefficient that sums over pairs of distinct values is refused above
+    constants.MAX_VALUE_TABLE distinct values (agreement_sql.value_tables); with ``leave_out``
+    (coefficients()' default set) it is left out instead, its reason in ``Computed.skipped``.
     """
     session = spec.session
     declared = register_domain(session, opts.categories)
@@ -208,6 +216,10 @@ def compute_on(spec: RatingsSpec, entries: Sequence[Any], *, opts: CoefficientOp
         profile=profile)
         if opts.weights == "custom" else None)
     check_named_raters(spec, opts.raters, declared)
+    kept, skipped = value_tables.split(profile, entries, opts.level, leave_out=leave_out)
+    if not kept:
+        kept, skipped = value_tables.split(profile, entries, opts.level, leave_out=False)
+    entries = kept
     route = routes.decide(profile, "coefficients", needs(entries, opts))
     statement = _Statement(spec, profile, route, declared, matrix, opts,
                            _category_kinds(profile, declared), cap_pairs, LIGHT_MAX_RATERS)
@@ -217,7 +229,8 @@ def compute_on(spec: RatingsSpec, entries: Sequence[Any], *, opts: CoefficientOp
     rows = statement.run(entries, opts.interval, icc_form=icc_form if icc_raters else None,
                          icc_raters=icc_raters)
     computed = Computed(spec=spec, profile=profile, opts=opts, domain=declared, rows=rows,
-                        icc_rows=statement_rows(rows, profile) if icc_raters else None)
+                        icc_rows=statement_rows(rows, profile) if icc_raters else None,
+                        skipped=skipped)
     if default_method and opts.interval.analytic:
         again = [e for e in entries if no_analytic_se(e, opts) or any(
             r.get("name") == e.name and averages_pairs(r) for r in rows)]
@@ -239,7 +252,7 @@ def statement_options(spec_options: Mapping[str, Any], spec_params: Mapping[str,
     """The options and parameters of sql/coefficients.sql.j2 for ``entries`` by ``route``: the
     one builder, used by every call and by ``render`` (agreement_sql.rendering)."""
     options = {
-        **spec_options, **route.options(),
+        **spec_options, **route.options("coefficients"),
         "which": [e.name for e in entries], "partials": [e.partial for e in entries],
         "families": [e.family for e in entries],
         "reports": [list(e.reports) for e in entries], "level": opts.level,

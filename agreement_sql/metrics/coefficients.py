@@ -103,7 +103,8 @@ def coefficients(source: Any, *, item: str = "item", rater: str = "rater", value
         want_icc = with_icc or (default and spec.layout != "counts")
         computed = compute_on(spec, entries, opts=opts, cap_pairs=cap,
                               default_method=ci_method is None,
-                              icc_form=ICC_FORM if want_icc else None) if entries else None
+                              icc_form=ICC_FORM if want_icc else None,
+                              leave_out=default) if entries else None
         iccs: dict[tuple[Any, ...], Any] = {}
         profile = computed.profile if computed is not None and computed.domain is None else None
         if want_icc:
@@ -125,6 +126,10 @@ def coefficients(source: Any, *, item: str = "item", rater: str = "rater", value
         found: dict[str, dict[str, Any]] = {}
         n_raters = int(key_row.get("key_raters") or 0)
         for entry in entries:
+            if entry.name in computed.skipped:
+                if not (default and entry.two_raters and n_raters > 2):
+                    found[entry.name] = _skipped_scores(entry.name, computed.skipped[entry.name])
+                continue
             row = by_name.get(entry.name)
             skipped = FAMILIES[entry.family].pairs and cap and n_raters > LIGHT_MAX_RATERS
             if default and entry.two_raters and (n_raters > 2 or skipped):
@@ -183,3 +188,10 @@ def _skipped_light(result: dict[str, Any], n_raters: int, computed: Any) -> dict
             result.pop(key, None)
         result.update(no_interval(computed.opts.interval))
     return result
+
+
+def _skipped_scores(name: str, why: str) -> dict[str, Any]:
+    """A coefficient coefficients() left out on many distinct values (agreement_sql.value_tables,
+    docs/decisions/0019): said, with the reason and the way out, not dropped."""
+    return {"coefficient": name, "value": None, "interpretation": None, "skipped": why,
+            "conventions": {"scores": "left out by default on continuous scores: " + why}}

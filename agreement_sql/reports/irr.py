@@ -116,7 +116,7 @@ def irr_on(spec: Any, profile: Profile, *, scales: Mapping[str, Any] | None, thr
     other statements read the same profile."""
     all_scales = register_all_scales(spec.session, profile, scales)
     route = routes.decide(profile, "irr_report")
-    options = {**spec.options(), **route.options(), "scales": all_scales, "level": "interval"}
+    options = {**spec.options(), **route.options("irr_report"), "scales": all_scales, "level": "interval"}
     params = {**spec.params(), **route.params(), **_score_params(threshold),
               **_pattern_params(max_patterns), **_trace_params(max_traces)}
     rows = route.query(spec, "irr_report", options, params)

@@ -74,7 +74,7 @@ def _run(spec: RatingsSpec, level: str, max_items: int, *, patterns: bool,
     kinds = "number" if not profile.has_labels else (
         "label" if profile.totals["n_labels"] == profile.totals["n_ratings"] else "mixed")
     rows = route.query(spec, "rater_diagnostics",
-                       {**spec.options(), **route.options(), "level": level,
+                       {**spec.options(), **route.options("rater_diagnostics"), "level": level,
                         "category_kinds": kinds, "with_coincidences": coincidences,
                         "with_items": max_items > 0,
                         "with_distribution": distribution is not None},

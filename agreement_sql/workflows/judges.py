@@ -316,7 +316,7 @@ def _judge_rows(spec: RatingsSpec, profile: Profile, plan: routes.Route | None, 
     wanted = {part: columns for part, columns in wanted.items() if part not in sinks}
     return plan.query_parts(
         spec, "judge_agreement",
-        {**spec.options(), **plan.options(), "level": level, "with_usage": usage,
+        {**spec.options(), **plan.options("judge_agreement"), "level": level, "with_usage": usage,
          "with_points": points, "with_groups": groups, "granularities": granularities,
          "point_across": point_across, "with_point_alphas": point_alphas,
          "units_given": units_given},

@@ -43,10 +43,25 @@ def _likert(seed: int = 3) -> pa.Table:
 
 LIKERT = _likert()
 
+
+def _scores(seed: int = 5) -> pa.Table:
+    # continuous scores: more distinct values than the wide form's 16 (the counts form)
+    import random
+
+    rng = random.Random(seed)
+    rows = [{"item": i, "rater": f"r{r}", "value": round(truth + rng.gauss(0, 1.5), 2)}
+            for i, truth in enumerate(rng.uniform(0, 10) for _ in range(25)) for r in range(4)
+            if rng.random() > 0.15]
+    return pa.Table.from_pylist(rows)
+
+
+SCORES = _scores()
+
 # name -> call: together they take every decision of routes.DECISIONS
 CALLS: dict[str, Callable[[], Any]] = {
     "coefficients": lambda: ag.coefficients(LIKERT, metric="metric", ci=0.9, n_boot=30),
     "alpha_ordinal": lambda: ag.krippendorff_alpha(K2011, level="ordinal"),
+    "alpha_ordinal_scores": lambda: ag.krippendorff_alpha(SCORES, level="ordinal"),
     "cohen_named": lambda: ag.cohen_kappa(LIKERT, metric="metric", raters=["r1", "r3"],
                                           weights="linear", ci=0.95),
     "icc": lambda: ag.icc(LIKERT, metric="metric"),
@@ -57,7 +72,7 @@ CALLS: dict[str, Callable[[], Any]] = {
     "alt_test": lambda: ag.alt_test(DATA / "alttest" / "lesion.csv", judges=["gpt-4o"],
                                     scoring="neg_rmse", epsilon=0.15),
 }
-CHEAP = ("alpha_ordinal", "cohen_named", "icc", "consistency", "alt_test")
+CHEAP = ("alpha_ordinal", "alpha_ordinal_scores", "cohen_named", "icc", "consistency", "alt_test")
 
 
 def _run(call: Callable[[], Any]) -> tuple[Any, list[dict[str, str]]]:
