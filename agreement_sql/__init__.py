@@ -15,6 +15,7 @@ from .metrics.pairwise import human_agreement, pairwise_agreement
 from .metrics.functions import *  # noqa: F401,F403  (one public function per registry entry)
 from .metrics.functions import __all__ as _coefficient_functions
 from .rendering import render
+from .macros import install_macros
 from .planning import achieved_precision, sample_size
 from .reports.html import report
 from .reports.irr import irr
@@ -36,7 +37,7 @@ __all__ = [
     "AgreementError", "AgreementWarning", "ColumnError", "DuplicateRatingError", "InvalidRatingError",
     "MissingKeyError", "OptionError", "SourceError", "TemplateError",
     "available_templates", "connect", "human_agreement", "irr",
-    "pairwise_agreement", "render", "coefficients",
+    "pairwise_agreement", "render", "install_macros", "coefficients",
     *_coefficient_functions,
     "calibration_sample", "consistency", "evaluation_sheet", "judge_agreement",
     "judge_set_fingerprint", "rater_diagnostics",

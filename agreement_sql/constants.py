@@ -39,6 +39,12 @@ def pattern_capacity(n_categories: int) -> int:
 MAX_EXACT_RATING = 2.0 ** 53
 MAX_DOUBLE = 1.7976931348623157e308
 
+# labels spelled like a common missing-value marker, in lower case: rated as categories (a
+# label is what the data says), counted by the ratings profile so that a result says so and
+# names missing= (agreement_sql.markers; docs/decisions/0014). NaN is never a label: the text
+# "NaN" reads as the number NaN, which is missing.
+MISSING_MARKERS = ("na", "n/a", "#n/a", "null", "none", "nil")
+
 # bootstrap: replicates are numbered with five decimal digits (sql/_replicates.sql.j2)
 MAX_N_BOOT = 100_000
 
@@ -73,8 +79,14 @@ def sql_constants() -> dict[str, Any]:
         "max_exact_rating": repr(MAX_EXACT_RATING),
         "max_double": repr(MAX_DOUBLE),
         "max_n_boot": MAX_N_BOOT,
+        # the detected Likert scale of a question with no declared one (sql/_scale.sql.j2)
+        "likert_lo": repr(float(LIKERT_DEFAULT[0])),
+        "likert_hi": repr(float(LIKERT_DEFAULT[1])),
     }
     out: dict[str, Any] = {k: Keyword(str(v)) for k, v in values.items()}
     # the place values of the packed digits, PACK_BASE ** d as exact DOUBLE literals
     out["pack_weights"] = [Keyword(repr(float(PACK_BASE) ** d)) for d in range(PACK_DIGITS + 1)]
+    # the markers as SQL text literals (package constants: no quote in any of them)
+    assert all("'" not in m and m == m.lower() for m in MISSING_MARKERS)
+    out["missing_markers"] = Keyword(", ".join(f"'{m}'" for m in MISSING_MARKERS))
     return out

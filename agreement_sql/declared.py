@@ -434,7 +434,8 @@ PARAMETERS: dict[str, Parameter] = _declared(
               0.95, refuses=(1.0,)),
     Parameter("assurance", "the share of studies that must meet the target",
               number(0.0, 1.0, open_low=True, open_high=True, optional=True), refuses=(1.0,)),
-    Parameter("n_sim", "simulated studies per round", whole(10), 200, refuses=(1,)),
+    Parameter("n_sim", "simulated studies per round (None: 200)", whole(10, optional=True),
+              refuses=(1,)),
     # rendering
     Parameter("name", "a coefficient or template name", text(), refuses=("",)),
     Parameter("dialect", "the SQL dialect", choice("duckdb", "spark", "postgres", "bigquery",

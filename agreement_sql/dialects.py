@@ -19,7 +19,8 @@ macro's output, a quoted identifier, a bound parameter, a package keyword) can f
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from dataclasses import replace
+from typing import Mapping, Sequence
 
 from .errors import OptionError
 
@@ -66,6 +67,100 @@ class Dialect:
     max_length: tuple[int, str] | None = None
     # control characters (U+0000-U+001F, U+007F) the dialect cannot hold in an identifier
     refuses_controls: bool = False
+    # form: a boolean expression that stops the statement with the message {} (a text
+    # expression the template wrote), for the input checks a rendering carries (option checks)
+    error: str = "error({})"
+    # form: the remainder of {0} divided by {1} (whole numbers); BigQuery has no % operator
+    mod: str = "{0} % {1}"
+    # the same as pieces around a chain of remainders: OPEN a SEP b CLOSE is a mod b, written
+    # ((x * c) % m * d) % m on DuckDB and MOD((MOD((x * c), m) * d), m) on BigQuery
+    mod_open: str = "("
+    mod_sep: str = ") % "
+    mod_close: str = ""
+    # form: the text {} holds no underscore (a number written with digit separators is a label)
+    no_underscore: str = "POSITION('_' IN {}) = 0"
+    # how a rendering printed for a person (agreement-sql render) writes parameter {}, and the
+    # statement its header runs first to set it ({name}, {value}: a literal): set by hand, no
+    # PREPARE/EXECUTE. "" keeps param_prefix (the warehouse's own parameters). Spark SQL: the
+    # parser's variable substitution (SET agreement_sql.name=literal; ${agreement_sql.name}),
+    # which, unlike a session variable, may stand where Spark wants a literal (a window's frame
+    # bound, sql/_pairwise_sums.sql.j2).
+    script_param: str = ""
+    script_set: str = ""
+    # set on the variant a printed rendering uses (script_dialect): script_param, in place of
+    # param_prefix
+    param_form: str = ""
+
+    def param(self, name: str) -> str:
+        """A bound parameter's marker (``$name`` on DuckDB, ``:name`` on Spark; in a printed
+        rendering ``getvariable('name')``, ``${agreement_sql.name}``)."""
+        return self.param_form.replace("{}", name) if self.param_form else self.param_prefix + name
+
+    @property
+    def scripted(self) -> bool:
+        """This is the variant for a printed rendering whose header sets the parameters."""
+        return bool(self.param_form)
+
+    def script_header(self, params: Sequence[str], values: Mapping[str, object]) -> list[str]:
+        """The lines a printed rendering starts with that set its parameters to ``values``
+        (script_set), so it runs as printed: DuckDB ``SET VARIABLE``, Spark ``DECLARE OR
+        agreement_sql.name=``, psql ``\\set`` (a text unquoted by psql, read as ``:'name'``)."""
+        out = []
+        for p in params:
+            if p not in values:
+                raise OptionError(f"no value for parameter {p!r} of the rendering")
+            value = values[p]
+            if self.name == "postgres":
+                shown = self.psql_value(value)
+            else:
+                shown = self.literal(value)
+            out.append(self.script_set.format(name=p, value=shown))
+        return out
+
+    @staticmethod
+    def psql_value(value: object) -> str:
+        """``value`` as psql's ``\\set`` reads it: a number as written, a text in single quotes
+        (psql takes a doubled quote and a doubled backslash as one), so ``:'name'`` gives back
+        the exact text as a literal."""
+        if isinstance(value, bool) or value is None:
+            raise OptionError(f"psql variables hold text or numbers, not {value!r}")
+        if isinstance(value, (int, float)):
+            return repr(value) if isinstance(value, float) else str(value)
+        text = str(value)
+        if any(ord(ch) < 0x20 for ch in text):
+            raise OptionError(f"a psql variable cannot hold a control character: {text[:60]!r}")
+        return "'" + text.replace("\\", "\\\\").replace("'", "''") + "'"
+
+    def literal(self, value: object) -> str:
+        """``value`` (a parameter's value the package chose or the caller passed) as a SQL
+        literal of this dialect, for a rendering's header: text quoted (a quote doubled, a
+        backslash doubled where the dialect escapes with it), numbers as numbers."""
+        if value is None:
+            return "NULL"
+        if isinstance(value, bool):
+            return "TRUE" if value else "FALSE"
+        if isinstance(value, int):
+            return str(value)
+        if isinstance(value, float):
+            text = repr(value)
+            # Spark reads 1.5 as a DECIMAL: 1.5D is the DOUBLE literal (a literal, so it may
+            # stand where Spark wants one, a window's frame bound)
+            return text + "D" if self.name == "spark" else text
+        text = str(value)
+        if "\x00" in text:
+            raise OptionError("a parameter value cannot contain a NUL character")
+        if self.escape == BACKSLASH or self.name == "spark":
+            text = text.replace("\\", "\\\\")
+        return "'" + text.replace("'", "''") + "'"
+    # form: a text compared by its bytes whatever collation its column or the session declares
+    # (DuckDB keeps a column's COLLATE NOCASE through CAST; Spark's CAST to STRING drops it)
+    exact_text: str = "{}"
+    # form: a binary floating-point id as Python and DuckDB write it (docs/decisions/0014):
+    # a whole number below 1e16 with ".0" (7.0), else the engine's shortest text (Java's
+    # scientific form from 1e7 on Spark, where CAST writes 1.0E7)
+    float_text: str = ("CASE WHEN {} = FLOOR({}) AND ABS({}) < 1e16 AND {} <> 0 "
+                       "THEN CONCAT(CAST(CAST({} AS BIGINT) AS STRING), '.0') "
+                       "ELSE CAST({} AS STRING) END")
 
     def quote_identifier(self, name: str) -> str:
         """``name`` as one quoted identifier by this dialect's rule; an OptionError for a name
@@ -99,12 +194,6 @@ class Dialect:
     # DDL for the engine's temporary objects; names are generated by the engine, never a caller's
     def create_temp_table(self, name: str) -> str:
         return self.temp_table + " " + self.quote_identifier(name) + " AS\n"
-
-    def copy_into_temp_table(self, name: str, source: str,
-                             columns: Sequence[str] | None = None) -> str:
-        """Every column of ``source``, or only ``columns`` (each quoted), into a new table."""
-        kept = "*" if columns is None else ", ".join(self.quote_identifier(c) for c in columns)
-        return self.create_temp_table(name) + "SELECT " + kept + " FROM " + self.quote_identifier(source)
 
     def drop_temp_table(self, name: str) -> str:
         return "DROP TABLE IF EXISTS " + self.quote_identifier(name)
@@ -168,6 +257,25 @@ PG_TO_NUMBER_FUNCTION = (
     "END\n"
     "$agreement$")
 
+# pg_temp.agreement_error(message): PostgreSQL has no error expression; the checks a rendering
+# carries (option checks) stop the statement through this function (VOLATILE: never folded at
+# plan time; a CASE calls it only for an offending row). It returns BOOLEAN, like every
+# dialect's error form, which templates use as a condition.
+PG_ERROR_FUNCTION = (
+    "CREATE OR REPLACE FUNCTION pg_temp.agreement_error(message TEXT) RETURNS BOOLEAN\n"
+    "LANGUAGE plpgsql VOLATILE AS $agreement$\n"
+    "BEGIN\n"
+    "  RAISE EXCEPTION USING MESSAGE = message;\n"
+    "END\n"
+    "$agreement$")
+
+# agreement_error(message) on Snowflake, which has no error expression either: a temporary
+# JavaScript function that throws the message (Snowflake's "JavaScript UDFs": an exception
+# thrown by the handler stops the query with its text)
+SNOWFLAKE_ERROR_FUNCTION = (
+    "CREATE OR REPLACE TEMPORARY FUNCTION agreement_error(MESSAGE VARCHAR) RETURNS BOOLEAN "
+    "LANGUAGE JAVASCRIPT AS 'throw MESSAGE;'")
+
 # the bits set in x (0 <= x < 2^62) where there is no BIT_COUNT (Snowflake): the bit pairs,
 # nibbles and bytes summed in place (masks 0x55.., 0x33.., 0x0F..), and the byte sum, at most
 # 64, read as the number mod 255 (256 = 1 mod 255)
@@ -182,14 +290,18 @@ DUCKDB = Dialect(name="duckdb", quote='"', text="VARCHAR", double="DOUBLE", para
                  fsum="agreement_fsum", isnan="agreement_isnan",
                  to_number="TRY_CAST({} AS DOUBLE)", trim="TRIM(BOTH ' ' FROM {})",
                  bit_or="BIT_OR", bit_count="BIT_COUNT({})",
-                 setup=(EXACT_SUM_MACRO, ISNAN_MACRO))
+                 setup=(EXACT_SUM_MACRO, ISNAN_MACRO),
+                 script_param="getvariable('{}')", script_set="SET VARIABLE {name} = {value};",
+                 exact_text='({} COLLATE "binary")', float_text="CAST({} AS VARCHAR)")
 
 SPARK = Dialect(name="spark", quote="`", text="STRING", double="DOUBLE", param_prefix=":",
                 inline="/* inline */", materialize="", input_order="monotonically_increasing_id()",
                 temp_table="CACHE TABLE", fsum="SUM", isnan="isnan",
                 to_number="TRY_CAST({} AS DOUBLE)", trim="TRIM(BOTH ' ' FROM {})",
                 bit_or="BIT_OR", bit_count="BIT_COUNT({})",
-                row_number="ROW_NUMBER() OVER (ORDER BY monotonically_increasing_id())")
+                row_number="ROW_NUMBER() OVER (ORDER BY monotonically_increasing_id())",
+                error="CAST(raise_error({}) AS BOOLEAN)", script_param="${agreement_sql.{}}",
+                script_set="SET agreement_sql.{name}={value};")
 
 # Warehouse renderings (`agreement-sql render --dialect ...`; no engine runs them from Python).
 # Parameters: PostgreSQL through psql variables (\set name value, read as :name), BigQuery's
@@ -205,20 +317,42 @@ POSTGRES = Dialect(name="postgres", quote='"', text="TEXT", double="DOUBLE PRECI
                    fsum="SUM", isnan="CAST('NaN' AS DOUBLE PRECISION) =",
                    to_number="pg_temp.agreement_to_number({})", trim="TRIM(BOTH ' ' FROM {})",
                    bit_or="BIT_OR", bit_count="BIT_COUNT(CAST({} AS BIT(64)))",
-                   setup=(PG_TO_NUMBER_FUNCTION,), max_length=(63, "bytes"))
+                   setup=(PG_TO_NUMBER_FUNCTION, PG_ERROR_FUNCTION), max_length=(63, "bytes"),
+                   error="pg_temp.agreement_error({})",
+                   script_param=":{}", script_set="\\set {name} {value}",
+                   float_text=("CASE WHEN {} = FLOOR({}) AND ABS({}) < 1e16 AND {} <> 0 "
+                               "THEN CONCAT(CAST(CAST({} AS BIGINT) AS TEXT), '.0') "
+                               "ELSE CAST({} AS TEXT) END"))
 
 BIGQUERY = Dialect(name="bigquery", quote="`", text="STRING", double="FLOAT64", param_prefix="@",
                    inline="", materialize="", input_order="ROW_NUMBER() OVER ()",
                    temp_table="CREATE TEMP TABLE", fsum="SUM", isnan="IS_NAN",
                    to_number="SAFE_CAST({} AS FLOAT64)", trim="TRIM({}, ' ')",
                    bit_or="BIT_OR", bit_count="BIT_COUNT({})", escape=BACKSLASH,
-                   refuses_controls=True)
+                   refuses_controls=True, error="ERROR({})", mod="MOD({0}, {1})",
+                   mod_open="MOD((", mod_sep="), ", mod_close=")",
+                   no_underscore="STRPOS({}, '_') = 0",
+                   float_text=("CASE WHEN {} = FLOOR({}) AND ABS({}) < 1e16 AND {} <> 0 "
+                               "THEN CONCAT(CAST(CAST({} AS INT64) AS STRING), '.0') "
+                               "ELSE CAST({} AS STRING) END"))
 
 SNOWFLAKE = Dialect(name="snowflake", quote='"', text="VARCHAR", double="DOUBLE", param_prefix="$",
                     inline="", materialize="", input_order="SEQ8()",
                     temp_table="CREATE TEMPORARY TABLE", fsum="SUM",
                     isnan="CAST('NaN' AS DOUBLE) =", to_number="TRY_CAST({} AS DOUBLE)",
                     trim="TRIM({}, ' ')", bit_or="BITOR_AGG", bit_count=SWAR_BIT_COUNT,
-                    row_number="ROW_NUMBER() OVER (ORDER BY SEQ8())", max_length=(255, "characters"))
+                    row_number="ROW_NUMBER() OVER (ORDER BY SEQ8())", max_length=(255, "characters"),
+                    error="agreement_error({})", setup=(SNOWFLAKE_ERROR_FUNCTION,),
+                    float_text=("CASE WHEN {} = FLOOR({}) AND ABS({}) < 1e16 AND {} <> 0 "
+                                "THEN CONCAT(CAST(CAST({} AS BIGINT) AS VARCHAR), '.0') "
+                                "ELSE CAST({} AS VARCHAR) END"))
 
 DIALECTS = {d.name: d for d in (DUCKDB, SPARK, POSTGRES, BIGQUERY, SNOWFLAKE)}
+
+
+def script_dialect(dialect: Dialect) -> Dialect:
+    """The variant of ``dialect`` a printed rendering uses (``agreement-sql render``): its
+    parameters are written in the form its own client sets by hand (DuckDB's
+    ``getvariable('name')`` after ``SET VARIABLE``, spark-sql's variable substitution, psql's
+    ``:name``/``:'name'``); BigQuery and Snowflake keep their query parameters (@name, $name)."""
+    return replace(dialect, param_form=dialect.script_param) if dialect.script_param else dialect

@@ -48,7 +48,14 @@ def _kinds(allowed: tuple[str, ...]) -> Check:
     return lambda v: isinstance(v, (list, tuple)) and all(x in allowed for x in v)
 
 
-VALUE_KINDS = ("number", "boolean", "text", "other")
+VALUE_KINDS = ("number", "integer", "boolean", "text", "other")
+ID_KINDS = ("text", "float", "boolean", "other")
+
+
+def _id_kinds(v: Any) -> bool:
+    return (isinstance(v, dict) and set(v) == {"item", "rater", "metric", "slices"}
+            and all(v[k] in ID_KINDS for k in ("item", "rater", "metric"))
+            and _kinds(ID_KINDS)(v["slices"]))
 
 # name -> (check, what it means)
 OPTIONS: dict[str, tuple[Check, str]] = {
@@ -64,7 +71,9 @@ OPTIONS: dict[str, tuple[Check, str]] = {
     "slices": (_str_list, "canonical slice column names, slice_0 .."),
     "struct_fields": (_str_list, "the fields of a workshop ratings object (one metric each)"),
     "value_kinds": (_kinds(VALUE_KINDS), "the kind of the value column (or of each field)"),
-    "placeholders": (_kinds(("text", "number")), "declared missing-value placeholders"),
+    "placeholders": (_kinds(("text",)), "declared missing-value placeholders (bound as text)"),
+    "id_kinds": (_id_kinds, "what the item, rater, metric and group_by (slices) columns hold, "
+                            "for their id text (docs/decisions/0014)"),
     "on_duplicate": (_choice(None, "first", "last", "mean"), "duplicate policy"),
     "with_row_number": (_bool, "number rows in input order"),
     "domain": (_opt_str, "a declared value domain relation"),
@@ -87,6 +96,12 @@ OPTIONS: dict[str, tuple[Check, str]] = {
     "numbers": (_opt_str, "a registered relation of k = 0 .. n - 1 (counts expanded into ratings)"),
     "all_rated": (_bool, "every input row is a rating (the profile counted no missing value and "
                          "no placeholder), so no row's state is tested (agreement_sql/plan.py)"),
+    "checks": (_kinds(("keys", "nonfinite", "labels", "duplicates")),
+               "input checks the statement carries, each stopping it through the dialect's "
+               "error form with a message naming the row (a rendering run by hand, a macro; "
+               "a Python call checks before it runs the statement instead): NULL keys, "
+               "infinite or too large numbers, labels where numbers are needed, a rater "
+               "rating a unit twice (and more raters than the rater bits hold)"),
     # the per-unit aggregation (sql/_units.sql.j2) and the forms of the statistics' inputs
     "form": (_choice("wide", "counts"), "wide: a count column per category; counts: a counts table"),
     "categories": (_kinds(("number", "label")), "the wide form's categories, bound as $category_i"),

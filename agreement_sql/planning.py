@@ -128,7 +128,7 @@ def sample_size(coefficient: str, *, expected: float, ci_width: float | None = N
                 lower_bound: float | None = None, n_raters: int,
                 n_categories: int | None = None, prevalence: Any = None,
                 confidence: float = 0.95, assurance: float | None = None,
-                n_sim: int = 200, seed: int | None = None, con: Any = None) -> SampleSizeResult:
+                n_sim: int | None = None, seed: int | None = None, con: Any = None) -> SampleSizeResult:
     """Items needed so that ``coefficient``'s interval has full width ``ci_width`` (two-sided,
     at ``confidence``), or its one-sided ``confidence`` lower bound reaches ``lower_bound``,
     when the coefficient's value is ``expected``. ``n_raters`` rate every item, on
@@ -139,7 +139,8 @@ def sample_size(coefficient: str, *, expected: float, ci_width: float | None = N
     studies per round, ``seed``, default 1). ``n_items`` is rounded up.
     """
     raters, categories = n_raters, n_categories
-    seed = 1 if seed is None else seed
+    given_seed, seed = seed, 1 if seed is None else seed
+    simulated_studies = 200 if n_sim is None else n_sim
     name = str(coefficient).lower().replace("-", "_")
     name = "icc" if name.startswith("icc") else name
     if not isinstance(raters, int) or isinstance(raters, bool) or raters < 2:
@@ -148,43 +149,72 @@ def sample_size(coefficient: str, *, expected: float, ci_width: float | None = N
         raise OptionError(f"expected must lie in (-1, 1), got {expected!r}")
     expected = float(expected)
     target, z, h = _target(expected, ci_width, lower_bound, confidence, assurance)
-    shares = _prevalence(categories, prevalence) if name != "icc" else []
+    shares = [] if name in CONTINUOUS else _prevalence(categories, prevalence)
     notes: list[str] = []
     share = 0.5 if assurance is None else float(assurance)
     base = dict(coefficient=name, expected=expected, target=target, ci_width=ci_width,
                 lower_bound=lower_bound, confidence=confidence, assurance=share, n_raters=raters,
                 n_categories=len(shares) or None, prevalence=shares or None, achieved_share=None)
-    if name == "icc":
-        n = bonett_n(expected, raters, z, h)
-        if raters == 2 and expected >= 0.7:
-            notes.append("Bonett (2002): 5 rho added to n for k = 2 and rho >= 0.7")
-        se = math.sqrt(2.0 * (1.0 - expected) ** 2 * (1.0 + (raters - 1) * expected) ** 2
-                       / (raters * (raters - 1) * (math.ceil(n) - 1)))
-        return SampleSizeResult(method="closed_form", source=CLOSED["icc"], n_items=math.ceil(n),
-                                anticipated_se=se, notes=notes, **base)  # type: ignore[typeddict-item]
-    if name == "cohen_kappa" and raters == 2:
-        v1 = fce_variance(expected, shares)
-        n = math.ceil(z * z * v1 / (h * h))
-        notes.append("equal marginal prevalences for both raters")
-        lows = [expected - h] + ([expected + h] if target == "ci_width" else [])
-        if len(shares) == 2 and all(0.0 < k < 1.0 for k in lows):
-            gof = max(math.ceil(z * z / gof_distance(expected, k, shares[1], 2)) for k in lows)
-            notes.append(f"Donner & Eliasziw's (1992) goodness-of-fit procedure, whose interval "
-                         f"uses the variance at the limit rather than at the expected kappa, "
-                         f"asks for {gof} items")
-        return SampleSizeResult(method="closed_form", source=CLOSED["cohen_kappa"], n_items=n,
-                                anticipated_se=math.sqrt(v1 / n), notes=notes, **base)  # type: ignore[typeddict-item]
-    if name == "fleiss_kappa" and len(shares) == 2:
-        p = shares[1]
-        lows = [expected - h] + ([expected + h] if target == "ci_width" else [])
-        if any(not 0.0 < k < 1.0 for k in lows):
-            raise OptionError("the interval's limits must lie in (0, 1) for the goodness-of-fit form")
-        n = max(math.ceil(z * z / gof_distance(expected, k, p, raters)) for k in lows)
-        return SampleSizeResult(method="closed_form", source=CLOSED["fleiss_kappa"], n_items=n,
-                                anticipated_se=None, notes=notes, **base)  # type: ignore[typeddict-item]
-    if name == "cohen_kappa":
+    closed = CLOSED_FORMS.get(name)
+    planned = closed(base, expected, raters, shares, z, h, target, notes) if closed else None
+    if planned is not None:
+        if n_sim is not None or given_seed is not None:
+            raise OptionError(f"n_sim= and seed= apply to a simulation; {name} has a closed form "
+                              f"({planned['source']})")
+        return planned
+    return _simulated(name, base, z, h, target, share, shares, raters, simulated_studies, seed,
+                      con, notes)
+
+
+def _icc_size(base: dict[str, Any], expected: float, raters: int, shares: list[float], z: float,
+              h: float, target: str, notes: list[str]) -> SampleSizeResult:
+    """The ICC: Bonett (2002), eq. 3."""
+    n = bonett_n(expected, raters, z, h)
+    if raters == 2 and expected >= 0.7:
+        notes.append("Bonett (2002): 5 rho added to n for k = 2 and rho >= 0.7")
+    se = math.sqrt(2.0 * (1.0 - expected) ** 2 * (1.0 + (raters - 1) * expected) ** 2
+                   / (raters * (raters - 1) * (math.ceil(n) - 1)))
+    return SampleSizeResult(method="closed_form", source=CLOSED["icc"], n_items=math.ceil(n),
+                            anticipated_se=se, notes=notes, **base)  # type: ignore[typeddict-item]
+
+
+def _cohen_size(base: dict[str, Any], expected: float, raters: int, shares: list[float],
+                z: float, h: float, target: str, notes: list[str]) -> SampleSizeResult:
+    """Cohen's kappa, two raters: the Fleiss-Cohen-Everitt variance."""
+    if raters != 2:
         raise OptionError("Cohen's kappa compares two raters; plan with n_raters=2 (or fleiss_kappa)")
-    return _simulated(name, base, z, h, target, share, shares, raters, n_sim, seed, con, notes)
+    v1 = fce_variance(expected, shares)
+    n = math.ceil(z * z * v1 / (h * h))
+    notes.append("equal marginal prevalences for both raters")
+    lows = [expected - h] + ([expected + h] if target == "ci_width" else [])
+    if len(shares) == 2 and all(0.0 < k < 1.0 for k in lows):
+        gof = max(math.ceil(z * z / gof_distance(expected, k, shares[1], 2)) for k in lows)
+        notes.append(f"Donner & Eliasziw's (1992) goodness-of-fit procedure, whose interval "
+                     f"uses the variance at the limit rather than at the expected kappa, "
+                     f"asks for {gof} items")
+    return SampleSizeResult(method="closed_form", source=CLOSED["cohen_kappa"], n_items=n,
+                            anticipated_se=math.sqrt(v1 / n), notes=notes, **base)  # type: ignore[typeddict-item]
+
+
+def _fleiss_size(base: dict[str, Any], expected: float, raters: int, shares: list[float],
+                 z: float, h: float, target: str, notes: list[str]) -> SampleSizeResult | None:
+    """Fleiss' kappa, two categories: Donner & Rotondi's goodness of fit (else simulated)."""
+    if len(shares) != 2:
+        return None
+    p = shares[1]
+    lows = [expected - h] + ([expected + h] if target == "ci_width" else [])
+    if any(not 0.0 < k < 1.0 for k in lows):
+        raise OptionError("the interval's limits must lie in (0, 1) for the goodness-of-fit form")
+    n = max(math.ceil(z * z / gof_distance(expected, k, p, raters)) for k in lows)
+    return SampleSizeResult(method="closed_form", source=CLOSED["fleiss_kappa"], n_items=n,
+                            anticipated_se=None, notes=notes, **base)  # type: ignore[typeddict-item]
+
+
+# the coefficients with a closed form (each may decline, returning None: then a simulation)
+CLOSED_FORMS: dict[str, Any] = {"icc": _icc_size, "cohen_kappa": _cohen_size,
+                                "fleiss_kappa": _fleiss_size}
+# the coefficients planned without category shares (continuous scores)
+CONTINUOUS = frozenset({"icc"})
 
 
 def _simulated(name: str, base: dict[str, Any], z: float, h: float, target: str, share: float,
@@ -259,7 +289,7 @@ def achieved_precision(source: Any, *, coefficient: str = "cohen_kappa",
     keys = dict(item=item, rater=rater, value=value, metric=metric, group_by=group_by,
                 on_duplicate=on_duplicate, missing=missing, con=con, layout=layout,
                 rater_columns=rater_columns, orientation=orientation)
-    if name == "icc":
+    if name in CONTINUOUS:
         found = icc(source, form=form, ci=level, **keys)
         source_text = CLOSED["icc"]
     else:
@@ -270,8 +300,7 @@ def achieved_precision(source: Any, *, coefficient: str = "cohen_kappa",
         found = function(source, ci=level, ci_method="analytic" if entry.analytic_se else None,
                          **extra, **keys)
         source_text = ("the per-item variance n se^2 of the package's analytic interval, "
-                       "inverted: n = z^2 n se^2 / h^2" + (" (Fleiss, Cohen & Everitt 1969)"
-                                                          if name == "cohen_kappa" else ""))
+                       f"inverted: n = z^2 n se^2 / h^2 ({entry.source})")
     rows = found if isinstance(found, list) else [found]
     out = [_precision(r, name, target, target_width, lower_bound, level, z, source_text)
            for r in rows]
@@ -282,12 +311,12 @@ def _precision(r: dict[str, Any], name: str, target: str, width: Any, bound: Any
                z: float, source: str) -> PrecisionResult:
     low, high, value = r.get("ci_low"), r.get("ci_high"), r.get("value")
     n = int(r.get("n_items") or 0)
-    se = r.get("se") if name != "icc" else None
+    se = None if name in CONTINUOUS else r.get("se")
     h = (float(width) / 2.0 if target == "ci_width" else
          value - float(bound) if target == "lower_bound" and value is not None else None)
     needed: int | None = None
     if h is not None and h > 0.0 and value is not None:
-        if name == "icc":
+        if name in CONTINUOUS:           # Bonett (2002) at the observed value
             needed = math.ceil(bonett_n(value, int(r["n_raters"]), z, h)) if -1.0 < value < 1.0 else None
         elif se is not None and se > 0.0 and n > 0:      # se 0: a degenerate interval
             needed = max(1, math.ceil(z * z * n * se * se / (h * h)))

@@ -17,6 +17,7 @@ from . import checks
 from .constants import MAX_BIT_RATERS, MAX_WIDE_CATEGORIES
 from .domain import Domain
 from .errors import InvalidRatingError, OptionError, SourceError
+from .markers import marker_hint
 from .ratings import RatingsSpec
 from .runner import query
 
@@ -42,6 +43,8 @@ class KeyProfile:
     n_nonfinite: int
     n_outside_domain: int
     n_out_of_scale: int
+    n_marker_labels: int = 0             # labels spelled like a missing-value marker (NA, ...)
+    marker_label: str | None = None      # the first of them
 
 
 @dataclass(frozen=True)
@@ -86,16 +89,19 @@ class Profile:
             checks.raise_example(self, "nonfinite", None,
                                  "rating(s) in column {value!r} are not usable numbers (infinite, "
                                  "or 2^53 or more in magnitude, where neighbouring whole numbers "
-                                 "share one floating-point value; give such codes as text)")
+                                 "share one floating-point value; a code that large is a label "
+                                 "when written in digits: give it as a whole number or as text "
+                                 "of digits)")
         if t["n_labels"] and spec.on_duplicate == "mean":
             checks.raise_example(self, "label", t["n_labels"],
                                  "rating(s) in column {value!r} are labels, and "
                                  "on_duplicate='mean' averages numbers only; use 'first' or 'last'",
                                  error=OptionError)
         if t["n_labels"] and numbers and self.domain is None:
+            hint = marker_hint(self).replace("{", "{{").replace("}", "}}")
             checks.raise_example(self, "label", t["n_labels"],
                                  "rating(s) in column {value!r} are not numbers, which " + what +
-                                 " needs", error=InvalidRatingError)
+                                 " needs" + hint, error=InvalidRatingError)
         if t["n_outside_domain"]:
             assert self.domain is not None
             shown = self.domain.describe()
@@ -122,7 +128,8 @@ def read_profile(spec: RatingsSpec, *, domain: Domain | None = None,
                             "n_null_slice", "n_outside_domain", "n_out_of_scale"), 0)
     x_min = x_max = frac = None
     slices = spec.slices                    # a property: computed once, not per row
-    counted = [f for f in KeyProfile.__dataclass_fields__ if f not in ("x_min", "x_max", "frac_max")]
+    counted = [f for f in KeyProfile.__dataclass_fields__
+               if f not in ("x_min", "x_max", "frac_max", "marker_label")]
     summed = [n for n in totals if n not in ("n_null_metric", "n_null_slice")]
     for row in rows:
         if row["part"] == "raters":
@@ -130,7 +137,8 @@ def read_profile(spec: RatingsSpec, *, domain: Domain | None = None,
             listed.append(row["rater"])
             continue
         fields = {f: int(row[f] or 0) for f in counted}
-        kp = KeyProfile(x_min=row["x_min"], x_max=row["x_max"], frac_max=row["frac_max"], **fields)
+        kp = KeyProfile(x_min=row["x_min"], x_max=row["x_max"], frac_max=row["frac_max"],
+                        marker_label=row["marker_label"], **fields)
         key = (row["metric"],) + tuple(row[s] for s in slices)
         keys[key] = kp
         for name in summed:

@@ -40,6 +40,9 @@ class RatingsSpec:
     group_by: tuple[str, ...] = ()
     struct_fields: tuple[str, ...] = ()
     value_kinds: tuple[str, ...] = ("text",)
+    # how the item, rater and metric columns and each group_by column are written as id text
+    # (engine.Column.id_kind; docs/decisions/0014)
+    id_kinds: tuple[str, str, str, tuple[str, ...]] = ("text", "text", "text", ())
     placeholders: tuple[Any, ...] = ()
     default_metric: str = "value"
     on_duplicate: str | None = None
@@ -89,7 +92,10 @@ class RatingsSpec:
             "slices": self.slices,
             "struct_fields": list(self.struct_fields),
             "value_kinds": list(self.value_kinds),
-            "placeholders": ["number" if _is_number(p) else "text" for p in self.placeholders],
+            "id_kinds": {"item": self.id_kinds[0], "rater": self.id_kinds[1],
+                         "metric": self.id_kinds[2],
+                         "slices": list(self.id_kinds[3]) or ["text"] * len(self.group_by)},
+            "placeholders": ["text"] * len(self.placeholders),
             "on_duplicate": self.on_duplicate if self.on_duplicate != "error" else None,
             "with_row_number": self.with_row_number or self.on_duplicate in ("first", "last"),
             "domain": domain.relation if domain is not None else None,
@@ -105,6 +111,9 @@ class RatingsSpec:
             "unit_from_row": self.unit_from_row,
             "numbers": self.numbers,
             "all_rated": False,
+            # the input checks a statement carries itself (a rendering run by hand, a macro:
+            # agreement_sql/rendering.py CHECKS); a call checks in Python instead
+            "checks": [],
         }
 
     def params(self) -> dict[str, Any]:
@@ -112,7 +121,7 @@ class RatingsSpec:
         for i, name in enumerate(self.struct_fields):
             values[f"struct_field_{i}"] = name
         for i, p in enumerate(self.placeholders):
-            values[f"placeholder_{i}"] = float(p) if _is_number(p) else p
+            values[f"placeholder_{i}"] = placeholder_text(p)
         if self.rekey == "pool":
             values["unit_separator"] = UNIT_SEPARATOR
         for slice_name, kept in self.slice_filter:
@@ -122,6 +131,14 @@ class RatingsSpec:
         for i, name in enumerate(self.layout_columns):
             values[f"layout_column_{i}"] = name
         return values
+
+    def columns_read(self) -> list[str]:
+        """The caller's columns the ratings relation reads (the engine keeps only these)."""
+        if self.layout == "long":
+            named = [self.item, self.rater, self.value]
+        else:
+            named = ([] if self.unit_from_row else [self.item]) + list(self.layout_columns)
+        return named + ([self.metric] if self.metric else []) + list(self.group_by)
 
     def describe_slice(self, row: dict[str, Any]) -> dict[str, Any]:
         """The caller's group_by column names mapped to a result row's slice values."""
@@ -151,8 +168,17 @@ def _column_name(value: Any, role: str) -> str:
     return value
 
 
+def placeholder_text(value: Any) -> str:
+    """A placeholder as the text it is bound as: sql/_ratings.sql.j2 reads it by the rule it
+    reads a value by (a number, or a label), so -1 and "-1" are one placeholder."""
+    if isinstance(value, str):
+        return value
+    return str(value) if isinstance(value, int) else repr(float(value))
+
+
 def check_placeholders(missing: Any) -> tuple[Any, ...]:
-    """``missing=["*", "NA", -1]``: text placeholders and numbers that mean "no rating"."""
+    """``missing=["*", "NA", -1]``: text placeholders and numbers that mean "no rating"; text
+    that reads as a number matches that number in any column (docs/decisions/0014)."""
     if missing is None:
         return ()
     if isinstance(missing, (str, bytes)) or _is_number(missing):
@@ -171,7 +197,7 @@ def check_placeholders(missing: Any) -> tuple[Any, ...]:
                 continue                          # blank is always missing
             out.append(v.strip())
         elif _is_number(v) and math.isfinite(float(v)):
-            out.append(float(v))
+            out.append(int(v) if isinstance(v, numbers.Integral) else float(v))
         else:
             raise OptionError(f"a missing= placeholder must be text or a finite number, got {v!r}")
     return tuple(dict.fromkeys(out))
@@ -180,19 +206,21 @@ def check_placeholders(missing: Any) -> tuple[Any, ...]:
 def prepare(session: Session, relation: Relation, *, item: Any = "item", rater: Any = "rater",
             value: Any = "value", metric: Any = None, group_by: Any = None,
             on_duplicate: Any = None, missing: Any = None, layout: Layout | None = None,
-            default_item: str | None = None) -> RatingsSpec:
+            default_item: str | None = None, check_cells: bool = True) -> RatingsSpec:
     """Check the requested columns against ``relation`` and describe the ratings relation.
 
     ``layout``: a peer's wide, counts or contingency table (agreement_sql.sources.Layout);
     ``default_item``: the column naming each row when ``item`` is left at its default (a pandas
-    index)."""
+    index, R's row names); ``check_cells``: check a counts or contingency table's cells (a
+    statement; False to learn only which columns a call reads, :meth:`RatingsSpec.columns_read`)."""
     if on_duplicate not in ON_DUPLICATE:
         raise OptionError(f"on_duplicate must be one of 'first', 'last', 'mean' (or None), "
                           f"got {on_duplicate!r}")
     if layout is not None and layout.kind != "long":
         return _prepare_layout(session, relation, layout, item=item, rater=rater, value=value,
                                metric=metric, group_by=group_by, on_duplicate=on_duplicate,
-                               missing=missing, default_item=default_item)
+                               missing=missing, default_item=default_item,
+                               check_cells=check_cells)
     item, rater, value = (_column_name(item, "item"), _column_name(rater, "rater"),
                           _column_name(value, "value"))
     metric = _column_name(metric, "metric") if metric is not None else None
@@ -215,7 +243,7 @@ def prepare(session: Session, relation: Relation, *, item: Any = "item", rater: 
         seen[column] = role
     value_column = relation.column(value)
     fields: tuple[str, ...] = ()
-    kinds: tuple[str, ...] = (value_column.kind if value_column.kind != STRUCT else "other",)
+    kinds: tuple[str, ...] = (value_column.value_kind if value_column.kind != STRUCT else "other",)
     if value_column.kind == STRUCT:
         if metric is not None:
             raise OptionError(f"value column {value!r} holds a ratings object (one rating per "
@@ -223,12 +251,22 @@ def prepare(session: Session, relation: Relation, *, item: Any = "item", rater: 
         if not value_column.fields:
             raise OptionError(f"value column {value!r} is an empty object")
         fields = value_column.fields
-        kinds = tuple(k if k != STRUCT else "other" for k in value_column.field_kinds)
+        numerics = value_column.field_numerics or ("",) * len(fields)
+        kinds = tuple("other" if k == STRUCT else "integer" if k == "number" and n == "integer"
+                      else k for k, n in zip(value_column.field_kinds, numerics))
     return RatingsSpec(session=session, relation=relation, item=item, rater=rater, value=value,
                        metric=metric, group_by=groups, struct_fields=fields, value_kinds=kinds,
+                       id_kinds=_id_kinds(relation, item, rater, metric, groups),
                        placeholders=check_placeholders(missing), default_metric=value,
                        on_duplicate=on_duplicate,
                        metric_label=metric or ("question" if fields else None))
+
+
+def _id_kinds(relation: Relation, item: str | None, rater: str | None, metric: str | None,
+              groups: Sequence[str]) -> tuple[str, str, str, tuple[str, ...]]:
+    def kind(column: str | None) -> str:
+        return relation.column(column).id_kind if column is not None else "text"
+    return (kind(item), kind(rater), kind(metric), tuple(kind(g) for g in groups))
 
 
 def _groups(group_by: Any) -> list[Any]:
@@ -243,7 +281,7 @@ def _groups(group_by: Any) -> list[Any]:
 
 def _prepare_layout(session: Session, relation: Relation, layout: Layout, *, item: Any,
                     rater: Any, value: Any, metric: Any, group_by: Any, on_duplicate: Any,
-                    missing: Any, default_item: str | None) -> RatingsSpec:
+                    missing: Any, default_item: str | None, check_cells: bool) -> RatingsSpec:
     """A wide, counts or contingency table (sql/_ratings.sql.j2 turns it into long rows)."""
     kind = layout.kind
     raters_are = {"wide": "its columns (rater_columns=)", "counts": "anonymous (a count per "
@@ -293,15 +331,16 @@ def _prepare_layout(session: Session, relation: Relation, layout: Layout, *, ite
         if col_kind == STRUCT:
             raise OptionError(f"{what} column {c!r} holds objects, not " +
                               ("ratings" if kind == "wide" else "counts"))
-        kinds.append(col_kind if kind == "wide" else "text")
+        kinds.append(relation.column(c).value_kind if kind == "wide" else "text")
     label = {"wide": "column", "counts": "rater", "table": "rater"}[kind]
     spec = RatingsSpec(session=session, relation=relation,
                        item=item_column or ("row" if kind != "table" else "cell"),
                        rater=label, value=value, metric=metric, group_by=groups,
                        value_kinds=tuple(kinds), placeholders=check_placeholders(missing),
+                       id_kinds=_id_kinds(relation, item_column, None, metric, groups),
                        default_metric=value, on_duplicate=on_duplicate, metric_label=metric,
                        layout=kind, layout_columns=columns, unit_from_row=unit_from_row)
-    if kind in ("counts", "table"):
+    if kind in ("counts", "table") and check_cells:
         spec = _with_numbers(spec)
     return spec
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from .errors import OptionError
 from .results import (BrennanPredigerResult, CohenKappaResult, CongerKappaResult,
-                      FleissKappaResult, GwetAC1Result, KrippendorffAlphaResult,
+                      FleissKappaResult, GwetAC1Result, KappaResult, KrippendorffAlphaResult,
                       PercentAgreementResult, ScottPiResult)
 
 
@@ -132,6 +132,10 @@ REGISTRY: dict[str, Coefficient] = {c.name: c for c in (
                 "Gwet (2014) ch. 2", None, reports=("null_test",), oriented=True,
                 null_variance="the linearised variance of the estimate (Gwet 2014, ch. 2): a "
                               "test of H0: p_a = 0, as irrCAC pa.coeff.raw and pa2.table test it"),
+    Coefficient("bangdiwala_b", "Bangdiwala's B (agreement chart)", "_bangdiwala_b.sql.j2",
+                "pair", KappaResult, "Bangdiwala (1985); Friendly & Meyer (2016) sec. 4.5",
+                None, weighted=False, analytic_se=False, two_raters=True, named_raters=True,
+                aliases=("bangdiwala",)),
     Coefficient("krippendorff_alpha", "Krippendorff's alpha", "_krippendorff_alpha.sql.j2", "alpha",
                 KrippendorffAlphaResult, "Krippendorff (2011), Computing Krippendorff's "
                 "Alpha-Reliability; Gwet (2014) ch. 5 and irrCAC krippen.alpha.raw for the standard "

@@ -71,6 +71,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from .constants import MAX_WIDE_CATEGORIES
+from .dialects import DIALECTS, Dialect, script_dialect
 from .engine import TEXT, Column, Relation
 from .errors import OptionError
 from .options import OPTIONS
@@ -96,8 +97,8 @@ SAMPLE_PARAMS: dict[str, Any] = {
     "epsilon": 0.2, "q": 0.05, "min_humans": 2, "min_items": 30,
 }
 # relations a template joins that a call registers itself (shown under these names)
-SAMPLE_RELATIONS = {"scales": "scales", "domain": None, "weight_matrix": None,
-                    "t_values": "t_values", "z_values": "z_values"}
+SAMPLE_RELATIONS: dict[str, Any] = {"scales": None, "domain": None, "weight_matrix": None,
+                                    "t_values": "t_values", "z_values": "z_values"}
 # the relations of a workflow's own input preparation: consistency's JSONL lines (by
 # input_form) and the caller's sheet, for the sheet statements that read it in one pass
 _NO_CONSISTENCY_RELATIONS = {"jsonl_rel": None, "lines_rel": None, "repeats_rel": None,
@@ -184,11 +185,37 @@ def _listed(name: str, value: Any) -> Any:
     return parts if declared[0](parts) else value
 
 
-def statement(name: str, *, dialect: str = "duckdb", relation: str = "ratings",
+# the input checks a statement run by hand carries (option checks, sql/_ratings.sql.j2,
+# sql/_units.sql.j2, sql/_rater_codes.sql.j2): what a Python call refuses before it runs the
+# statement, refused by the statement itself through the dialect's error form
+CHECKS = ["keys", "nonfinite", "duplicates"]
+# statements that need every rating to be a number (the Python call refuses labels)
+NUMBERS_NEEDED = ("irr_report", "pairwise_agreement", "icc", "concordance", "report_traces")
+
+
+def checks_for(template: str, options: dict[str, Any]) -> list[str]:
+    """The checks a statement carries: CHECKS, and labels refused where the Python call refuses
+    them (alpha at a level beyond nominal, linear or quadratic weights by value, without a
+    declared domain; the workshop scores, the ICC, the concordance)."""
+    numbers = template in NUMBERS_NEEDED
+    if template == "coefficients" and not options.get("domain"):
+        numbers = (("krippendorff_alpha" in options["which"] and options["level"] != "nominal")
+                   or (options["weights"] in ("linear", "quadratic")
+                       and options["weight_basis"] == "value"))
+    return CHECKS + (["labels"] if numbers else [])
+
+
+def statement(name: str, *, dialect: "str | Dialect" = "duckdb", relation: str = "ratings",
               item: str = "item", rater: str = "rater", value: str = "value",
               metric: str | None = None, group_by: Sequence[str] | None = None,
+              checks: bool = False, script: bool = False,
               **choices: Any) -> tuple[Rendered, dict[str, Any]]:
-    """The rendered statement for ``name`` and the parameter values a call would bind."""
+    """The rendered statement for ``name`` and the parameter values a call would bind.
+
+    ``checks``: the statement carries the input checks (:data:`CHECKS`; it stops, naming the
+    row, on input a Python call refuses); ``script``: parameters in the form the dialect's
+    client sets by hand (agreement_sql.dialects.script_dialect), for a printed rendering.
+    """
     from .registry import REGISTRY, lookup
 
     choices = {k: _listed(k, _coerce(v)) for k, v in choices.items()}
@@ -252,13 +279,19 @@ def statement(name: str, *, dialect: str = "duckdb", relation: str = "ratings",
     for key in wanted - set(options):
         if key in defaults:
             options[key] = defaults[key]
+    if checks and "checks" in wanted and "checks" not in choices:
+        options["checks"] = checks_for(template, options)
     unknown = sorted(set(options) - wanted)
     for key in unknown:
         if key in choices:
             raise OptionError(f"{template} takes no option {key!r}; it takes: "
                               f"{', '.join(sorted(wanted))}")
         options.pop(key)
-    rendered = render_template(template, options, dialect=dialect)
+    chosen = DIALECTS[dialect] if dialect in DIALECTS else dialect
+    if not isinstance(chosen, Dialect):
+        raise OptionError(f"unknown dialect {dialect!r}; choose from {', '.join(DIALECTS)}")
+    rendered = render_template(template, options,
+                               dialect=script_dialect(chosen) if script else chosen)
     params.update(_template_params(template, options, spec))
     return rendered, params
 
@@ -376,23 +409,20 @@ def render(name: str, *, dialect: str = "duckdb", relation: str = "ratings", ite
     if source is not None or con is not None:
         raise OptionError("source= and con= are for explain=True (render prints the SQL for a "
                           "relation you name with relation=)")
+    checks = bool(choices.pop("checks", True))
     rendered, params = statement(name, dialect=dialect, relation=relation, item=item,
                                  rater=rater, value=value, metric=metric, group_by=group_by or (),
-                                 **choices)
+                                 checks=checks, script=True, **choices)
     return script(rendered, params)
 
 
 def script(rendered: Rendered, params: dict[str, Any]) -> str:
+    """The rendering as printed: a header naming the relations, the lines that set the
+    parameters (DuckDB, Spark, psql) or their values (BigQuery, Snowflake), the setup the
+    statement calls, and the statement, ended by a semicolon: it runs as printed in the
+    dialect's client (``duckdb < file.sql``, ``spark-sql -f``, ``psql -f``)."""
     values = {p: params[p] for p in rendered.params if p in params}
-    text = rendered.script(values)
-    if rendered.dialect == "duckdb" and rendered.params:
-        args = ", ".join(f"{p} := {values[p]!r}" if p in values else f"{p} := ?" for p in rendered.params)
-        head, body = text.split("\n", 1)
-        parts = body.split("\n")
-        n = sum(1 for line in parts if line.startswith("-- reads relation:") or line.startswith("-- parameter:"))
-        hint = [f"-- run by hand: PREPARE agreement AS <the statement below>; EXECUTE agreement({args});"]
-        text = "\n".join([head] + parts[:n] + hint + parts[n:])
-    return text
+    return rendered.script(values)
 
 
 def explain_route(name: str, *, source: Any = None, con: Any = None, item: str = "item",

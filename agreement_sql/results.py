@@ -246,6 +246,7 @@ class RaterDiagnostics(TypedDict):
     items: List[DisagreementItem]        # the units that drive disagreement, largest share first
     notes: List[str]
     group: NotRequired[Dict[str, Any]]
+    conventions: NotRequired[Dict[str, str]]   # labels spelled like a missing marker (markers.py)
 
 
 class JudgeUsed(TypedDict):

@@ -42,7 +42,7 @@ class Producer:
     """One way of gathering a statistic's inputs."""
 
     name: str
-    where: str          # the template or macro that gathers them
+    where: tuple[str, ...]   # the templates ("sql/x.sql.j2") or named macros ("sql/x.sql.j2#name")
     gathers: str
     why: str            # what justifies it, with the benchmark figure (bench/README.md)
 
@@ -54,6 +54,9 @@ class Decision:
     name: str
     question: str
     alternatives: tuple[Producer, ...]
+    # the engine alone may settle it (one engine has a reader another lacks): the same input
+    # then takes another alternative on another engine, with the same numbers
+    by_engine: bool = False
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -62,45 +65,53 @@ class Decision:
 
 DECISIONS: dict[str, Decision] = {d.name: d for d in (
     Decision("units", "how the ratings are aggregated per unit (sql/_units.sql.j2)", (
-        Producer("wide", "sql/_units.sql.j2 units__wide",
+        Producer("wide", ("sql/_units.sql.j2#units__wide", "sql/_alpha_sums.sql.j2#alpha_sums__wide",
+                          "sql/_kappa_inputs.sql.j2#kappa_used__wide",
+                          "sql/_kappa_inputs.sql.j2#kappa_units__wide",
+                          "sql/_pairwise_sums.sql.j2#pairwise_sums__wide"),
                  "a count column per category (at most 16), units alike in their counts one "
                  "row of unit_patterns; with rater bits five counts packed per DOUBLE",
                  "few categories: every rater-free statistic is a sum over a few hundred "
                  "patterns (10M ratings: alpha 0.52 s against 0.88 s from a counts table, "
                  "bench/README.md '10M ratings at commit dc0847a')"),
-        Producer("counts", "sql/_units.sql.j2 units__counts",
+        Producer("counts", ("sql/_units.sql.j2#units__counts",
+                            "sql/_alpha_sums.sql.j2#alpha_sums__counts",
+                            "sql/_kappa_inputs.sql.j2#kappa_used__counts",
+                            "sql/_kappa_inputs.sql.j2#kappa_units__counts",
+                            "sql/_pairwise_sums.sql.j2#pairwise_sums__counts"),
                  "a counts-per-(unit, value) table and per-unit sums",
                  "any number of categories (continuous scores, a mean of duplicates), and "
                  "Conger's variance, which reads per-unit counts"),
     )),
     Decision("rater_bits", "how duplicates are found and raters counted (sql/_rater_codes.sql.j2)", (
-        Producer("bits", "sql/_rater_codes.sql.j2",
+        Producer("bits", ("sql/_rater_codes.sql.j2",),
                  "each rater a bit; a unit's raters the BIT_OR of its ratings' bits",
                  "the duplicate check and the rater counts inside the statement's own per-unit "
                  "pass: no GROUP BY (item, rater) over the ratings (9M ratings: 0.3 s saved, "
                  "bench/README.md '10M ratings at commit dc0847a')"),
-        Producer("none", "sql/duplicate_check.sql.j2",
+        Producer("none", ("sql/duplicate_check.sql.j2",),
                  "the duplicate check as a statement of its own, raters counted by COUNT "
                  "DISTINCT", f"more than {MAX_BIT_RATERS} raters (the bit columns' capacity)"),
     )),
     Decision("raters", "where the rater codes come from (sql/_rater_codes.sql.j2)", (
-        Producer("found", "sql/_rater_codes.sql.j2 (DISTINCT over the ratings)",
+        Producer("found", ("sql/_rater_codes.sql.j2#rater_codes__found",),
                  "the raters numbered from a DISTINCT over the statement's ratings",
                  "no extra statement: below 500k ratings the DISTINCT costs less than "
                  "registering a list"),
-        Producer("listed", "sql/lookup_rows.sql.j2 (the profile's raters)",
+        Producer("listed", ("sql/_rater_codes.sql.j2#rater_codes__listed", "sql/lookup_rows.sql.j2"),
                  "the raters the profile listed, registered as a small relation",
                  "9M ratings: the DISTINCT costs 0.05 s, a registered list 2 ms "
                  "(bench/README.md, third session of 2026-11-27)"),
     )),
     Decision("rater_patterns", "where the statistics that need rater identity read it", (
-        Producer("patterns", "sql/_rater_patterns.sql.j2, sql/_pair_patterns.sql.j2",
+        Producer("patterns", ("sql/_rater_patterns.sql.j2", "sql/_pair_patterns.sql.j2",
+                              "sql/_conger.sql.j2#conger_counts__patterns"),
                  "each unit's rater pattern kept by the per-unit pass; pairs, Conger's "
                  "per-rater counts, leave-one-out and the ICC count from a few thousand "
                  "patterns", "10M ratings: Cohen, Light and Scott 0.6 s against 2.3 s from the "
                  "ratings' self-join (bench/README.md, 'commit 5526e71')"),
-        Producer("ratings", "sql/_pairs.sql.j2, sql/_conger.sql.j2 conger_counts__ratings; "
-                 "rater_diagnostics over ratings re-keyed per left-out rater and rater pair",
+        Producer("ratings", ("sql/_pairs.sql.j2", "sql/_conger.sql.j2#conger_counts__ratings",
+                             "sql/rater_diagnostics.sql.j2"),
                  "a rater-pair self-join of the ratings (pairs), the ratings grouped by rater "
                  "(Conger), the diagnostics' statement on ratings expanded per left-out rater "
                  "and per pair (at most max_pair_raters raters)",
@@ -108,56 +119,57 @@ DECISIONS: dict[str, Decision] = {d.name: d for d in (
                  "(constants.pattern_capacity), or the counts form"),
     )),
     Decision("states", "whether each row's missing state is tested (sql/_ratings.sql.j2)", (
-        Producer("tested", "sql/_ratings.sql.j2 ratings_states",
+        Producer("tested", ("sql/_ratings.sql.j2",),
                  "every row's state (missing, placeholder, rating) tested", "the general case"),
-        Producer("all_rated", "sql/_ratings.sql.j2 ratings_states (all_rated)",
+        Producer("all_rated", ("sql/_ratings.sql.j2",),
                  "every row a rating, no test", "the profile counted no missing value and no "
                  "placeholder: a CASE per row saved (10M ratings: 0.05 s)"),
     )),
     Decision("icc", "where the intraclass correlation's ANOVA reads its ratings (sql/_icc.sql.j2)", (
-        Producer("from_patterns", "sql/_icc.sql.j2 icc_inputs__patterns",
+        Producer("from_patterns", ("sql/_icc.sql.j2#icc_digits__patterns",
+                                   "sql/_icc.sql.j2#icc_anova__digits"),
                  "the coefficients statement's own rater patterns",
                  "coefficients() reads the ratings once instead of twice (10M ratings: 1.9 s "
                  "against 2.6 s, bench/README.md 'ICC in the coefficients statement')"),
-        Producer("packed", "sql/_icc.sql.j2 icc_inputs__packed",
+        Producer("packed", ("sql/_icc.sql.j2#icc_digits__packed", "sql/_icc.sql.j2#icc_anova__digits"),
                  "each item's ratings packed as digits of one DOUBLE, grouped into patterns",
                  "few categories and raters: 10M ratings 0.9 s against 2.4 s joined "
                  "(bench/README.md 'ICC on 10M ratings')"),
-        Producer("joined", "sql/_icc.sql.j2 icc_inputs__joined",
+        Producer("joined", ("sql/_icc.sql.j2#icc_anova__joined",),
                  "the ratings joined with their item and rater means",
                  "any ratings (continuous scores, many raters)"),
     )),
     Decision("judges", "how judge_agreement gathers its three granularities", (
-        Producer("one_aggregation", "sql/judge_units.sql.j2 + sql/judge_agreement.sql.j2 (units_given)",
+        Producer("one_aggregation", ("sql/judge_units.sql.j2", "sql/judge_agreement.sql.j2"),
                  "the units materialised once, the groups, points and point alphas each a "
                  "statement over them", "10M ratings: 7.5 s and 1.7 GB against 21.9 s and "
                  "2.8 GB (bench/README.md, fourth session of 2026-11-27)"),
-        Producer("rekeyed", "sql/judge_agreement.sql.j2 over re-keyed ratings",
+        Producer("rekeyed", ("sql/judge_agreement.sql.j2", "sql/_ratings.sql.j2"),
                  "each granularity its own statement over the ratings re-keyed",
                  "the counts form, or more judges than rater bits"),
     )),
     Decision("alt_test", "how alt_test gathers each instance's labels (sql/alt_test.sql.j2)", (
-        Producer("pattern", "sql/alt_test.sql.j2 (alt_form pattern)",
+        Producer("pattern", ("sql/alt_test.sql.j2",),
                  "a row per instance holding one rater pattern (few raters, at most 16 "
                  "categories)", "1M instances x 5 humans x 3 judges: 1.01 s, 2.4x the per-item "
                  "floor, 227 MB (bench/README.md, alt-test section)"),
-        Producer("pivot", "sql/alt_test.sql.j2 (alt_form pivot)",
+        Producer("pivot", ("sql/alt_test.sql.j2",),
                  "a row per instance with a column per rater", "continuous scores (neg_rmse on "
                  "any numbers) or too many raters for a pattern: 3.0-3.3x the floor, ~320 MB "
                  "on the same file"),
-        Producer("cells", "sql/alt_test.sql.j2 (alt_form cells)",
+        Producer("cells", ("sql/alt_test.sql.j2",),
                  "a row per instance and category", "any raters and categories (raters the "
                  "profile could not list, more than 120 human-judge pairs): 17-19x the floor"),
     )),
     Decision("consistency_input", "how consistency() reads a merged pairs JSONL", (
-        Producer("engine_lines", "sql/consistency.sql.j2 (input_form jsonl, lines)",
+        Producer("engine_lines", ("sql/consistency.sql.j2",),
                  "DuckDB's JSON Lines reader, flattened once into a temporary table",
                  "1M lines: within 3x a scan (bench/workflows.py consistency)"),
-        Producer("python", "agreement_sql/workflows/consistency.py _pairs_tables",
+        Producer("python", ("sql/consistency.sql.j2",),
                  "the file read by Python's json module into Arrow tables",
                  "an engine without a JSON Lines reader, a glob, or a line the reader refuses "
                  "(the Python reader names it)"),
-    )),
+    ), by_engine=True),
 )}
 
 # from this many ratings on, a statement numbers the raters the profile listed (registered as a
@@ -238,7 +250,8 @@ def describe(taken: Mapping[str, str]) -> list[str]:
         if name == "statement":
             continue
         producer = next(p for p in DECISIONS[name].alternatives if p.name == choice)
-        out.append(f"{name} = {choice}: {producer.gathers} [{producer.where}]; why: {producer.why}")
+        out.append(f"{name} = {choice}: {producer.gathers} [{', '.join(producer.where)}]; "
+                   f"why: {producer.why}")
     return out
 
 
@@ -413,7 +426,7 @@ def check_duplicates_apart(profile: Profile) -> None:
     record("duplicate_check", {"rater_bits": "none"})
     rows = query(spec.session, "duplicate_check",
                  {**spec.options(domain=profile.domain), "categories": [], "rater_patterns": False,
-                  "rater_list": None},
+                  "rater_list": None, "rater_blocks": 0},
                  spec.params())
     if rows and rows[0]["n_duplicate_units"]:
         checks.raise_duplicates(profile, int(rows[0]["n_duplicate_units"]))
@@ -445,7 +458,8 @@ def icc_producer(profile: Profile, route: Route | None = None, *, bootstrap: boo
     standalone = "packed" if digits else "joined"
     if route is not None:
         can = (route.rater_patterns and not bootstrap and not profile.has_labels and digits > 0)
-        possible = ("from_patterns", standalone) if can else (standalone,)
+        possible = ("from_patterns", "packed", "joined") if can else (
+            ("packed", "joined") if digits else ("joined",))
         return _chosen("icc", "from_patterns" if can else standalone, possible)
     return _chosen("icc", standalone, ("packed", "joined") if digits else ("joined",))
 

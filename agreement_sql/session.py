@@ -14,7 +14,8 @@ from .engine import open_session
 from dataclasses import replace
 
 from .errors import OptionError
-from .ratings import RatingsSpec, materialize, prepare
+from .engine import Relation
+from .ratings import RatingsSpec, _has, materialize, prepare
 from .sources import Layout, check_layout, layout_source
 
 
@@ -52,11 +53,25 @@ def ratings_session(source: Any, *, con: Any = None, item: Any = "item", rater: 
     source, shape, default_item = layout_source(source, shape)
     if needs_raters:
         check_raters(shape.kind, needs_raters)
+    names = dict(item=item, rater=rater, value=value, metric=metric, group_by=group_by,
+                 on_duplicate=on_duplicate, missing=missing, layout=shape)
+
+    def read(relation: Relation) -> list[str]:
+        # the columns the call names, resolved on the source's description (an exact name
+        # wins): the engine reads only these (docs/decisions/0014)
+        return prepare(None, relation, default_item=row_item(relation),  # type: ignore[arg-type]
+                       check_cells=False, **names).columns_read()
+
+    def row_item(relation: Relation) -> str | None:
+        # R's row names name the units of a wide, counts or contingency table without an
+        # item column, as a pandas index does
+        if default_item is None and relation.row_names and not _has(relation, "item"):
+            return relation.row_names
+        return default_item
+
     with open_session(con) as session:
-        relation = session.read_source(source)
-        spec = prepare(session, relation, item=item, rater=rater, value=value, metric=metric,
-                       group_by=group_by, on_duplicate=on_duplicate, missing=missing,
-                       layout=shape, default_item=default_item)
+        relation = session.read_source(source, columns=read)
+        spec = prepare(session, relation, default_item=row_item(relation), **names)
         if ordered:
             spec = replace(spec, with_row_number=True)
         if copy or ordered or (copy is None and (spec.struct_fields or not relation.cheap_scan

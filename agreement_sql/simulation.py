@@ -38,22 +38,34 @@ class Studies:
         return statistics.stdev(self.values) if len(self.values) > 1 else float("nan")
 
 
+def _p_o_percent(expected: float, prevalence: Sequence[float]) -> float:
+    return expected
+
+
+def _p_o_gwet(expected: float, prevalence: Sequence[float]) -> float:
+    p_e = sum(p * (1.0 - p) for p in prevalence) / (len(prevalence) - 1)
+    return expected * (1.0 - p_e) + p_e
+
+
+def _p_o_bp(expected: float, prevalence: Sequence[float]) -> float:
+    return expected * (1.0 - 1.0 / len(prevalence)) + 1.0 / len(prevalence)
+
+
+# the observed agreement p_o giving ``expected`` for the coefficients whose chance agreement is
+# not the kappas' (Gwet 2014, ch. 2 and 4); every other coefficient's model kappa is ``expected``
+OBSERVED_AGREEMENT = {"percent_agreement": _p_o_percent, "gwet_ac1": _p_o_gwet,
+                      "brennan_prediger": _p_o_bp}
+
+
 def model_kappa(coefficient: str, expected: float, prevalence: Sequence[float]) -> float:
     """The common-correlation model's kappa giving ``expected`` for ``coefficient`` in the
     population: kappa itself for the kappas, Scott's pi and nominal alpha; for the others from
     their observed agreement p_o = kappa + (1 - kappa) sum(pi^2) (Gwet 2014, ch. 2 and 4)."""
-    shares = sum(p * p for p in prevalence)
-    categories = len(prevalence)
-    if coefficient == "percent_agreement":
-        p_o = expected
-    elif coefficient == "gwet_ac1":
-        p_e = sum(p * (1.0 - p) for p in prevalence) / (categories - 1)
-        p_o = expected * (1.0 - p_e) + p_e
-    elif coefficient == "brennan_prediger":
-        p_o = expected * (1.0 - 1.0 / categories) + 1.0 / categories
-    else:
+    observed = OBSERVED_AGREEMENT.get(coefficient)
+    if observed is None:
         return expected
-    return (p_o - shares) / (1.0 - shares)
+    shares = sum(p * p for p in prevalence)
+    return (observed(expected, prevalence) - shares) / (1.0 - shares)
 
 
 def simulate(coefficient: str, *, kappa: float, n_items: int, raters: int,

@@ -11,10 +11,14 @@ mistake a ragged CSV for a one-column file or skip its first rows):
 * CSV: the header is the first line, read with Python's csv module (a UTF-8 byte-order mark is
   dropped); the delimiter is ``,`` (``\\t`` for .tsv), quotes are ``"`` doubled to escape,
   line ends LF or CRLF; every column is text (ids stay ``"007"``; ratings are read as numbers
-  by the canonical ratings relation, docs/decisions/0002); a row with too few or too many
-  fields is an error naming its line. Every file of a glob must have the same header.
+  by the canonical ratings relation, docs/decisions/0002 and 0014); a row with too few or too
+  many fields is an error naming its line. Every file of a glob must have the same header.
+  An empty first name is R's ``write.csv`` row-names column, read as ``row_names``; names
+  that differ only in case (or repeat) are read, and a call names one of them
+  (engine.kept_columns).
 * JSON: one object per line for .jsonl/.ndjson; .json may also be an array of objects. A line
-  that is not JSON is an error naming the file and the line (counted from 1).
+  that is not JSON is an error naming the file and the line (counted from 1). Values are read
+  as text, as a CSV's are (an object as a struct of texts: docs/decisions/0014).
 """
 from __future__ import annotations
 
@@ -30,6 +34,7 @@ from typing import Any, Callable, Union
 from .errors import OptionError, SourceError
 
 PARQUET = (".parquet", ".pq")
+ROW_NAMES = "row_names"           # the column R's write.csv writes its row names in (header "")
 CSV = (".csv", ".tsv", ".txt")
 JSON = (".json", ".jsonl", ".ndjson")
 
@@ -44,6 +49,19 @@ class FileSource:
     header: tuple[str, ...] = ()      # CSV column names, from the first line
     delimiter: str = ","
     json_format: str = "auto"
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """A CSV's column names as a call sees them: the header's, R's empty first name (its
+        row names) read as ``row_names``."""
+        if self.header and self.header[0] == "":
+            return (ROW_NAMES,) + self.header[1:]
+        return self.header
+
+    @property
+    def row_names(self) -> str | None:
+        """The column naming each row (R's row names), when the header has one."""
+        return ROW_NAMES if self.header and self.header[0] == "" else None
 
     def explain(self, engine_message: str) -> str:
         """A reading error in the caller's terms: the file and line at fault when we can find it."""
@@ -132,13 +150,13 @@ def _csv_header(path: str, delimiter: str) -> tuple[str, ...]:
         raise SourceError(f"{path!r} has no header line (the first line names the columns)")
     if "\x00" in "".join(row):
         raise SourceError(f"{path!r}: the header line contains a NUL character")
-    seen: set[str] = set()
-    for name in row:
-        if name == "":
-            raise SourceError(f"{path!r}: the header line has an empty column name")
-        if name.lower() in seen:
-            raise SourceError(f"{path!r}: the header names column {name!r} twice")
-        seen.add(name.lower())
+    for i, name in enumerate(row):
+        if name == "" and i > 0:
+            raise SourceError(f"{path!r}: the header line has an empty column name (column "
+                              f"{i + 1}); only the first may be empty (R's row names)")
+    if row[0] == "" and ROW_NAMES in row:
+        raise SourceError(f"{path!r}: the header's empty first name (R's row names) would be "
+                          f"read as {ROW_NAMES!r}, which another column holds")
     return tuple(row)
 
 
@@ -195,27 +213,108 @@ def resolve_source(source: Any, *, native: tuple[type, ...] = ()) -> SourceKind:
 
 
 def as_arrow(source: Any, *, check_only: bool = False) -> tuple[Any, str]:
-    """An in-memory table as a pyarrow Table (a RecordBatchReader is read once, here)."""
+    """An in-memory table as a pyarrow Table (a RecordBatchReader is read once, here), in the
+    types the engines read (docs/decisions/0014): half-precision floats as single precision
+    (exactly), a pandas column of mixed Python objects as the text of each value; a pandas
+    DataFrame's duplicate column names are kept (a call that names one is a ColumnError)."""
     import pyarrow as pa
 
     if isinstance(source, pa.Table):
-        return source, "the Arrow table"
+        return (None if check_only else _readable(source)), "the Arrow table"
     if isinstance(source, pa.RecordBatchReader):
-        return (None if check_only else source.read_all()), "the Arrow record batches"
+        return (None if check_only else _readable(source.read_all())), "the Arrow record batches"
     module = type(source).__module__.split(".")[0]
     if module == "pandas" and hasattr(source, "columns"):
         if check_only:
             return None, "the pandas DataFrame"
-        try:
-            return pa.Table.from_pandas(source, preserve_index=False), "the pandas DataFrame"
-        except (pa.ArrowInvalid, pa.ArrowTypeError) as exc:
-            raise SourceError(f"cannot read the pandas DataFrame: {str(exc).splitlines()[0]}") from None
+        return _readable(_from_pandas(source)), "the pandas DataFrame"
     if module == "polars" and hasattr(source, "to_arrow"):
-        return (None if check_only else source.to_arrow()), "the polars DataFrame"
+        if check_only:
+            return None, "the polars DataFrame"
+        try:
+            return _readable(source.to_arrow()), "the polars DataFrame"
+        except Exception as exc:            # polars raises its own types (an Object column)
+            raise SourceError(f"cannot read the polars DataFrame: {str(exc).splitlines()[0]}") from None
     raise SourceError(
         f"cannot use a {type(source).__name__} as a source; give a file path or glob, a pyarrow "
         "Table, a pandas or polars DataFrame, a DuckDB relation, a table name with con=, or "
         "label arrays (a list of lists or 1-D arrays, one per rater; docs/migrating.md)")
+
+
+def _from_pandas(frame: Any) -> Any:
+    """A pandas DataFrame as Arrow, column by column (so duplicate names are kept): an object
+    column holding values of more than one Python type (numbers and text, as a JSON field can
+    hold, or 1 and 1.0, which a CSV writes "1" and "1.0") becomes the text of each value
+    (:func:`value_text`), as its CSV would hold it; any other column is pyarrow's conversion."""
+    import pandas as pd
+    import pyarrow as pa
+
+    infer_dtype = pd.api.types.infer_dtype
+    names = [str(c) for c in frame.columns]
+    arrays = []
+    for i, name in enumerate(names):
+        series = frame.iloc[:, i]
+        try:
+            mixed = series.dtype == object and infer_dtype(series, skipna=True).startswith("mixed")
+            if not mixed:
+                arrays.append(pa.array(series, from_pandas=True))
+                continue
+        except (pa.ArrowInvalid, pa.ArrowTypeError, ValueError, TypeError):
+            pass
+        try:
+            arrays.append(pa.array([value_text(v) for v in series], type=pa.string()))
+        except Exception as exc:
+            raise SourceError(f"cannot read column {name!r} of the pandas DataFrame: "
+                              f"{str(exc).splitlines()[0]}") from None
+    return pa.Table.from_arrays(arrays, names=names)
+
+
+def value_text(value: Any) -> str | None:
+    """A Python value as the text a CSV writer or a JSON reader gives it (docs/decisions/0014):
+    None and NaN as NULL, text as it is, True/False as true/false, an integer in digits, a
+    float as Python's repr writes it (7.0, 0.1, 1e+16), anything else as str() does."""
+    if hasattr(value, "item") and not isinstance(value, (str, bytes)):
+        try:
+            value = value.item()                # numpy scalars
+        except (TypeError, ValueError):
+            pass
+    if value is None or _is_missing(value):
+        return None
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return None if value != value else repr(value)
+    if isinstance(value, str):
+        return value
+    if isinstance(value, bytes):
+        return value.decode("utf-8", errors="replace")
+    return str(value)
+
+
+def _is_missing(value: Any) -> bool:
+    """pandas' missing scalars (NaN, NaT, NA) and float NaN."""
+    if isinstance(value, float):
+        return value != value
+    if isinstance(value, (str, bytes, bool, int)):
+        return False
+    try:
+        import pandas as pd
+
+        return bool(pd.api.types.is_scalar(value) and pd.isna(value))
+    except (ImportError, TypeError, ValueError):
+        return False
+
+
+def _readable(table: Any) -> Any:
+    """``table`` with its half-precision float columns as single precision (exact): neither
+    engine reads Arrow's float16."""
+    import pyarrow as pa
+
+    halves = [i for i, f in enumerate(table.schema) if pa.types.is_float16(f.type)]
+    for i in halves:
+        table = table.set_column(i, table.schema.field(i).with_type(pa.float32()),
+                                 table.column(i).cast(pa.float32()))
+    return table
 
 
 Reader = Callable[[Any], Any]

@@ -254,6 +254,7 @@ class Rendered:
     params: list[str] = field(default_factory=list)
     relations: list[str] = field(default_factory=list)
     dialect: str = "duckdb"
+    scripted: bool = False      # rendered with the dialect's printed parameter form (script_dialect)
 
     def bind(self, values: Mapping[str, Any]) -> dict[str, Any]:
         """The parameter values this statement needs, and only those."""
@@ -272,18 +273,50 @@ class Rendered:
         lines = [f"-- agreement-sql: {self.template} ({self.dialect})"]
         for rel in self.relations:
             lines.append(f"-- reads relation: {_one_line(rel)}")
-        for p in self.params:
-            shown = f" = {_one_line(repr(values[p]))}" if values and p in values else ""
-            lines.append(f"-- parameter: {DIALECTS[self.dialect].param_prefix}{p}{shown}")
+        d = DIALECTS[self.dialect]
+        sql = self.sql.strip()
+        if self.scripted and self.params:
+            # the parameters set by the script itself, in the client's own form: it runs as
+            # printed (change a value on its line)
+            lines.append(f"-- parameters: set on the lines below ({_SET_HOW[self.dialect]})")
+            lines += d.script_header(self.params, values or {})
+            if self.dialect == "postgres":
+                sql = _psql_text_params(sql, [p for p in self.params
+                                              if isinstance((values or {}).get(p), str)])
+        else:
+            for p in self.params:
+                shown = f" = {_one_line(repr(values[p]))}" if values and p in values else ""
+                lines.append(f"-- parameter: {d.param_prefix}{p}{shown}")
         # the dialect's session macros and functions the statement calls, defined first
         setup = [s + ";" for s in self.setup()]
-        return "\n".join(lines + setup) + "\n" + self.sql.strip() + "\n"
+        # one statement ended by a semicolon: the clients run a script statement by statement
+        return "\n".join(lines + setup) + "\n" + sql.rstrip().rstrip(";") + ";\n"
 
     def setup(self) -> list[str]:
         """The dialect's setup statements (fixed package text) that define a macro or function
         this statement calls, to run before it: DuckDB's session macros, PostgreSQL's
         ``pg_temp`` functions."""
         return [s for s in DIALECTS[self.dialect].setup if _macro_name(s) in self.sql]
+
+
+_SET_HOW = {
+    "duckdb": "DuckDB variables, read with getvariable()",
+    "spark": "spark-sql variable substitution: SET agreement_sql.NAME=LITERAL; read as "
+             "${agreement_sql.NAME}",
+    "postgres": "psql variables: \\set NAME VALUE, a text quoted or not; the statement reads a "
+                "text as :'NAME' and a number as :NAME",
+}
+
+
+def _psql_text_params(sql: str, texts: list[str]) -> str:
+    """psql substitutes ``:'name'`` as a quoted literal and ``:name`` as it is: text parameters
+    are read the first way, so ``\\set default_metric value`` (or ``'value'``) gives the
+    literal 'value', never the column value."""
+    if not texts:
+        return sql
+    pattern = re.compile(r":(" + "|".join(re.escape(t) for t in sorted(texts, key=len, reverse=True))
+                         + r")(?![A-Za-z0-9_])")
+    return pattern.sub(lambda m: ":'" + m.group(1) + "'", sql)
 
 
 _DEFINES = re.compile(r"^CREATE\s+(?:OR\s+REPLACE\s+)?(?:TEMP(?:ORARY)?\s+)?(?:MACRO|FUNCTION)\s+"
@@ -299,13 +332,21 @@ def _macro_name(statement: str) -> str:
     return found.group(1)
 
 
-def _form(form: str) -> Callable[[Any], Keyword]:
-    """A dialect form (``TRY_CAST({} AS DOUBLE)``) as a function of the SQL the template wrote:
-    a macro's output, an identifier, a bound parameter or a keyword, never a value."""
-    def apply(expr: Any) -> Keyword:
-        if not isinstance(expr, (Markup, Identifier, BoundParam, Keyword)):
-            raise TemplateError(f"a dialect form takes SQL the template wrote, got {expr!r}")
-        return Keyword(form.replace("{}", str.__str__(expr)))
+def _form(form: str) -> Callable[..., Keyword]:
+    """A dialect form (``TRY_CAST({} AS DOUBLE)``, or ``MOD({0}, {1})`` of several) as a function
+    of the SQL the template wrote: a macro's output, an identifier, a bound parameter or a
+    keyword, never a value."""
+    def apply(*exprs: Any) -> Keyword:
+        for expr in exprs:
+            if not isinstance(expr, (Markup, Identifier, BoundParam, Keyword)):
+                raise TemplateError(f"a dialect form takes SQL the template wrote, got {expr!r}")
+        texts = [str.__str__(e) for e in exprs]
+        if "{0}" in form:
+            out = form
+            for i, text in enumerate(texts):
+                out = out.replace("{" + str(i) + "}", text)
+            return Keyword(out)
+        return Keyword(form.replace("{}", texts[0]))
     return apply
 
 
@@ -409,7 +450,7 @@ def _render(template: str, options: Mapping[str, Any], d: Dialect) -> Rendered:
             raise TemplateError(f"bad parameter name {name!r}")
         if name not in used:
             used.append(name)
-        return BoundParam(d.param_prefix + name)
+        return BoundParam(d.param(name))
 
     env = environment()
     tmpl = env.get_template(f"{template}.sql.j2")
@@ -424,7 +465,11 @@ def _render(template: str, options: Mapping[str, Any], d: Dialect) -> Rendered:
              "fsum": Keyword(d.fsum), "isnan": Keyword(d.isnan),
              "row_number": Keyword(d.row_number), "bit_or": Keyword(d.bit_or),
              "to_number": _form(d.to_number), "trim": _form(d.trim),
-             "bit_count": _form(d.bit_count)},
+             "error": _form(d.error), "mod": _form(d.mod), "no_underscore": _form(d.no_underscore),
+             "mod_open": Keyword(d.mod_open), "mod_sep": Keyword(d.mod_sep),
+             "mod_close": Keyword(d.mod_close),
+             "bit_count": _form(d.bit_count), "exact_text": _form(d.exact_text),
+             "float_text": _form(d.float_text)},
         const=constants.sql_constants(),
         dialect=d.name,
         dialect_=d,
@@ -433,7 +478,8 @@ def _render(template: str, options: Mapping[str, Any], d: Dialect) -> Rendered:
         sql = tmpl.render(**context)
     except jinja2.UndefinedError as exc:
         raise TemplateError(f"{template}: {exc}") from None
-    return Rendered(template=template, sql=sql, params=used, relations=relations, dialect=d.name)
+    return Rendered(template=template, sql=sql, params=used, relations=relations, dialect=d.name,
+                    scripted=d.scripted)
 
 
 def available_templates() -> list[str]:

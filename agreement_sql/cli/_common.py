@@ -20,7 +20,7 @@ from ..errors import OptionError
 from ..formatting import flatten, shown_all, table, to_csv, to_json
 from ..outputs import Inputs, Output, refuse_input, refuse_same_targets, write_text
 
-ROLES = ("input", "output", "output_dir", "spill")
+ROLES = ("input", "output", "output_dir", "spill", "database")
 
 
 def mark(parser: argparse.ArgumentParser, action: argparse.Action, role: str,

@@ -42,8 +42,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                       help="share of the positive category, or one share per category [equal]")
     size.add_argument("--assurance", type=float, default=None,
                       help="reach the lower bound in this share of studies, not on average")
-    size.add_argument("--n-sim", type=int, default=200, help="simulated studies per round [200]")
-    size.add_argument("--seed", type=int, default=1, help="simulation seed [1]")
+    size.add_argument("--n-sim", type=int, default=None, help="simulated studies per round [200]")
+    size.add_argument("--seed", type=int, default=None, help="simulation seed [1]")
     add_engine_arguments(size)
     add_output_arguments(size, formats=("json", "table"))
     size.set_defaults(run=run_size)

@@ -16,8 +16,9 @@ from __future__ import annotations
 from typing import Any, Iterator, Sequence
 
 from ..errors import OptionError
-from .base import (BOOLEAN, NUMBER, OTHER, STRUCT, TEXT, Column, Columns, Engine, Relation,
-                   Session, has_column, keeping, kept_columns, resolve_column)
+from .base import (BOOLEAN, DECIMAL, FLOAT, INTEGER, NUMBER, OTHER, STRUCT, TEXT, Column, Columns,
+                   Engine, Relation, Session, colliding, has_column, keeping, kept_columns,
+                   resolve_column)
 from .duckdb import DuckDBEngine, is_duckdb_connection, private_engine
 
 
@@ -59,5 +60,6 @@ def generated_names(prefix: str) -> Iterator[str]:  # pragma: no cover - documen
 
 
 __all__: Sequence[str] = ("Column", "Columns", "Engine", "Relation", "Session", "kept_columns",
-                          "keeping", "open_session", "resolve_engine", "resolve_column",
-                          "has_column", "NUMBER", "BOOLEAN", "TEXT", "STRUCT", "OTHER")
+                          "keeping", "colliding", "open_session", "resolve_engine",
+                          "resolve_column", "has_column", "NUMBER", "BOOLEAN", "TEXT", "STRUCT",
+                          "OTHER", "INTEGER", "FLOAT", "DECIMAL")

@@ -24,6 +24,9 @@ from ..errors import ColumnError
 
 # normalised column kinds, what the canonical ratings relation needs to know of a column
 NUMBER, BOOLEAN, TEXT, STRUCT, OTHER = "number", "boolean", "text", "struct", "other"
+# the kinds of number a NUMBER column holds (Column.numeric; docs/decisions/0014): whole-number
+# types (and DECIMAL of scale 0), binary floating point, DECIMAL with a fractional part
+INTEGER, FLOAT, DECIMAL = "integer", "float", "decimal"
 
 
 @dataclass(frozen=True)
@@ -35,6 +38,23 @@ class Column:
     type_name: str
     fields: tuple[str, ...] = ()          # a struct's field names
     field_kinds: tuple[str, ...] = ()     # and their kinds
+    numeric: str = ""                     # NUMBER: INTEGER, FLOAT or DECIMAL
+    field_numerics: tuple[str, ...] = ()  # a struct's fields' numeric kinds
+
+    @property
+    def value_kind(self) -> str:
+        """The kind sql/_ratings.sql.j2 reads the column's values as: "integer" for whole-number
+        types (a code of 2^53 or more is kept as its digits), else the column's kind."""
+        return "integer" if self.kind == NUMBER and self.numeric == INTEGER else self.kind
+
+    @property
+    def id_kind(self) -> str:
+        """The kind sql/_ratings.sql.j2 writes the column's values as id text from: "float" for
+        binary floating point (written as Python and DuckDB write it, on every engine), "text",
+        "boolean", else "other" (the engine's text of the value)."""
+        if self.kind == NUMBER:
+            return "float" if self.numeric == FLOAT else "other"
+        return self.kind if self.kind in (TEXT, BOOLEAN) else OTHER
 
 
 @dataclass(frozen=True)
@@ -45,6 +65,9 @@ class Relation:
     columns: tuple[Column, ...]
     description: str
     cheap_scan: bool            # reading it again costs a columnar scan (else: copy it first)
+    # the column naming each row when the source has one of its own: the first column of a CSV
+    # whose header names it "" (R's write.csv writes its row names there), read as "row_names"
+    row_names: str | None = None
 
     def column(self, name: str) -> Column:
         return next(c for c in self.columns if c.name == name)
@@ -55,15 +78,37 @@ class Relation:
 Columns = Union[Sequence[str], Callable[[Relation], Sequence[str]]]
 
 
-def kept_columns(relation: Relation, columns: Columns) -> tuple[str, ...]:
-    """The columns of ``relation`` that ``columns`` keeps, in the relation's order: each name
-    resolved as every column a caller names is (exact, else a unique case-insensitive match;
-    otherwise a ColumnError naming the available columns)."""
-    wanted = columns(relation) if callable(columns) else columns
-    if isinstance(wanted, str):
-        wanted = [wanted]
-    found = {resolve_column(relation, name, "kept") for name in wanted}
-    return tuple(c.name for c in relation.columns if c.name in found)
+def kept_columns(relation: Relation, columns: Columns | None) -> tuple[str, ...]:
+    """The columns of ``relation`` that ``columns`` keeps (None: every column), in the
+    relation's order: each name resolved as every column a caller names is (an exact match
+    wins; else a case-insensitive match when there is one only; otherwise a ColumnError naming
+    the available columns). The kept columns must differ in more than case: SQL names a column
+    without regard to case (DuckDB; Spark by default), so of ``value`` and ``VALUE`` a call
+    reads the one it names, and naming both is a ColumnError (docs/decisions/0014)."""
+    if columns is None:
+        wanted: Sequence[str] = [c.name for c in relation.columns]
+    else:
+        wanted = columns(relation) if callable(columns) else columns
+        if isinstance(wanted, str):
+            wanted = [wanted]
+        wanted = [resolve_column(relation, name, "kept") for name in wanted]
+    found = list(dict.fromkeys(wanted))
+    seen: dict[str, str] = {}
+    for name in found:
+        other = seen.setdefault(name.lower(), name)
+        if other != name or sum(c.name == name for c in relation.columns) > 1:
+            twice = (f"columns {other!r} and {name!r} differ only in case" if other != name
+                     else f"column {name!r} appears more than once")
+            raise ColumnError(f"{relation.description}: {twice}; SQL names columns without "
+                              "regard to case, so a call reads one of them only: name one "
+                              "column (exactly) per role, or rename the other")
+    order = {c.name: i for i, c in enumerate(relation.columns)}
+    return tuple(sorted(found, key=order.__getitem__))
+
+
+def colliding(names: Sequence[str]) -> bool:
+    """Whether two of ``names`` are equal once case is ignored (or equal outright)."""
+    return len({n.lower() for n in names}) != len(names)
 
 
 def keeping(relation: Relation, kept: Sequence[str]) -> Relation:
@@ -120,14 +165,25 @@ class Engine(Protocol):
 
 
 def resolve_column(relation: Relation, wanted: str, role: str) -> str:
-    """The actual column for ``wanted`` (exact, else a unique case-insensitive match)."""
+    """The actual column for ``wanted``: an exact match wins; else a case-insensitive match when
+    there is one only (docs/decisions/0014). A name the source holds twice, or one that matches
+    several columns only case-insensitively, is a ColumnError naming them."""
     names = [c.name for c in relation.columns]
-    if wanted in names:
+    exact = names.count(wanted)
+    if exact == 1:
         return wanted
+    if exact > 1:
+        raise ColumnError(f"{role} column {wanted!r} appears {exact} times in "
+                          f"{relation.description}; rename the copies so that each name is one "
+                          "column")
     folded = [c for c in names if c.lower() == wanted.lower()]
     if len(folded) == 1:
         return folded[0]
     available = ", ".join(repr(c) for c in names)
+    if folded:
+        raise ColumnError(f"{role} column {wanted!r} not found in {relation.description}; "
+                          f"{', '.join(map(repr, folded))} differ from it only in case: name one "
+                          f"of them exactly; available columns: {available}")
     raise ColumnError(f"{role} column {wanted!r} not found in {relation.description}; "
                       f"available columns: {available}")
 

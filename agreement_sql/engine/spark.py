@@ -40,7 +40,8 @@ from typing import Any, Mapping, Sequence
 from ..dialects import SPARK, Dialect
 from ..errors import AgreementError, SourceError
 from ..sources import CSV, JSON, PARQUET, FileSource, as_arrow, resolve_source
-from .base import BOOLEAN, NUMBER, OTHER, STRUCT, TEXT, Column, Columns, Relation, keeping, kept_columns
+from .base import (BOOLEAN, DECIMAL, FLOAT, INTEGER, NUMBER, OTHER, STRUCT, TEXT, Column, Columns,
+                   Relation, kept_columns)
 
 _TRACE = bool(os.environ.get("AGREEMENT_SQL_TRACE"))
 _URI = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:/")
@@ -142,16 +143,30 @@ def column_kind(type_name: str) -> str:
     return OTHER
 
 
-def _column(field: Any) -> Column:
+def numeric_kind(type_: Any) -> str:
+    """INTEGER, FLOAT or DECIMAL for a Spark number type ("" for any other type): a DECIMAL of
+    scale 0 holds whole numbers only."""
+    name = type(type_).__name__
+    if name in ("FloatType", "DoubleType"):
+        return FLOAT
+    if name == "DecimalType":
+        return INTEGER if getattr(type_, "scale", None) == 0 else DECIMAL
+    return INTEGER if name in _NUMBER_TYPES else ""
+
+
+def _column(field: Any, name: str | None = None) -> Column:
     type_ = field.dataType
     kind = column_kind(type(type_).__name__)
     fields: tuple[str, ...] = ()
     kinds: tuple[str, ...] = ()
+    numerics: tuple[str, ...] = ()
     if kind == STRUCT:
         fields = tuple(f.name for f in type_.fields)
         kinds = tuple(column_kind(type(f.dataType).__name__) for f in type_.fields)
-    return Column(name=field.name, kind=kind, type_name=type_.simpleString(), fields=fields,
-                  field_kinds=kinds)
+        numerics = tuple(numeric_kind(f.dataType) for f in type_.fields)
+    return Column(name=field.name if name is None else name, kind=kind,
+                  type_name=type_.simpleString(), fields=fields, field_kinds=kinds,
+                  numeric=numeric_kind(type_), field_numerics=numerics)
 
 
 def _plain(value: Any, integral: bool = False) -> Any:
@@ -206,16 +221,32 @@ class SparkCallSession:
 
     # -- sources -------------------------------------------------------------------------
     def read_source(self, source: Any, *, columns: Columns | None = None) -> Relation:
-        """The source registered as a view (a text file parsed and cached, every column, as
-        always: a malformed row is reported whatever ``columns`` keeps); with ``columns``, the
-        relation lists only the kept columns, the ones statements then read."""
-        relation = self._read(source)
-        return relation if columns is None else keeping(relation, kept_columns(relation, columns))
+        """The source registered as a view of the kept columns under the names the source gives
+        them (its columns renamed by position first, so that two names differing only in case,
+        which Spark's analyser calls ambiguous, can be told apart; docs/decisions/0014). A
+        text file is parsed and cached whole first, whatever ``columns`` keeps, so a malformed
+        row is reported as such."""
+        df, names, description, parse = self._frame(source, columns)
+        found = resolve_source(source) if isinstance(source, (str, os.PathLike)) and \
+            self._special_path_kind(source) is None else None
+        row_names = found.row_names if isinstance(found, FileSource) else None
+        return self._expose(df, names, description, columns, parse=parse, row_names=row_names,
+                            files=found if isinstance(found, FileSource) else None)
 
-    def _read(self, source: Any) -> Relation:
+    @staticmethod
+    def _special_path_kind(source: Any) -> str | None:
+        text = os.fspath(source)
+        if not isinstance(text, str):
+            return None
+        if os.path.isdir(text):
+            return "folder"
+        return "uri" if _URI.match(text) and not os.path.exists(text) else None
+
+    def _frame(self, source: Any, columns: Columns | None) -> tuple[Any, list[str], str, bool]:
+        """(DataFrame, the source's column names, description, parse it once and cache)."""
         if is_spark_dataframe(source):
             # a DataFrame's plan is registered as it is; each statement reads it again
-            return self._register(source, "the Spark DataFrame", "src", cheap_scan=True)
+            return source, list(source.columns), "the Spark DataFrame", False
         if isinstance(source, (str, os.PathLike)):
             text = os.fspath(source)
             if isinstance(text, str):
@@ -224,14 +255,43 @@ class SparkCallSession:
                     return special
         kind = resolve_source(source)
         if isinstance(kind, FileSource):
-            return self._read_files(kind)
+            return self._read_files(kind, columns)
         if kind == "table":
             return self._read_table(str(source))
         table, description = as_arrow(source)
-        return self._register(self._dataframe_of(table, description), description, "src",
-                              cheap_scan=True)
+        return self._dataframe_of(table, description), list(table.column_names), description, False
 
-    def _special_path(self, text: str) -> Relation | None:
+    def _expose(self, df: Any, names: list[str], description: str, columns: Columns | None, *,
+                parse: bool, row_names: str | None = None,
+                files: FileSource | None = None) -> Relation:
+        try:
+            positional = df.toDF(*[f"c{i}" for i in range(len(df.columns))])
+            fields = positional.schema.fields
+            given = names if len(names) == len(fields) else list(df.columns)
+            if parse:
+                # text is parsed once, now: a malformed row is reported before any statistic
+                # (a ragged CSV's line found by agreement_sql.sources, as on DuckDB)
+                self._register(positional, description, "files", cheap_scan=False, cache=True,
+                               files=files)
+        except self._errors as exc:
+            message = _first_line(exc)
+            raise SourceError(_explain(files, message) if files is not None
+                              else f"cannot read {description}: {message}") from None
+        described = Relation(name="", description=description, cheap_scan=True,
+                             columns=tuple(_column(f, n) for f, n in zip(fields, given)),
+                             row_names=row_names)
+        kept = kept_columns(described, columns)
+        at = {n: i for i, n in enumerate(given)}
+        try:
+            projected = positional.selectExpr(*[f"c{at[n]} AS {SPARK.quote_identifier(n)}"
+                                                for n in kept])
+        except self._errors as exc:
+            raise SourceError(f"cannot read {description}: {_first_line(exc)}") from None
+        relation = self._register(projected, description, "src", cheap_scan=True)
+        return Relation(name=relation.name, columns=relation.columns, description=description,
+                        cheap_scan=True, row_names=row_names if row_names in kept else None)
+
+    def _special_path(self, text: str) -> tuple[Any, list[str], str, bool] | None:
         """A URI the cluster reads, a Delta table's folder or a folder of Parquet files (the
         shapes Spark writes), which sources.py, a reader of local files, does not know."""
         is_uri = bool(_URI.match(text)) and not os.path.exists(text)
@@ -243,55 +303,87 @@ class SparkCallSession:
         reader = self.spark.read
         try:
             if is_dir and os.path.isdir(os.path.join(text, "_delta_log")):
-                return self._register(reader.format("delta").load(text), description, "files",
-                                      cheap_scan=True)
+                df = reader.format("delta").load(text)
+                return df, list(df.columns), description, False
             if suffix in CSV:
                 sep = "\t" if suffix == ".tsv" else ","
                 df = (reader.option("header", True).option("sep", sep).option("quote", '"')
                       .option("escape", '"').option("multiLine", True).option("mode", "FAILFAST")
                       .option("inferSchema", False).csv(text))
-                return self._register(df, description, "files", cheap_scan=False, cache=True)
+                return df, list(df.columns), description, True
             if suffix in JSON:
-                df = (reader.option("mode", "FAILFAST")
+                df = (reader.option("mode", "FAILFAST").option("primitivesAsString", True)
                       .option("multiLine", suffix == ".json").json(text))
-                return self._register(df, description, "files", cheap_scan=False, cache=True)
+                return df, list(df.columns), description, True
             if suffix in PARQUET or suffix == "" or is_dir:
-                return self._register(reader.parquet(text), description, "files", cheap_scan=True)
+                df = reader.parquet(text)
+                return df, list(df.columns), description, False
         except self._errors as exc:
             raise SourceError(f"cannot read {description}: {_first_line(exc)}") from None
         raise SourceError(f"{text!r}: unknown file type {suffix!r}; expected Parquet, CSV, JSON, "
                           "JSONL or a Delta table's folder")
 
-    def _read_table(self, name: str) -> Relation:
+    def _read_table(self, name: str) -> tuple[Any, list[str], str, bool]:
         """A table or view the session can read, read in place through a temporary view."""
         try:
             df = self.spark.table(name)
             df.schema                                   # resolves the name now
         except self._errors:
             raise SourceError(f"no file, table or view named {name!r}") from None
-        return self._register(df, f"table {name!r}", "src", cheap_scan=True)
+        return df, list(df.columns), f"table {name!r}", False
 
-    def _read_files(self, files: FileSource) -> Relation:
+    def _read_files(self, files: FileSource, columns: Columns | None) -> tuple[Any, list[str], str, bool]:
         reader = self.spark.read
         paths = [os.path.abspath(p) for p in files.paths]
         try:
             if files.kind == "parquet":
-                return self._register(reader.parquet(*paths), files.description, "files",
-                                      cheap_scan=True)
+                df = reader.parquet(*paths)
+                return df, list(df.columns), files.description, False
             if files.kind == "csv":
+                # every column as text under a name of its position (the header's names may
+                # differ only in case, or be R's empty first name)
                 from pyspark.sql.types import StringType, StructField, StructType
-                schema = StructType([StructField(c, StringType(), True) for c in files.header])
+                schema = StructType([StructField(f"c{i}", StringType(), True)
+                                     for i in range(len(files.header))])
                 df = (reader.schema(schema).option("header", True).option("enforceSchema", True)
                       .option("sep", files.delimiter).option("quote", '"').option("escape", '"')
                       .option("multiLine", True).option("mode", "FAILFAST").csv(paths))
-            else:
-                array = files.json_format != "newline_delimited" and _json_array(paths[0])
-                df = reader.option("mode", "FAILFAST").option("multiLine", array).json(paths)
-            # text is parsed once, now: a malformed row is reported before any statistic runs
-            return self._register(df, files.description, "files", cheap_scan=False, cache=True,
-                                  files=files)
+                return df, list(files.names), files.description, True
+            # JSON as text, as a CSV is (docs/decisions/0014): every primitive as a string
+            array = files.json_format != "newline_delimited" and _json_array(paths[0])
+            try:
+                df = (reader.option("mode", "FAILFAST").option("multiLine", array)
+                      .option("primitivesAsString", True).json(paths))
+                df.schema
+            except self._errors as exc:
+                if "COLUMN_ALREADY_EXISTS" not in str(exc) and "ambiguous" not in str(exc).lower():
+                    raise
+                df = self._json_differing_in_case(paths, array, files.description, columns)
+            return df, list(df.columns), files.description, True
         except self._errors as exc:
             raise SourceError(_explain(files, _first_line(exc))) from None
+
+    def _json_differing_in_case(self, paths: list[str], array: bool, description: str,
+                                columns: Columns | None) -> Any:
+        """JSON files whose keys differ only in case, which Spark's case-insensitive analyser
+        refuses: the keys inferred in a session of their own that tells them apart, then only
+        the kept keys read here (Spark matches a JSON key to a schema field exactly)."""
+        from pyspark.sql.types import StructType
+
+        try:
+            apart = self.spark.newSession()
+            apart.conf.set("spark.sql.caseSensitive", "true")
+            schema = (apart.read.option("mode", "FAILFAST").option("multiLine", array)
+                      .option("primitivesAsString", True).json(paths).schema)
+        except (AttributeError,) + self._errors as exc:
+            raise SourceError(f"cannot read {description}: keys differ only in case, which this "
+                              f"Spark session cannot tell apart ({_first_line(exc)})") from None
+        described = Relation(name="", description=description, cheap_scan=False,
+                             columns=tuple(_column(f) for f in schema.fields))
+        kept = set(kept_columns(described, columns))
+        fields = [f for f in schema.fields if f.name in kept]
+        return (self.spark.read.schema(StructType(fields)).option("mode", "FAILFAST")
+                .option("multiLine", array).json(paths))
 
     def _dataframe_of(self, table: Any, description: str) -> Any:
         try:

@@ -21,6 +21,7 @@ from ..registry import FAMILIES
 from ..parameters import DEFAULT_LEVEL, CoefficientOptions, validate
 from .. import routes
 from ..public import public
+from ..markers import marker_conventions
 from ..profile import Profile, read_profile
 from ..ratings import RatingsSpec
 from ..runner import query
@@ -388,7 +389,7 @@ def shape(entry: Any, row: Mapping[str, Any] | None, key_row: Mapping[str, Any],
         if opts.inference == "irrcac" and data.get("n_se") is not None:
             result["df"] = int(data["n_se"]) - 1
     result.update(accounting)
-    stated = conventions(entry, c.spec, opts)
+    stated = {**conventions(entry, c.spec, opts), **marker_conventions(c.profile, key_row)}
     if stated:
         result["conventions"] = stated
     return result

@@ -17,6 +17,7 @@ from typing import Any, Sequence
 
 from ..public import public
 from ..errors import OptionError
+from ..markers import marker_conventions
 from ..parameters import LEVELS
 from .. import routes
 from ..profile import Profile, read_profile
@@ -64,7 +65,7 @@ def _check(level: str, max_items: Any) -> None:
 
 def _run(spec: RatingsSpec, level: str, max_items: int, *, patterns: bool,
          profile: Profile | None = None, coincidences: bool = False,
-         distribution: dict[str, Any] | None = None) -> tuple[list[dict[str, Any]], bool]:
+         distribution: dict[str, Any] | None = None) -> tuple[list[dict[str, Any]], bool, Profile]:
     profile = profile if profile is not None else read_profile(spec)
     profile.check(numbers=level != "nominal",
                   what=f"diagnostics at level {level!r} (use level='nominal' for labels)")
@@ -78,7 +79,7 @@ def _run(spec: RatingsSpec, level: str, max_items: int, *, patterns: bool,
                         "with_distribution": distribution is not None},
                        {**spec.params(), **route.params(), "max_items": max_items,
                         **(distribution or {})})
-    return rows, route.rater_patterns
+    return rows, route.rater_patterns, profile
 
 
 def diagnose(spec: RatingsSpec, *, level: str, max_items: int = MAX_ITEMS,
@@ -99,8 +100,8 @@ def diagnose_with_rows(spec: RatingsSpec, *, level: str, max_items: int = MAX_IT
     sql/_coincidences.sql.j2); with ``distribution`` (its parameters n_bins, max_categories,
     max_raters) part "distribution" (sql/_distribution.sql.j2), for the HTML report."""
     _check(level, max_items)
-    rows, from_patterns = _run(spec, level, max_items, patterns=True, profile=profile,
-                               coincidences=coincidences, distribution=distribution)
+    rows, from_patterns, profile = _run(spec, level, max_items, patterns=True, profile=profile,
+                                        coincidences=coincidences, distribution=distribution)
     names, slices = list(spec.group_by), spec.slices
     by_key: dict[tuple, RaterDiagnostics] = {}
 
@@ -112,6 +113,9 @@ def diagnose_with_rows(spec: RatingsSpec, *, level: str, max_items: int = MAX_IT
                              pairs=[], bias=[], items=[], notes=[])
         if names:
             d["group"] = {n: row[s] for n, s in zip(names, slices)}
+        marked = marker_conventions(profile, row)
+        if marked:
+            d["conventions"] = marked
         by_key[key(row)] = d
     for row in (r for r in rows if r["part"] == "raters"):
         by_key[key(row)]["raters"].append(RaterAgreement(
@@ -172,9 +176,9 @@ def _expanded(spec: RatingsSpec, level: str, by_key: dict[tuple, RaterDiagnostic
         # settled first)
         spec = materialize(spec)
     n = len(spec.slices)
-    loo_rows, _ = _run(regrouped(spec, expand="leave_one_out"), level, 0, patterns=False)
+    loo_rows, _, _ = _run(regrouped(spec, expand="leave_one_out"), level, 0, patterns=False)
     loo = [{**r, "left_out": r[f"slice_{n}"]} for r in loo_rows if r["part"] == "alpha"]
-    pair_rows, _ = _run(regrouped(spec, expand="pairs"), level, 0, patterns=False)
+    pair_rows, _, _ = _run(regrouped(spec, expand="pairs"), level, 0, patterns=False)
     alpha = {(r["metric"], *(r[f"slice_{i}"] for i in range(n + 2))): r["alpha"]
              for r in pair_rows if r["part"] == "alpha"}
     offsets = {(r["metric"], *(r[f"slice_{i}"] for i in range(n + 2))): r["rater_offset"]

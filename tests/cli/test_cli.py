@@ -78,9 +78,8 @@ def test_render_prints_header_and_statement(capsys, monkeypatch):
     assert sql.splitlines()[:4] == [
         "-- agreement-sql: coefficients (duckdb)",
         '-- reads relation: "My View"',
-        "-- parameter: $default_metric = 'value'",
-        "-- run by hand: PREPARE agreement AS <the statement below>; "
-        "EXECUTE agreement(default_metric := 'value');"]
+        "-- parameters: set on the lines below (DuckDB variables, read with getvariable())",
+        "SET VARIABLE default_metric = 'value';"]
     assert "alpha_ranks AS (" in sql         # the ordinal branch was chosen
     assert main(["render", "krippendorff_alpha", "--option", "level=interval"]) == 0
     assert "alpha_ranks AS (" not in capsys.readouterr().out
@@ -96,7 +95,7 @@ def test_render_prints_header_and_statement(capsys, monkeypatch):
     assert main(["render", "krippendorff_alpha", "--option", "level=ordinal", "--relation", "My View",
                  "--option", "categories=1,2,3,4,5"]) == 0
     wide = capsys.readouterr().out
-    assert "-- parameter: $category_4 = 5.0" in wide
+    assert "SET VARIABLE category_4 = 5.0;" in wide
     assert run_by_hand(con, wide)[0]["value"] == expected["value"]
     with routes.forcing(units="counts"):
         assert rows[0]["value"] == ag.krippendorff_alpha(K2011, level="ordinal")["value"]
@@ -106,7 +105,8 @@ def test_render_spark_dialect(capsys):
     assert main(["render", "fleiss_kappa", "--dialect", "spark", "--item", "Trace ID"]) == 0
     sql = capsys.readouterr().out
     assert sql.startswith("-- agreement-sql: coefficients (spark)\n-- reads relation: `ratings`\n")
-    assert "-- parameter: :default_metric = 'value'" in sql
+    assert "SET agreement_sql.default_metric='value';" in sql
+    assert "${agreement_sql.default_metric} AS metric" in sql
     assert "src.`Trace ID`" in sql and "PREPARE" not in sql and "TEMP MACRO" not in sql
 
 

@@ -80,7 +80,7 @@ def _by_hand(script: str) -> tuple[list[str], str]:
     """A rendered script as an analyst runs it: its setup statements (the dialect's macros),
     and the statement itself (from WITH), comments left out."""
     code = [line for line in script.splitlines() if not line.lstrip().startswith("--")]
-    setup = [line for line in code if line.startswith("CREATE ")]
+    setup = [line for line in code if line.startswith(("CREATE ", "SET VARIABLE "))]
     start = next(i for i, line in enumerate(code) if line.strip() == "WITH")
     return setup, "\n".join(code[start:])
 
@@ -98,7 +98,9 @@ def test_the_draws_in_sql_are_the_minstd_stream():
     con.register("ratings", pa.table({"item": [f"i{k:03d}" for k in range(n) for _ in (0, 1)],
                                       "rater": ["a", "b"] * n, "value": [1.0, 2.0] * n}))
     for seed in (0, 1, 987654321, 2**40 + 5):
-        rows = con.execute(query, {"default_metric": "value", "n_boot": 25, "seed": seed}).fetchall()
+        # the script's parameters are DuckDB variables its header sets: set them as a user would
+        con.execute(f"SET VARIABLE n_boot = 25; SET VARIABLE seed = {seed}")
+        rows = con.execute(query).fetchall()
         expected = reference_draws(seed, n, 25)
         got = [[r[2] for r in rows if r[0] == b] for b in range(1, 26)]
         assert got == expected, seed
@@ -109,14 +111,15 @@ def test_the_rendered_script_run_by_hand_gives_the_interval():
     # same alpha and interval as the call (Krippendorff 2011: interval alpha 0.849)
     script = render("krippendorff_alpha", bootstrap=True, level="interval")
     setup, statement = _by_hand(script)
-    assert "-- parameter: $n_boot = 1000" in script and "-- parameter: $seed = 1" in script
+    assert "SET VARIABLE n_boot = 1000;" in script and "SET VARIABLE seed = 1;" in script
     con = duckdb.connect()
     for line in setup:
         con.execute(line)
     con.execute("CREATE TEMP TABLE ratings AS SELECT * FROM read_csv(?, "
                 "types={'item': 'VARCHAR', 'rater': 'VARCHAR'})", [K2011])
-    cursor = con.execute(statement, {"default_metric": "value", "n_boot": 200, "seed": 9,
-                                     "ci_low_p": 0.025, "ci_high_p": 0.975})
+    # the header's values changed on their lines, as the header says
+    cursor = con.execute(script.replace("SET VARIABLE n_boot = 1000;", "SET VARIABLE n_boot = 200;")
+                         .replace("SET VARIABLE seed = 1;", "SET VARIABLE seed = 9;"))
     columns = [d[0] for d in cursor.description]
     row = dict(zip(columns, cursor.fetchall()[0]))
     ours = krippendorff_alpha(K2011, level="interval", ci=0.95, n_boot=200, seed=9)
@@ -240,5 +243,5 @@ def test_bootstrap_sql_is_portable():
     for construct in ("RANGE(", "GENERATE_SERIES", "RANDOM(", "HASH(", "QUALIFY", "FILTER (",
                       "::", "//", "QUANTILE", "MEDIAN", "PERCENTILE", "GROUP BY ALL", "LIST_"):
         assert construct not in upper, construct
-    assert ":n_boot" in code and ":seed" in code
+    assert "${agreement_sql.n_boot}" in code and "${agreement_sql.seed}" in code
     assert "boot_draws AS (" in code and "boot_replicates AS (" in code

@@ -20,7 +20,8 @@ from agreement_sql import (OptionError, brennan_prediger, coefficients, cohen_ka
                            fleiss_kappa, gwet_ac1, krippendorff_alpha, percent_agreement, render,
                            scott_pi)
 from agreement_sql.cli import main
-from agreement_sql.registry import REGISTRY
+from agreement_sql.metrics.functions import FUNCTIONS
+from agreement_sql.registry import REGISTRY, lookup
 from conftest import REFERENCE, without_route
 
 SAS = str(REFERENCE / "sas_kappa_3x3.csv")                    # 2 raters, 3 categories
@@ -152,10 +153,10 @@ def _sliced() -> pa.Table:
                      "value": [r[2] for r in rows], "Module": [r[3] for r in rows]})
 
 
-SINGLE_OF = {"cohen_kappa": cohen_kappa, "light_kappa": cohen_kappa, "scott_pi": scott_pi,
-             "fleiss_kappa": fleiss_kappa, "conger_kappa": conger_kappa, "gwet_ac1": gwet_ac1,
-             "gwet_ac2": gwet_ac1, "brennan_prediger": brennan_prediger,
-             "percent_agreement": percent_agreement}
+def single_of(name):
+    """The public function that computes ``name`` alone (every registry entry has one, by
+    construction: agreement_sql.metrics.functions), found through the registry's aliases."""
+    return FUNCTIONS[lookup(name).name]
 
 
 @pytest.mark.parametrize("data,weights", [
@@ -176,7 +177,8 @@ def test_coefficients_bootstrap_equals_the_single_functions(data, weights):
         if name == "krippendorff_alpha":
             alone = krippendorff_alpha(data, level="interval", **interval)
         else:
-            alone = SINGLE_OF[name](data, weights=weights, **interval)
+            weighted = {"weights": weights} if lookup(name).weighted else {}
+            alone = single_of(name)(data, **weighted, **interval)
         alone.pop("metric")
         if "raters" not in alone:
             joint.pop("raters", None)       # coefficients() also names Scott's pair

@@ -226,9 +226,10 @@ def test_percent_agreement_is_a_proportion_without_chance():
 
 def test_coefficients_default_is_all_that_apply():
     two = coefficients(REFERENCE / "sas_kappa_3x3.csv")
-    # numeric ratings: the ICC too (McGraw & Wong's ICC(A,1), listwise)
-    assert list(two) == ["cohen_kappa", "scott_pi", "fleiss_kappa", "conger_kappa", "gwet_ac1",
-                         "brennan_prediger", "percent_agreement", "krippendorff_alpha", "icc"]
+    # every registry entry, in its order (two raters: each two-rater coefficient too), and for
+    # numeric ratings the ICC (McGraw & Wong's ICC(A,1), listwise)
+    from agreement_sql.registry import REGISTRY
+    assert list(two) == [*REGISTRY, "icc"]
     many = coefficients(REFERENCE / "fleiss1971_diagnoses_30x6.csv")
     assert "light_kappa" in many and "cohen_kappa" not in many and "scott_pi" not in many
     assert many["krippendorff_alpha"]["interpretation"] in ("reliable", "tentative", "unreliable")
@@ -259,14 +260,17 @@ def test_coefficients_which_and_aliases():
 
 
 def test_coefficients_is_one_statement():
-    # the script render() prints: the dialect's session macros (agreement_fsum, ...: fixed
-    # package text, one line each), then one statement with one WITH and one scan of the source
-    sql = render("coefficients")
+    # the script render() prints: the lines that set its parameters, the dialect's session
+    # macros (agreement_fsum, ...: fixed package text, one line each), then one statement
+    # (ended by ";") with one WITH and one scan of the source
+    sql = render("coefficients", checks=False)
     code = [line.split("--")[0] for line in sql.splitlines()]
     setup = {statement + ";" for statement in DIALECTS["duckdb"].setup}
-    assert all(line in setup for line in code if ";" in line)
-    statement = "\n".join(line for line in code if line not in setup)
-    assert statement.count(";") == 0 and statement.count("WITH") == 1
+    sets = {line for line in code if line.startswith("SET VARIABLE ")}
+    assert all(line in setup or line in sets for line in code[:-1] if ";" in line)
+    statement = "\n".join(line for line in code if line not in setup and line not in sets)
+    assert statement.rstrip().endswith(";") and statement.count(";") == 1
+    assert statement.count("WITH") == 1
     assert statement.count("FROM \"ratings\"") == 1         # one scan of the source
 
 

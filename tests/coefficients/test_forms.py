@@ -213,7 +213,7 @@ def test_duplicates_found_in_any_rater_block_and_route(monkeypatch, raters, late
     same(got)
     name, message = outcome(got)
     assert name == "DuplicateRatingError"
-    assert f"(item=2, rater='r{late:03d}') rated 2 times" in message
+    assert f"(item='2', rater='r{late:03d}') rated 2 times" in message
     assert [e["rater_bits"] for e in got["wide"]["log"] if "units" in e] == ["bits"]
 
 
@@ -273,7 +273,7 @@ def test_a_label_where_numbers_are_needed_is_named_on_every_route(monkeypatch):
     name, message = outcome(got)
     assert name == "InvalidRatingError"
     assert "1 rating(s) in column 'value' are not numbers" in message
-    assert "'n/a' at (item=3, rater='r999')" in message
+    assert "'n/a' at (item='3', rater='r999')" in message
     # nominal alpha takes the label as one more category: the numbers 1..5 and "n/a"
     nominal = routes(monkeypatch, lambda: ag.krippendorff_alpha(table, level="nominal"))
     same(nominal)

@@ -236,7 +236,10 @@ PATTERN_CASES = {
     "gwet-bootstrap": {"which": ["cohen_kappa", "scott_pi"], "raters": ["r005", "r001"],
                        "marginals": "gwet", "ci": 0.9, "n_boot": 20},
     "matrix": {"which": ["light_kappa", "scott_pi", "conger_kappa"],
-               "weights": {(1, 2): 0.5, (2, 1): 0.5, (4, 5): 0.25, (5, 4): 0.25}},
+               # a complete matrix (every pair of the categories 1-5 named: decision 0016)
+               "weights": {(a, b): 1.0 if a == b else {(1, 2): 0.5, (2, 1): 0.5, (4, 5): 0.25,
+                                                       (5, 4): 0.25}.get((a, b), 0.0)
+                           for a in range(1, 6) for b in range(1, 6)}},
 }
 
 
@@ -304,7 +307,7 @@ def test_rater_patterns_with_a_duplicate_are_refused_like_the_ratings(monkeypatc
     got = routes(monkeypatch, lambda: ag.coefficients(table, which=["light_kappa", "conger_kappa"]))
     same(got)
     name, message = outcome(got)
-    assert name == "DuplicateRatingError" and "(item=3, rater='r002') rated 2 times" in message
+    assert name == "DuplicateRatingError" and "(item='3', rater='r002') rated 2 times" in message
 
 
 @pytest.mark.slow  # seconds on 2 cores (many cases or routes); CI runs it
@@ -444,7 +447,7 @@ def test_duplicates_in_any_rater_block_raise_on_every_route(monkeypatch, raters,
     same(got)
     name, message = outcome(got)
     assert name == "DuplicateRatingError"
-    assert f"(item=2, rater='r{late:03d}') rated 2 times" in message
+    assert f"(item='2', rater='r{late:03d}') rated 2 times" in message
 
 
 def test_a_label_outside_a_declared_numeric_domain_is_named_on_every_route(monkeypatch):
@@ -460,7 +463,7 @@ def test_a_label_outside_a_declared_numeric_domain_is_named_on_every_route(monke
         assert name == "InvalidRatingError"
         assert ("1 rating(s) in column 'value' lie outside the declared domain [1, 2, 3, 4, 5]"
                 in message)
-        assert "'n/a' at (item=3, rater='r999')" in message
+        assert "'n/a' at (item='3', rater='r999')" in message
     # without a domain, "n/a" is one more category beside the numbers 1..5
     assert ag.fleiss_kappa(table)["n_categories"] == 6
 
@@ -498,7 +501,7 @@ def test_calls_leave_the_connection_as_found():
 def test_coefficients_in_every_form(monkeypatch, options):
     table = random_table(9, batches=2)
     got = routes(monkeypatch, lambda: ag.coefficients(
-        table, metric="metric", group_by="batch", n_boot=20, **options))
+        table, metric="metric", group_by="batch", **options))
     # Conger's analytic variance reads the counts form; so does the whole statement then
     conger_se = options.get("ci") and "conger_kappa" in options.get("which", ["conger_kappa"])
     assert set(forms(got)) == {"counts" if conger_se else "wide"}

@@ -206,7 +206,9 @@ def test_cohen_matches_scikit_learn_position_weights(wide, weights):
     pairs, cats, _ = pair_table(wide)
     assume(len(pairs) >= 1 and len(cats) >= 2)
     expected = cohen_kappa_score([p[0] for p in pairs], [p[1] for p in pairs], weights=weights)
-    result = cohen_kappa(to_long(wide), weights=weights, weight_basis="position")
+    # weight_basis applies to linear and quadratic weights only (refused otherwise)
+    basis = {"weight_basis": "position"} if weights else {}
+    result = cohen_kappa(to_long(wide), weights=weights, **basis)
     assert result["value"] == pytest.approx(expected, abs=TOL)
     assert result["n_items"] == len(pairs)
 
@@ -263,8 +265,8 @@ def test_named_pair_equals_the_two_rater_table(wide, weights):
     pairs, cats, _ = pair_table(wide, 0, 1)
     assume(len(pairs) >= 1 and len(cats) >= 2)
     expected = cohen_kappa_score([p[0] for p in pairs], [p[1] for p in pairs], weights=weights)
-    result = cohen_kappa(to_long(wide), raters=["r0", "r1"], weights=weights,
-                         weight_basis="position")
+    basis = {"weight_basis": "position"} if weights else {}
+    result = cohen_kappa(to_long(wide), raters=["r0", "r1"], weights=weights, **basis)
     assert result["coefficient"] == "cohen_kappa"
     assert result["raters"] == ["r0", "r1"]
     assert result["value"] == pytest.approx(expected, abs=TOL)

@@ -61,7 +61,7 @@ RANDOM_DUPS = random_ratings(14, duplicates=12)
 # integer item ids (as in a warehouse table): text and numeric orders of ids differ
 RANDOM_INT_ITEMS = RANDOM.set_column(0, "item", pa.array([int(i[1:]) * 7 for i in
                                                           RANDOM.column("item").to_pylist()], pa.int64()))
-BOOT = {"ci": 0.9, "n_boot": 60, "seed": 20240611}
+BOOT = {"ci": 0.9, "ci_method": "bootstrap", "n_boot": 60, "seed": 20240611}
 RANDOM_ALT = random_ratings(15, n_items=52)
 
 

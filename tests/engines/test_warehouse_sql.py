@@ -206,3 +206,112 @@ def test_postgres_student_t_gives_duckdbs_p_values(pg):
     assert [r["row_id"] for r in got] == [r[0] for r in expected]
     for row, (_, p, iterations) in zip(got, expected):
         assert abs(row["p"] - p) <= 1e-12 and row["iterations"] == iterations, (row, p)
+
+
+# -- paste-ready renderings (decision 0018): run as printed by psql, with their checks ----------
+
+PSQL_TEMPLATES = [("krippendorff_alpha", {"level": "ordinal"}), ("fleiss_kappa", {}),
+                  ("cohen_kappa", {}), ("coefficients", {}), ("pairwise_agreement", {}),
+                  ("irr_report", {}), ("rater_diagnostics", {})]
+
+
+def _psql() -> str:
+    import shutil
+
+    found = shutil.which("psql")
+    if found is None:
+        missing("no psql client (bash .ci/install-postgres.sh)")
+    return found
+
+
+def _psql_rows(script: str) -> list[dict]:
+    """The script run by psql as printed (`psql -f`, ON_ERROR_STOP), rows as dicts (CSV)."""
+    import io
+    import subprocess
+    import tempfile
+
+    with tempfile.NamedTemporaryFile("w", suffix=".sql", delete=False) as handle:
+        handle.write(script)
+    out = subprocess.run([_psql(), DSN, "-v", "ON_ERROR_STOP=1", "-q", "--csv", "-f", handle.name],
+                         capture_output=True, text=True, timeout=300)
+    os.unlink(handle.name)
+    if out.returncode != 0:
+        raise RuntimeError(out.stderr)
+    return list(csv.DictReader(io.StringIO(out.stdout)))
+
+
+def _number(text):
+    if text in ("", None):
+        return None
+    try:
+        return float(text)
+    except ValueError:
+        return {"t": True, "f": False}.get(text, text)
+
+
+@pytest.mark.postgres
+@pytest.mark.parametrize("template,options", PSQL_TEMPLATES, ids=[t for t, _ in PSQL_TEMPLATES])
+def test_psql_runs_the_rendering_as_printed(pg, template, options):
+    """`agreement-sql render NAME --dialect postgres` piped to psql as it is: the \\set lines set
+    the parameters (a text read as :'name'), the header defines its functions; the rows equal
+    the DuckDB rendering's (run as printed too), integers exactly and floats to 1e-9. The
+    table is a real one (psql runs in its own session)."""
+    _psql()
+    data = ref("krippendorff2011_4x12.csv")
+    pg.execute("DROP TABLE IF EXISTS public.ratings")
+    pg.execute("CREATE TABLE public.ratings (item TEXT, rater TEXT, value TEXT)")
+    with open(data, newline="", encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle))
+    with pg.cursor() as cur:
+        cur.executemany("INSERT INTO public.ratings VALUES (%s, %s, %s)",
+                        [(r["item"], r["rater"], r["value"]) for r in rows])
+    got = _psql_rows(a.render(template, dialect="postgres", **options))
+    con = duckdb.connect()
+    con.execute(f"CREATE TABLE ratings AS SELECT * FROM read_csv('{data}', all_varchar = true)")
+    rel = con.sql(a.render(template, dialect="duckdb", **options))
+    expected = [dict(zip(rel.columns, r)) for r in rel.fetchall()]
+    assert expected and len(got) == len(expected)
+    for g, e in zip(got, expected):
+        for key, value in e.items():
+            shown = _number(g[key])
+            if isinstance(value, (int, float)) and not isinstance(value, bool) and shown is not None:
+                assert math.isclose(float(shown), float(value), rel_tol=1e-9, abs_tol=1e-9), (key, shown, value)
+            elif value is None:
+                assert shown is None, (key, g[key])
+    # the natural psql form of a text parameter gives the same rows: \set NAME value (unquoted)
+    script = a.render(template, dialect="postgres", **options).replace(
+        "\\set default_metric 'value'", "\\set default_metric value")
+    assert _psql_rows(script) == got
+
+
+@pytest.mark.postgres
+@pytest.mark.parametrize("rows,message", [
+    ([("1", "a", "1"), ("1", "a", "2"), ("1", "b", "2")], "DuplicateRatingError"),
+    ([("1", "a", "1"), ("1", "b", "inf"), ("2", "a", "1")], "InvalidRatingError: the rating Infinity"),
+    ([("1", "a", "1"), (None, "b", "1"), ("2", "b", "1")], "MissingKeyError"),
+])
+def test_the_postgres_rendering_refuses_what_the_api_refuses(pg, rows, message):
+    _psql()
+    pg.execute("DROP TABLE IF EXISTS public.ratings")
+    pg.execute("CREATE TABLE public.ratings (item TEXT, rater TEXT, value TEXT)")
+    with pg.cursor() as cur:
+        cur.executemany("INSERT INTO public.ratings VALUES (%s, %s, %s)", rows)
+    with pytest.raises(RuntimeError, match="agreement-sql: " + message):
+        _psql_rows(a.render("fleiss_kappa", dialect="postgres"))
+
+
+@pytest.mark.parametrize("template", ["krippendorff_alpha", "fleiss_kappa", "cohen_kappa",
+                                      "coefficients", "irr_report", "rater_diagnostics",
+                                      "pairwise_agreement", "icc"])
+@pytest.mark.parametrize("dialect", ["bigquery", "snowflake"])
+def test_warehouse_renderings_parse_and_carry_their_checks(dialect, template):
+    """BigQuery and Snowflake cannot run here: their renderings parse with sqlglot (every
+    statement of the script), use the dialect's own remainder and substring forms (BigQuery has
+    no % operator and no POSITION(.. IN ..)), and carry the error expression of their checks."""
+    sqlglot = pytest.importorskip("sqlglot")
+    text = a.render(template, dialect=dialect)
+    sqlglot.parse(text, read=dialect, error_level=sqlglot.ErrorLevel.RAISE)
+    code = "\n".join(line.split("--", 1)[0] for line in text.splitlines())
+    assert ("ERROR(CONCAT(" if dialect == "bigquery" else "agreement_error(CONCAT(") in code
+    if dialect == "bigquery":
+        assert " % " not in code and "POSITION(" not in code

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any, Callable
 
+import duckdb
 import pyarrow as pa
 
 import agreement_sql as ag
@@ -38,6 +39,7 @@ def calls(folder: Path) -> dict[str, Callable[[], Any]]:
         "irr": lambda: ag.irr(TABLE),
         "pairwise_agreement": lambda: ag.pairwise_agreement(TABLE),
         "render": lambda: ag.render("fleiss_kappa"),
+        "install_macros": lambda: ag.install_macros(duckdb.connect()),
         "coefficients": lambda: ag.coefficients(TABLE, ci=0.95),
         **{name: (lambda name=name: getattr(ag, name)(TABLE)) for name in ag.registry.REGISTRY},
         "calibration_sample": lambda: ag.calibration_sample(str(sheet), output=str(folder / "s.csv")),

@@ -78,24 +78,36 @@ def test_02_nan_in_parquet_irr_is_not_ready_by_accident(tmp_path):
 @pytest.mark.parametrize("bad", [math.inf, -math.inf])
 def test_03_infinite_rating_is_refused_naming_value_and_row(bad):
     rows = ROWS[:-1] + [(4, "b", bad)]
-    with pytest.raises(InvalidRatingError, match=r"e\.g\. -?inf at \(item=4, rater='b'\)"):
+    with pytest.raises(InvalidRatingError, match=r"e\.g\. -?inf at \(item='4', rater='b'\)"):
         ag.fleiss_kappa(_table(rows))
 
 
 def test_04_huge_rating_is_refused_not_overflowed_to_nan():
     rows = ROWS[:-2] + [(4, "a", 1e308), (4, "b", -1e308)]
-    with pytest.raises(InvalidRatingError, match=r"1e\+308 at \(item=4"):
+    with pytest.raises(InvalidRatingError, match=r"1e\+308 at \(item='4'"):
         ag.krippendorff_alpha(_table(rows), level="interval")
 
 
-def test_05_below_two_pow_53_is_a_number_and_two_pow_53_plus_1_is_refused():
+def test_05_below_two_pow_53_is_a_number_and_two_pow_53_plus_1_is_a_code(tmp_path):
     ok = [(1, "a", 2 ** 53 - 1), (1, "b", 2 ** 53 - 1), (2, "a", 1), (2, "b", 2)]
     assert ag.krippendorff_alpha(_table(ok), level="nominal")["n_values"] == 4
-    bad = ok[2:] + [(3, "a", 2 ** 53 + 1), (3, "b", 1)]
-    # 2^53 + 1 reads as 2^53 in a DOUBLE: refused (from 2^53 on), shown as read
+    bad = ok[2:] + [(3, "a", 2 ** 53 + 1), (3, "b", 2 ** 53 + 2), (4, "a", 2 ** 53 + 1),
+                    (4, "b", 2 ** 53 + 1)]
+    # 2^53 + 1 would read as 2^53 in a DOUBLE: in an integer column it is a code, its digits (a
+    # label), as the same digits in a CSV are (docs/decisions/0014): 2^53 + 1 and + 2 differ
+    table = _table(bad, value_type=pa.int64())
+    got = ag.krippendorff_alpha(table, level="nominal")
+    assert got["n_categories"] == 4 and got["n_values"] == 6
+    csv = _csv(tmp_path, "item,rater,value\n" + "".join(f"{i},{r},{v}\n" for i, r, v in bad))
+    assert ag.krippendorff_alpha(csv, level="nominal") == got
+    # a label where numbers are needed is refused, naming the digits
+    with pytest.raises(InvalidRatingError, match=r"'9007199254740993' at \(item='3', rater='a'\)"):
+        ag.krippendorff_alpha(table, level="interval")
+    # a floating-point 2^53 + 2 is not written in digits: refused, shown as read
+    floats = ok[2:] + [(3, "a", 2.0 ** 53 + 2), (3, "b", 1.0)]
     with pytest.raises(InvalidRatingError,
-                       match=r"2\^53.*9007199254740992 \(as read into a floating-point number\) at \(item=3, rater='a'\)"):
-        ag.krippendorff_alpha(_table(bad, value_type=pa.int64()), level="nominal")
+                       match=r"2\^53.*9007199254740994 \(as read into a floating-point number\) at \(item='3', rater='a'\)"):
+        ag.krippendorff_alpha(_table(floats, value_type=pa.float64()), level="nominal")
 
 
 def test_06_big_integer_codes_as_text_are_exact_labels():
@@ -134,7 +146,7 @@ def test_08_empty_and_blank_strings_are_missing_from_csv_and_pandas(tmp_path):
 
 def test_09_mean_policy_refuses_labels():
     rows = [(1, "a", "x"), (1, "a", "y"), (1, "b", "x"), (2, "a", "y"), (2, "b", "y")]
-    with pytest.raises(OptionError, match=r"on_duplicate='mean' averages numbers only.*'x' at \(item=1"):
+    with pytest.raises(OptionError, match=r"on_duplicate='mean' averages numbers only.*'x' at \(item='1'"):
         ag.fleiss_kappa(_table(rows), on_duplicate="mean")
 
 
@@ -147,7 +159,7 @@ def test_10_mean_policy_averages_numbers_and_counts_the_merged_rows():
 
 def test_11_duplicate_without_policy_names_item_and_rater():
     rows = ROWS + [(2, "b", 3)]
-    with pytest.raises(DuplicateRatingError, match=r"item=2.*rater='b'"):
+    with pytest.raises(DuplicateRatingError, match=r"item='2'.*rater='b'"):
         ag.cohen_kappa(_table(rows))
 
 
@@ -275,7 +287,7 @@ def test_29_surrounding_space_is_trimmed_from_labels():
 
 def test_30_labels_in_an_interval_metric_are_refused_naming_the_label():
     rows = [(1, "a", "1"), (1, "b", "x"), (2, "a", "2"), (2, "b", "2")]
-    with pytest.raises(InvalidRatingError, match=r"'x' at \(item=1, rater='b'\)"):
+    with pytest.raises(InvalidRatingError, match=r"'x' at \(item='1', rater='b'\)"):
         ag.krippendorff_alpha(_table(rows), level="interval")
 
 
@@ -384,7 +396,7 @@ def test_42_numpy_and_pandas_domains_are_accepted():
 
 
 def test_43_out_of_domain_message_shows_the_real_rating():
-    with pytest.raises(InvalidRatingError, match=r"e\.g\. 3 at \(item=3, rater='a'\)"):
+    with pytest.raises(InvalidRatingError, match=r"e\.g\. 3 at \(item='3', rater='a'\)"):
         ag.krippendorff_alpha(_table(), domain=[1, 2])
 
 
@@ -392,10 +404,11 @@ def test_44_render_relation_with_a_newline_stays_in_the_comment():
     import duckdb
     script = ag.render("krippendorff_alpha", relation="x\nSELECT 42; --")
     safe = ag.render("krippendorff_alpha", relation="x")
-    # DuckDB's parser finds the same statements (two session macros and the statement) as for
-    # a plain name: the newline stays inside the header comment and the quoted identifier
+    # DuckDB's parser finds the same statements (the SET VARIABLE line, two session macros and
+    # the statement) as for a plain name: the newline stays inside the header comment and the
+    # quoted identifier
     statements = duckdb.extract_statements(script)
-    assert len(statements) == len(duckdb.extract_statements(safe)) == 3
+    assert len(statements) == len(duckdb.extract_statements(safe)) == 4
     assert not any(str(st.query).strip().startswith("SELECT 42") for st in statements)
 
 

@@ -72,7 +72,7 @@ def test_same_rater_two_values_in_a_late_block():
                       "rater": ["r001", "r099", "r099", "r001", "r099"] + others,
                       "value": [1, 2, 3, 1, 1] + [1] * 100})
     with pytest.raises(ag.DuplicateRatingError,
-                       match=r"^1 \(item, rater\) key\(s\) .*\(item=1, rater='r099'\) rated 2 times"):
+                       match=r"^1 \(item, rater\) key\(s\) .*\(item='1', rater='r099'\) rated 2 times"):
         alpha(table)
 
 
@@ -85,7 +85,7 @@ def test_duplicate_beyond_the_rater_bits():
     table = pa.table({"item": [1, 1, 1, 2, 2] + [3] * 600,
                       "rater": ["r001", "r599", "r599", "r001", "r599"] + others,
                       "value": [1, 2, 3, 1, 1] + [1] * 600})
-    with pytest.raises(ag.DuplicateRatingError, match=r"\(item=1, rater='r599'\) rated 2 times"):
+    with pytest.raises(ag.DuplicateRatingError, match=r"\(item='1', rater='r599'\) rated 2 times"):
         alpha(table)
 
 
@@ -94,7 +94,7 @@ def test_duplicate_in_one_metric_names_the_metric():
                       "q": ["tone", "tone", "safe", "safe", "safe"], "value": [1, 2, 1, 1, 0]})
     assert [r["n_ratings"] for r in alpha(table.slice(0, 4), metric="q")] == [2, 2]
     with pytest.raises(ag.DuplicateRatingError,
-                       match=r"^1 \(item, rater, q\) key\(s\) .*\(item=1, rater='b', q='safe'\) rated 2 times"):
+                       match=r"^1 \(item, rater, q\) key\(s\) .*\(item='1', rater='b', q='safe'\) rated 2 times"):
         alpha(table, metric="q")
 
 
@@ -143,17 +143,17 @@ def test_profile_counts_every_row_level_problem():
 @pytest.mark.parametrize("values,options,error,message", [
     # numbers are shown unquoted, labels quoted; the row as the caller knows it
     ([1.0, float("inf"), 2.0, 2.0], {}, ag.InvalidRatingError,
-     r"^1 rating\(s\) in column 'value' are not usable numbers .*, e\.g\. inf at \(item=1, rater='b'\)$"),
+     r"^1 rating\(s\) in column 'value' are not usable numbers .*, e\.g\. inf at \(item='1', rater='b'\)$"),
     ([1.0, 2.0 ** 53 + 2, 2.0, 2.0], {}, ag.InvalidRatingError,         # 2^53 + 2 = 9007199254740994
-     r"^1 rating\(s\) .* not usable numbers .*e\.g\. 9007199254740994\b.* at \(item=1, rater='b'\)$"),
+     r"^1 rating\(s\) .* not usable numbers .*e\.g\. 9007199254740994\b.* at \(item='1', rater='b'\)$"),
     (["1", "x", " 2", "2"], {"level": "interval"}, ag.InvalidRatingError,
-     r"^1 rating\(s\) in column 'value' are not numbers, .*e\.g\. 'x' at \(item=1, rater='b'\)$"),
+     r"^1 rating\(s\) in column 'value' are not numbers, .*e\.g\. 'x' at \(item='1', rater='b'\)$"),
     (["low", "mid", "odd", "low"], {"categories": ["low", "mid"]}, ag.InvalidRatingError,
-     r"^1 rating\(s\) .* outside the declared domain \['low', 'mid'\], e\.g\. 'odd' at \(item=2, rater='a'\)$"),
+     r"^1 rating\(s\) .* outside the declared domain \['low', 'mid'\], e\.g\. 'odd' at \(item='2', rater='a'\)$"),
     ([1, 2, 0, 1], {"categories": [1, 2]}, ag.InvalidRatingError,
-     r"^1 rating\(s\) .* outside the declared domain \[1, 2\], e\.g\. 0 at \(item=2, rater='a'\)$"),
+     r"^1 rating\(s\) .* outside the declared domain \[1, 2\], e\.g\. 0 at \(item='2', rater='a'\)$"),
     (["x", "y", "x", "x"], {"on_duplicate": "mean"}, ag.OptionError,    # all 4 ratings are labels
-     r"^4 rating\(s\) in column 'value' are labels, .*e\.g\. 'x' at \(item=1, rater='a'\)$"),
+     r"^4 rating\(s\) in column 'value' are labels, .*e\.g\. 'x' at \(item='1', rater='a'\)$"),
 ])
 def test_every_problem_names_a_row(values, options, error, message):
     table = pa.table({"item": [1, 1, 2, 2], "rater": ["a", "b", "a", "b"], "value": values})

@@ -177,11 +177,12 @@ def test_values_are_bound_not_pasted():
              for sql, _ in engine.statements]
     bound = [v for _, params in engine.statements for v in params.values()]
     assert texts
-    for value in (placeholder, rater_a, -7.25, 7919):
+    # (a placeholder is bound as its text, read by the rule a value is: docs/decisions/0014)
+    for value in (placeholder, rater_a, "-7.25", 7919):
         assert value in bound, value
         assert not any(str(value) in sql for sql in texts), value
     # and the rendered text a user runs by hand shows values in the header only
     script = render("irr_report")
     header, statement = script.split("\nWITH\n", 1)
-    assert "-- parameter: $priority_sd = 1.5" in header     # rendering.SAMPLE_PARAMS
-    assert "$priority_sd" in statement and "1.5" not in statement
+    assert "SET VARIABLE priority_sd = 1.5;" in header     # rendering.SAMPLE_PARAMS
+    assert "getvariable('priority_sd')" in statement and "1.5" not in statement

@@ -133,3 +133,42 @@ def test_every_result_says_its_route():
                                 "rater_bits": "bits", "raters": "found", "states": "all_rated"}]
     with routes.forcing(units="counts"):
         assert ag.fleiss_kappa(K2011)["route"][0]["units"] == "counts"
+
+
+def test_every_producer_is_a_named_template_or_macro_with_a_header():
+    # a producer is "sql/<file>" or "sql/<file>#<macro>": the file exists, the macro is defined
+    # in it, and a comment before the macro names the producer it is (dbt-utils' dispatch)
+    from agreement_sql.templates import template_dir
+
+    folder = template_dir()
+    for decision in routes.DECISIONS.values():
+        for producer in decision.alternatives:
+            for where in producer.where:
+                file, _, macro = where.partition("#")
+                text = (folder / file.removeprefix("sql/")).read_text()
+                if macro:
+                    at = text.find("{% macro " + macro + "(")
+                    assert at > 0, (decision.name, producer.name, where)
+                    header = text[text.rfind("{#", 0, at):at]
+                    assert "producer" in header or "ANOVA" in header, (where, header)
+
+
+@pytest.mark.parametrize("name", sorted(__import__("agreement_sql").registry.REGISTRY))
+def test_every_coefficient_on_every_per_unit_alternative(name):
+    # every registry entry, on two raters' ratings with missing values and slices, under each
+    # alternative of the per-unit decisions: the default route's answer (so a coefficient added
+    # to the registry is compared across the routes by construction)
+    import random
+
+    rng = random.Random(5)
+    rows = [{"item": i, "rater": r, "g": f"g{i % 2}",
+             "value": rng.choice([1, 2, 3]) if rng.random() > 0.1 else None}
+            for i in range(40) for r in ("a", "b")]
+    table = pa.Table.from_pylist(rows)
+    function = getattr(ag, name)
+    expected, _ = _run(lambda: function(table, group_by="g", missing=[9]))
+    for decision in ("units", "rater_bits", "raters", "rater_patterns", "states"):
+        for producer in routes.DECISIONS[decision].names:
+            with routes.forcing(**{decision: producer}):
+                got, _ = _run(lambda: function(table, group_by="g", missing=[9]))
+            close(got, expected, f"{name} {decision}={producer}")

@@ -81,14 +81,14 @@ def test_every_golden_file_has_a_case():
 def test_the_cases_differ_where_they_should():
     # the options reach the text: each pair below would be equal if an option were dropped
     wide, counts = rendering("krippendorff_alpha--wide-ordinal"), rendering("krippendorff_alpha--counts-interval")
-    assert "-- parameter: $category_4 = 5.0" in wide and "$category_" not in counts
+    assert "SET VARIABLE category_4 = 5.0;" in wide and "category_" not in counts
     assert "\nunit_wide AS (" in wide and "\nunit_wide AS (" not in counts
     assert "\ncounts AS (" in counts and "\ncounts AS (" not in wide
     assert wide != render("krippendorff_alpha", level="interval", categories="1,2,3,4,5")
     spark = rendering("coefficients--spark-ordinal-linear-ci")
     code = [line.split("--", 1)[0] for line in spark.splitlines()]      # comments dropped
     assert spark.startswith("-- agreement-sql: coefficients (spark)\n")
-    assert any(":z" in line for line in code) and not any("$" in line for line in code)
+    assert any("${agreement_sql.z}" in line for line in code) and not any("$z" in line for line in code)
     assert "src.\"Module\"" in rendering("fleiss_kappa--bootstrap-by-slice")
 
 

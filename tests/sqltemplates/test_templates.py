@@ -76,7 +76,8 @@ def test_every_template_renders_with_sample_parameters(template, dialect):
     # the text a user gets: header first, then the statement
     text = render(template, dialect=dialect)
     assert text.startswith(f"-- agreement-sql: {rendered.template} ({dialect})\n")
-    assert rendered.sql.strip() in text
+    printed = statement(template, dialect=dialect, checks=True, script=True)[0]
+    assert printed.sql.strip() in text and text.endswith(";\n")
 
 
 def test_the_names_rendered_are_every_name_metrics_lists(capsys):

@@ -214,7 +214,7 @@ def test_a_rater_rating_a_unit_twice_is_refused():
 
     t = pa.table({"item": [1, 1, 1, 2, 2, 3, 3], "rater": ["a", "a", "b", "a", "b", "a", "b"],
                   "value": [1, 2, 2, 3, 3, 1, 2]})
-    with pytest.raises(DuplicateRatingError, match="item=1, rater='a'"):
+    with pytest.raises(DuplicateRatingError, match="item='1', rater='a'"):
         rater_diagnostics(t)
     first = rater_diagnostics(t, on_duplicate="first")
     # the oracle: the krippendorff package on the ratings the policy keeps (item 1: a's first, 1)

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import sys
 from dataclasses import replace
 from typing import Any, Mapping
@@ -45,11 +44,9 @@ else:  # pragma: no cover - Python 3.10
 LEVEL = "interval"
 N_BINS, MAX_CATEGORIES, MAX_SHOWN_RATERS = 10, 16, 12
 MAX_GROUPS, MAX_POINTS, MAX_ROWS = 60, 40, 40   # judge groups, per-point rows, table rows shown
-# alt_test()'s defaults, which the report's alt_test_options= may change
 # alt_test()'s own defaults for the report's alt_test_options= (agreement_sql/declared.py)
 ALT_TEST_DEFAULTS = {name: declared.PARAMETERS[name].default_of("alt_test")
                      for name in ("epsilon", "scoring", "q", "min_humans", "min_items")}
-_WHOLE = re.compile(r"-?[0-9]+")
 TITLES = {"irr": "Inter-rater reliability", "judges": "LLM judge agreement",
           "sheet": "Evaluation sheet agreement"}
 CONVENTIONS = {
@@ -198,8 +195,16 @@ def _column_names(source: Any, con: Any) -> list[str]:
         found = resolve_source(source)
         if isinstance(found, FileSource) and found.kind == "csv":
             return list(found.header)
+    names: list[str] = []
+
+    def listed(relation: Any) -> list[str]:
+        # every name, whether or not two differ only in case; one column is read
+        names.extend(c.name for c in relation.columns)
+        return names[:1]
+
     with open_session(con) as session:
-        return [c.name for c in session.read_source(source).columns]
+        session.read_source(source, columns=listed)
+    return names
 
 
 def _alt_test_options(judges: Any, options: Mapping[str, Any] | None) -> dict[str, Any] | None:
@@ -295,16 +300,13 @@ def _confusions(spec: RatingsSpec, scores: Mapping[str, PerMetricScore],
 
 def _trace_ratings(spec: RatingsSpec, traces: list[Any]) -> list[dict[str, Any]]:
     """sql/report_traces.sql.j2: every rating of the listed traces. irr() names a trace by its
-    item as text; a numeric item column is matched on the number that text reads as."""
-    column = spec.relation.column("item" if spec.canonical else spec.item)
-    numeric = column.kind == "number"
+    item, which is text in the ratings relation whatever the column's type (docs/decisions/0014)."""
     params: dict[str, Any] = {}
     for i, t in enumerate(traces):
-        text = t["trace_id"]
         params[f"trace_metric_{i}"] = t["metric"]
-        params[f"trace_item_{i}"] = (int(text) if _WHOLE.fullmatch(text) else float(text)) if numeric else text
+        params[f"trace_item_{i}"] = t["trace_id"]
     return query(spec.session, "report_traces",
-                 {**spec.options(), "n_traces": len(traces), "numeric_items": numeric},
+                 {**spec.options(), "n_traces": len(traces), "numeric_items": False},
                  {**spec.params(), **params})
 
 

@@ -1,13 +1,13 @@
 -- agreement-sql: coefficients (duckdb)
 -- reads relation: "ratings"
--- parameter: $default_metric = 'value'
--- parameter: $category_0 = 1.0
--- parameter: $category_1 = 2.0
--- parameter: $category_2 = 3.0
--- parameter: $category_3 = 4.0
--- parameter: $category_4 = 5.0
--- parameter: $icc_form = 'ICC2'
--- run by hand: PREPARE agreement AS <the statement below>; EXECUTE agreement(default_metric := 'value', category_0 := 1.0, category_1 := 2.0, category_2 := 3.0, category_3 := 4.0, category_4 := 5.0, icc_form := 'ICC2');
+-- parameters: set on the lines below (DuckDB variables, read with getvariable())
+SET VARIABLE default_metric = 'value';
+SET VARIABLE category_0 = 1.0;
+SET VARIABLE category_1 = 2.0;
+SET VARIABLE category_2 = 3.0;
+SET VARIABLE category_3 = 4.0;
+SET VARIABLE category_4 = 5.0;
+SET VARIABLE icc_form = 'ICC2';
 CREATE OR REPLACE TEMP MACRO agreement_fsum(t) AS CAST(SUM(CASE WHEN ABS(t) < 1e18 THEN CAST(ROUND(t * 1073741824.0) AS HUGEINT) WHEN t IS NOT NULL THEN 0 END) AS DOUBLE) / 1073741824.0 + FSUM(CASE WHEN ABS(t) < 1e18 THEN t - ROUND(t * 1073741824.0) / 1073741824.0 ELSE t END);
 CREATE OR REPLACE TEMP MACRO agreement_isnan(x) AS (NOT ISFINITE(x) AND NOT ISINF(x));
 -- coefficients: agreement coefficients per metric (and slice), any number of them in one
@@ -49,17 +49,16 @@ CREATE OR REPLACE TEMP MACRO agreement_isnan(x) AS (NOT ISFINITE(x) AND NOT ISIN
 -- Undefined: each coefficient's own rule (NULL when no unit is rated twice).
 WITH
 ratings_read AS NOT MATERIALIZED (
-  SELECT $default_metric AS metric,
-             src."item" AS item,
-    CAST(src."rater" AS VARCHAR) AS rater,
+  SELECT getvariable('default_metric') AS metric,
+             (NULLIF(CASE WHEN LENGTH((CAST(src."item" AS VARCHAR) COLLATE "binary")) NOT IN (4, 5) THEN (CAST(src."item" AS VARCHAR) COLLATE "binary") WHEN LOWER((CAST(src."item" AS VARCHAR) COLLATE "binary")) = 'true' THEN 'true' WHEN LOWER((CAST(src."item" AS VARCHAR) COLLATE "binary")) = 'false' THEN 'false' ELSE (CAST(src."item" AS VARCHAR) COLLATE "binary") END, '') COLLATE "binary") AS item,
+    (NULLIF(CASE WHEN LENGTH((CAST(src."rater" AS VARCHAR) COLLATE "binary")) NOT IN (4, 5) THEN (CAST(src."rater" AS VARCHAR) COLLATE "binary") WHEN LOWER((CAST(src."rater" AS VARCHAR) COLLATE "binary")) = 'true' THEN 'true' WHEN LOWER((CAST(src."rater" AS VARCHAR) COLLATE "binary")) = 'false' THEN 'false' ELSE (CAST(src."rater" AS VARCHAR) COLLATE "binary") END, '') COLLATE "binary") AS rater,
 
-             TRIM(BOTH ' ' FROM CAST(src."value" AS VARCHAR)) AS t,
-    -- numeric text is the number, unless it is finite and 2^53 or more in magnitude: such a
-    -- code (an id written as digits) stays exact text, a label
-    CASE WHEN POSITION('_' IN CAST(src."value" AS VARCHAR)) = 0
-          AND NOT (ABS(TRY_CAST(TRIM(BOTH ' ' FROM CAST(src."value" AS VARCHAR)) AS DOUBLE)) >= 9007199254740992.0
-                   AND ABS(TRY_CAST(TRIM(BOTH ' ' FROM CAST(src."value" AS VARCHAR)) AS DOUBLE)) <= 1.7976931348623157e+308)
-         THEN TRY_CAST(TRIM(BOTH ' ' FROM CAST(src."value" AS VARCHAR)) AS DOUBLE) END AS x_raw,
+             (CASE WHEN LENGTH(TRIM(BOTH ' ' FROM (CAST(src."value" AS VARCHAR) COLLATE "binary"))) NOT IN (4, 5) THEN TRIM(BOTH ' ' FROM (CAST(src."value" AS VARCHAR) COLLATE "binary")) WHEN LOWER(TRIM(BOTH ' ' FROM (CAST(src."value" AS VARCHAR) COLLATE "binary"))) = 'true' THEN 'true' WHEN LOWER(TRIM(BOTH ' ' FROM (CAST(src."value" AS VARCHAR) COLLATE "binary"))) = 'false' THEN 'false' ELSE TRIM(BOTH ' ' FROM (CAST(src."value" AS VARCHAR) COLLATE "binary")) END COLLATE "binary") AS t,
+    CASE WHEN NOT POSITION('_' IN (CAST(src."value" AS VARCHAR) COLLATE "binary")) = 0 THEN NULL
+     WHEN ABS(TRY_CAST(TRIM(BOTH ' ' FROM (CAST(src."value" AS VARCHAR) COLLATE "binary")) AS DOUBLE)) >= 9007199254740992.0
+          AND ABS(TRY_CAST(TRIM(BOTH ' ' FROM (CAST(src."value" AS VARCHAR) COLLATE "binary")) AS DOUBLE)) <= 1.7976931348623157e+308
+          AND TRANSLATE(TRIM(BOTH ' ' FROM (CAST(src."value" AS VARCHAR) COLLATE "binary")), '0123456789', '') IN ('', '-', '+') THEN NULL
+     ELSE TRY_CAST(TRIM(BOTH ' ' FROM (CAST(src."value" AS VARCHAR) COLLATE "binary")) AS DOUBLE) END AS x_raw,
     CASE WHEN src."value" IS NULL THEN 1 ELSE 0 END AS is_null
   FROM "ratings" AS src
 ),
@@ -80,7 +79,12 @@ ratings_in AS NOT MATERIALIZED (
 ratings AS NOT MATERIALIZED (
   SELECT metric, item, rater, x, label, 1 AS n_rows
   FROM ratings_in
-  WHERE state = 0
+  WHERE CASE
+    WHEN item IS NULL OR rater IS NULL OR metric IS NULL
+    THEN error(CONCAT('agreement-sql: MissingKeyError: a key (item, rater, metric or slice) is empty (NULL)', ' at (item=', COALESCE(CAST(item AS VARCHAR), 'NULL'), ', rater=', COALESCE(CAST(rater AS VARCHAR), 'NULL'), ', metric=', COALESCE(CAST(metric AS VARCHAR), 'NULL'), ')'))
+    WHEN state = 0 AND ABS(x) >= 9007199254740992.0
+    THEN error(CONCAT('agreement-sql: InvalidRatingError: the rating ', CAST(x AS VARCHAR), ' is not a usable number (infinite, or 2^53 or more in magnitude)', ' at (item=', COALESCE(CAST(item AS VARCHAR), 'NULL'), ', rater=', COALESCE(CAST(rater AS VARCHAR), 'NULL'), ', metric=', COALESCE(CAST(metric AS VARCHAR), 'NULL'), ')'))
+    ELSE state = 0 END
 )
 ,
 rater_codes AS (
@@ -92,6 +96,11 @@ rater_codes AS (
     SELECT rater, ROW_NUMBER() OVER (ORDER BY rater) - 1 AS code
     FROM (SELECT DISTINCT rater FROM ratings) AS d
   ) AS numbered
+  -- the duplicate check counts the rater bits of rater_blocks blocks: a rater beyond them
+  -- would look like a repeated rating
+  WHERE CASE WHEN code >= 62
+             THEN error(CONCAT('agreement-sql: OptionError: more than ', CAST(62 AS VARCHAR), ' raters (rater ', rater, ' is number ', CAST(code + 1 AS VARCHAR), '): render with more rater_blocks'))
+             ELSE TRUE END
 )
 ,
 unit_packed AS (
@@ -99,9 +108,9 @@ unit_packed AS (
   SELECT r.metric, r.item,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
 
-                  SUM(c.place * CASE WHEN r.x = CAST($category_0 AS DOUBLE) THEN 1 WHEN r.x = CAST($category_1 AS DOUBLE) THEN 2 WHEN r.x = CAST($category_2 AS DOUBLE) THEN 3 WHEN r.x = CAST($category_3 AS DOUBLE) THEN 4 WHEN r.x = CAST($category_4 AS DOUBLE) THEN 5 ELSE 0 END) AS pattern,
+                  SUM(c.place * CASE WHEN r.x = CAST(getvariable('category_0') AS DOUBLE) THEN 1 WHEN r.x = CAST(getvariable('category_1') AS DOUBLE) THEN 2 WHEN r.x = CAST(getvariable('category_2') AS DOUBLE) THEN 3 WHEN r.x = CAST(getvariable('category_3') AS DOUBLE) THEN 4 WHEN r.x = CAST(getvariable('category_4') AS DOUBLE) THEN 5 ELSE 0 END) AS pattern,
 
-         SUM(CASE WHEN r.x = CAST($category_0 AS DOUBLE) THEN 1.0 WHEN r.x = CAST($category_1 AS DOUBLE) THEN 512.0 WHEN r.x = CAST($category_2 AS DOUBLE) THEN 262144.0 WHEN r.x = CAST($category_3 AS DOUBLE) THEN 134217728.0 WHEN r.x = CAST($category_4 AS DOUBLE) THEN 68719476736.0 ELSE 0.0 END) AS pack_0,
+         SUM(CASE WHEN r.x = CAST(getvariable('category_0') AS DOUBLE) THEN 1.0 WHEN r.x = CAST(getvariable('category_1') AS DOUBLE) THEN 512.0 WHEN r.x = CAST(getvariable('category_2') AS DOUBLE) THEN 262144.0 WHEN r.x = CAST(getvariable('category_3') AS DOUBLE) THEN 134217728.0 WHEN r.x = CAST(getvariable('category_4') AS DOUBLE) THEN 68719476736.0 ELSE 0.0 END) AS pack_0,
 COUNT(*) AS n_rows_u,
          COUNT(*) AS m_u
   FROM ratings AS r
@@ -124,12 +133,12 @@ units AS (
   -- sums of the unit from its count columns
   SELECT metric, item, m_u, n_rows_u, pattern,
 or_0, 
-         CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + 0 THEN 1 ELSE 0 END AS dup_u,
+         CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + 0 THEN CASE WHEN error(CONCAT('agreement-sql: DuplicateRatingError: a rater rated (item=', COALESCE(CAST(item AS VARCHAR), 'NULL'), ', metric=', COALESCE(metric, 'NULL'), ') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API')) THEN 1 END ELSE 0 END AS dup_u,
 n_0, n_1, n_2, n_3, n_4, 
-n_0 * CAST($category_0 AS DOUBLE) + n_1 * CAST($category_1 AS DOUBLE) + n_2 * CAST($category_2 AS DOUBLE) + n_3 * CAST($category_3 AS DOUBLE) + n_4 * CAST($category_4 AS DOUBLE) + 0.0 AS s1_u,
-n_0 * CAST($category_0 AS DOUBLE) * CAST($category_0 AS DOUBLE) + n_1 * CAST($category_1 AS DOUBLE) * CAST($category_1 AS DOUBLE) + n_2 * CAST($category_2 AS DOUBLE) * CAST($category_2 AS DOUBLE) + n_3 * CAST($category_3 AS DOUBLE) * CAST($category_3 AS DOUBLE) + n_4 * CAST($category_4 AS DOUBLE) * CAST($category_4 AS DOUBLE) + 0.0 AS s2_u,
-         CASE WHEN n_0 > 0 THEN CAST($category_0 AS DOUBLE) WHEN n_1 > 0 THEN CAST($category_1 AS DOUBLE) WHEN n_2 > 0 THEN CAST($category_2 AS DOUBLE) WHEN n_3 > 0 THEN CAST($category_3 AS DOUBLE) WHEN n_4 > 0 THEN CAST($category_4 AS DOUBLE) END AS x_min,
-         CASE WHEN n_4 > 0 THEN CAST($category_4 AS DOUBLE) WHEN n_3 > 0 THEN CAST($category_3 AS DOUBLE) WHEN n_2 > 0 THEN CAST($category_2 AS DOUBLE) WHEN n_1 > 0 THEN CAST($category_1 AS DOUBLE) WHEN n_0 > 0 THEN CAST($category_0 AS DOUBLE) END AS x_max,
+n_0 * CAST(getvariable('category_0') AS DOUBLE) + n_1 * CAST(getvariable('category_1') AS DOUBLE) + n_2 * CAST(getvariable('category_2') AS DOUBLE) + n_3 * CAST(getvariable('category_3') AS DOUBLE) + n_4 * CAST(getvariable('category_4') AS DOUBLE) + 0.0 AS s1_u,
+n_0 * CAST(getvariable('category_0') AS DOUBLE) * CAST(getvariable('category_0') AS DOUBLE) + n_1 * CAST(getvariable('category_1') AS DOUBLE) * CAST(getvariable('category_1') AS DOUBLE) + n_2 * CAST(getvariable('category_2') AS DOUBLE) * CAST(getvariable('category_2') AS DOUBLE) + n_3 * CAST(getvariable('category_3') AS DOUBLE) * CAST(getvariable('category_3') AS DOUBLE) + n_4 * CAST(getvariable('category_4') AS DOUBLE) * CAST(getvariable('category_4') AS DOUBLE) + 0.0 AS s2_u,
+         CASE WHEN n_0 > 0 THEN CAST(getvariable('category_0') AS DOUBLE) WHEN n_1 > 0 THEN CAST(getvariable('category_1') AS DOUBLE) WHEN n_2 > 0 THEN CAST(getvariable('category_2') AS DOUBLE) WHEN n_3 > 0 THEN CAST(getvariable('category_3') AS DOUBLE) WHEN n_4 > 0 THEN CAST(getvariable('category_4') AS DOUBLE) END AS x_min,
+         CASE WHEN n_4 > 0 THEN CAST(getvariable('category_4') AS DOUBLE) WHEN n_3 > 0 THEN CAST(getvariable('category_3') AS DOUBLE) WHEN n_2 > 0 THEN CAST(getvariable('category_2') AS DOUBLE) WHEN n_1 > 0 THEN CAST(getvariable('category_1') AS DOUBLE) WHEN n_0 > 0 THEN CAST(getvariable('category_0') AS DOUBLE) END AS x_max,
 n_0 * n_0 + n_1 * n_1 + n_2 * n_2 + n_3 * n_3 + n_4 * n_4 + 0 AS q_u,
 CASE WHEN n_0 > 0 THEN 1 ELSE 0 END + CASE WHEN n_1 > 0 THEN 1 ELSE 0 END + CASE WHEN n_2 > 0 THEN 1 ELSE 0 END + CASE WHEN n_3 > 0 THEN 1 ELSE 0 END + CASE WHEN n_4 > 0 THEN 1 ELSE 0 END + 0 AS n_values_u
   FROM unit_wide
@@ -139,7 +148,7 @@ rater_pack_patterns AS (
   -- the one grouping of the units; the count patterns below are sums over these
   SELECT metric, pattern, m_u, pack_0, COUNT(*) AS w,
 BIT_OR(or_0) AS or_0, 
-         SUM(n_rows_u) AS n_rows, SUM(CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + 0 THEN 1 ELSE 0 END) AS n_dup
+         SUM(n_rows_u) AS n_rows, SUM(CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + 0 THEN CASE WHEN error(CONCAT('agreement-sql: DuplicateRatingError: a rater rated (item=', COALESCE(CAST(item AS VARCHAR), 'NULL'), ', metric=', COALESCE(metric, 'NULL'), ') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API')) THEN 1 END ELSE 0 END) AS n_dup
   FROM unit_packed
   GROUP BY metric, pattern, m_u, pack_0
 ),
@@ -186,7 +195,7 @@ unit_counts AS (
 ,
 pattern_digits AS (
   SELECT p.metric, p.pattern, p.w, p.m_u, p.n_0, p.n_1, p.n_2, p.n_3, p.n_4, p.n_rows, c.rater, c.code,
-         CASE WHEN p.pattern % (c.place * 6) >= 1 * c.place THEN 1 ELSE 0 END + CASE WHEN p.pattern % (c.place * 6) >= 2 * c.place THEN 1 ELSE 0 END + CASE WHEN p.pattern % (c.place * 6) >= 3 * c.place THEN 1 ELSE 0 END + CASE WHEN p.pattern % (c.place * 6) >= 4 * c.place THEN 1 ELSE 0 END + CASE WHEN p.pattern % (c.place * 6) >= 5 * c.place THEN 1 ELSE 0 END + 0 AS digit
+         CASE WHEN (p.pattern) % (c.place * 6) >= 1 * c.place THEN 1 ELSE 0 END + CASE WHEN (p.pattern) % (c.place * 6) >= 2 * c.place THEN 1 ELSE 0 END + CASE WHEN (p.pattern) % (c.place * 6) >= 3 * c.place THEN 1 ELSE 0 END + CASE WHEN (p.pattern) % (c.place * 6) >= 4 * c.place THEN 1 ELSE 0 END + CASE WHEN (p.pattern) % (c.place * 6) >= 5 * c.place THEN 1 ELSE 0 END + 0 AS digit
   FROM rater_patterns AS p
   CROSS JOIN rater_codes AS c
 ),
@@ -208,31 +217,31 @@ SUM(w * n_0) AS t_0, SUM(w * n_1) AS t_1, SUM(w * n_2) AS t_2, SUM(w * n_3) AS t
 kappa_used AS (
   -- the global categories each metric used
   SELECT metric, 0 AS g,
-CAST($category_0 AS DOUBLE) AS x,
+CAST(getvariable('category_0') AS DOUBLE) AS x,
 CAST(NULL AS VARCHAR) AS label
   FROM kappa_category_totals
   WHERE t_0 > 0
   UNION ALL
   SELECT metric, 1 AS g,
-CAST($category_1 AS DOUBLE) AS x,
+CAST(getvariable('category_1') AS DOUBLE) AS x,
 CAST(NULL AS VARCHAR) AS label
   FROM kappa_category_totals
   WHERE t_1 > 0
   UNION ALL
   SELECT metric, 2 AS g,
-CAST($category_2 AS DOUBLE) AS x,
+CAST(getvariable('category_2') AS DOUBLE) AS x,
 CAST(NULL AS VARCHAR) AS label
   FROM kappa_category_totals
   WHERE t_2 > 0
   UNION ALL
   SELECT metric, 3 AS g,
-CAST($category_3 AS DOUBLE) AS x,
+CAST(getvariable('category_3') AS DOUBLE) AS x,
 CAST(NULL AS VARCHAR) AS label
   FROM kappa_category_totals
   WHERE t_3 > 0
   UNION ALL
   SELECT metric, 4 AS g,
-CAST($category_4 AS DOUBLE) AS x,
+CAST(getvariable('category_4') AS DOUBLE) AS x,
 CAST(NULL AS VARCHAR) AS label
   FROM kappa_category_totals
   WHERE t_4 > 0
@@ -370,8 +379,8 @@ pair_pattern_cells AS (
 confusion AS (
   -- n_ab: units rater_a rated (x_a, label_a) and rater_b rated (x_b, label_b)
   SELECT metric, rater_a, rater_b,
-         CASE cat_a WHEN 0 THEN CAST($category_0 AS DOUBLE) WHEN 1 THEN CAST($category_1 AS DOUBLE) WHEN 2 THEN CAST($category_2 AS DOUBLE) WHEN 3 THEN CAST($category_3 AS DOUBLE) WHEN 4 THEN CAST($category_4 AS DOUBLE) END AS x_a, CASE cat_a WHEN 0 THEN CAST(NULL AS VARCHAR) WHEN 1 THEN CAST(NULL AS VARCHAR) WHEN 2 THEN CAST(NULL AS VARCHAR) WHEN 3 THEN CAST(NULL AS VARCHAR) WHEN 4 THEN CAST(NULL AS VARCHAR) END AS label_a,
-         CASE cat_b WHEN 0 THEN CAST($category_0 AS DOUBLE) WHEN 1 THEN CAST($category_1 AS DOUBLE) WHEN 2 THEN CAST($category_2 AS DOUBLE) WHEN 3 THEN CAST($category_3 AS DOUBLE) WHEN 4 THEN CAST($category_4 AS DOUBLE) END AS x_b, CASE cat_b WHEN 0 THEN CAST(NULL AS VARCHAR) WHEN 1 THEN CAST(NULL AS VARCHAR) WHEN 2 THEN CAST(NULL AS VARCHAR) WHEN 3 THEN CAST(NULL AS VARCHAR) WHEN 4 THEN CAST(NULL AS VARCHAR) END AS label_b,
+         CASE cat_a WHEN 0 THEN CAST(getvariable('category_0') AS DOUBLE) WHEN 1 THEN CAST(getvariable('category_1') AS DOUBLE) WHEN 2 THEN CAST(getvariable('category_2') AS DOUBLE) WHEN 3 THEN CAST(getvariable('category_3') AS DOUBLE) WHEN 4 THEN CAST(getvariable('category_4') AS DOUBLE) END AS x_a, CASE cat_a WHEN 0 THEN CAST(NULL AS VARCHAR) WHEN 1 THEN CAST(NULL AS VARCHAR) WHEN 2 THEN CAST(NULL AS VARCHAR) WHEN 3 THEN CAST(NULL AS VARCHAR) WHEN 4 THEN CAST(NULL AS VARCHAR) END AS label_a,
+         CASE cat_b WHEN 0 THEN CAST(getvariable('category_0') AS DOUBLE) WHEN 1 THEN CAST(getvariable('category_1') AS DOUBLE) WHEN 2 THEN CAST(getvariable('category_2') AS DOUBLE) WHEN 3 THEN CAST(getvariable('category_3') AS DOUBLE) WHEN 4 THEN CAST(getvariable('category_4') AS DOUBLE) END AS x_b, CASE cat_b WHEN 0 THEN CAST(NULL AS VARCHAR) WHEN 1 THEN CAST(NULL AS VARCHAR) WHEN 2 THEN CAST(NULL AS VARCHAR) WHEN 3 THEN CAST(NULL AS VARCHAR) WHEN 4 THEN CAST(NULL AS VARCHAR) END AS label_b,
          CAST(n_ab AS BIGINT) AS n_ab
   FROM pair_pattern_cells
 ),
@@ -834,6 +843,41 @@ percent_agreement AS (
   JOIN percent_agreement_value AS v ON s.metric = v.metric
 )
 ,
+bangdiwala_b_diagonal AS (
+  -- sum_i p_ii^2 and p_o = sum_i p_ii over the diagonal cells
+  SELECT c.metric, c.rater_a, c.rater_b,
+         agreement_fsum(CASE WHEN c.pos_a = c.pos_b THEN c.p_ij * c.p_ij ELSE 0.0 END) AS squares,
+         agreement_fsum(CASE WHEN c.pos_a = c.pos_b THEN c.p_ij ELSE 0.0 END) AS p_o
+  FROM pair_cells AS c
+  GROUP BY c.metric, c.rater_a, c.rater_b
+),
+bangdiwala_b_rectangles AS (
+  -- sum_i p_i. p_.i over every category of the pair's domain
+  SELECT r.metric, r.rater_a, r.rater_b, agreement_fsum(r.p_row * c.p_col) AS rectangles
+  FROM pair_rows AS r
+  JOIN pair_cols AS c ON r.metric = c.metric AND r.rater_a = c.rater_a AND r.rater_b = c.rater_b AND c.position = r.position
+  GROUP BY r.metric, r.rater_a, r.rater_b
+),
+bangdiwala_b AS (
+  -- the pair's B when the metric (or slice) has exactly two raters
+  SELECT r.metric,
+         'bangdiwala_b' AS coefficient,
+         CASE WHEN r.n_raters = 2 THEN MIN(d.squares / NULLIF(g.rectangles, 0.0)) END AS value,
+         CASE WHEN r.n_raters = 2 THEN MIN(d.p_o) END AS observed_agreement,
+         CAST(NULL AS DOUBLE) AS chance_agreement,
+         r.n_items,
+         r.n_raters,
+         r.n_categories,
+         r.n_paired_ratings,
+         CASE WHEN r.n_raters = 2 THEN MIN(d.rater_a) END AS rater_a,
+         CASE WHEN r.n_raters = 2 THEN MIN(d.rater_b) END AS rater_b,
+         CAST(NULL AS DOUBLE) AS variance
+  FROM pair_keys AS r
+  LEFT JOIN bangdiwala_b_diagonal AS d ON r.metric = d.metric
+  LEFT JOIN bangdiwala_b_rectangles AS g ON d.metric = g.metric AND d.rater_a = g.rater_a AND d.rater_b = g.rater_b
+  GROUP BY r.metric, r.n_raters, r.n_items, r.n_categories, r.n_paired_ratings
+)
+,
 krippendorff_alpha_value AS (
   SELECT k.metric,
          'krippendorff_alpha' AS coefficient,
@@ -870,10 +914,10 @@ icc_decoded AS (
          CASE WHEN e_0 <= 5 AND e_1 <= 5 AND e_2 <= 5 AND e_3 <= 5 AND CASE WHEN e_0 > 0 THEN 1 ELSE 0 END + CASE WHEN e_1 > 0 THEN 1 ELSE 0 END + CASE WHEN e_2 > 0 THEN 1 ELSE 0 END + CASE WHEN e_3 > 0 THEN 1 ELSE 0 END + 0 = m_u
               THEN 0 ELSE 1 END AS dup_u,
 CASE WHEN e_0 > 0 THEN 1 ELSE 0 END + CASE WHEN e_1 > 0 THEN 1 ELSE 0 END + CASE WHEN e_2 > 0 THEN 1 ELSE 0 END + CASE WHEN e_3 > 0 THEN 1 ELSE 0 END + 0 AS raters_u,
-         CASE e_0 WHEN 1 THEN CAST($category_0 AS DOUBLE) WHEN 2 THEN CAST($category_1 AS DOUBLE) WHEN 3 THEN CAST($category_2 AS DOUBLE) WHEN 4 THEN CAST($category_3 AS DOUBLE) WHEN 5 THEN CAST($category_4 AS DOUBLE) END AS v_0,
-         CASE e_1 WHEN 1 THEN CAST($category_0 AS DOUBLE) WHEN 2 THEN CAST($category_1 AS DOUBLE) WHEN 3 THEN CAST($category_2 AS DOUBLE) WHEN 4 THEN CAST($category_3 AS DOUBLE) WHEN 5 THEN CAST($category_4 AS DOUBLE) END AS v_1,
-         CASE e_2 WHEN 1 THEN CAST($category_0 AS DOUBLE) WHEN 2 THEN CAST($category_1 AS DOUBLE) WHEN 3 THEN CAST($category_2 AS DOUBLE) WHEN 4 THEN CAST($category_3 AS DOUBLE) WHEN 5 THEN CAST($category_4 AS DOUBLE) END AS v_2,
-         CASE e_3 WHEN 1 THEN CAST($category_0 AS DOUBLE) WHEN 2 THEN CAST($category_1 AS DOUBLE) WHEN 3 THEN CAST($category_2 AS DOUBLE) WHEN 4 THEN CAST($category_3 AS DOUBLE) WHEN 5 THEN CAST($category_4 AS DOUBLE) END AS v_3
+         CASE e_0 WHEN 1 THEN CAST(getvariable('category_0') AS DOUBLE) WHEN 2 THEN CAST(getvariable('category_1') AS DOUBLE) WHEN 3 THEN CAST(getvariable('category_2') AS DOUBLE) WHEN 4 THEN CAST(getvariable('category_3') AS DOUBLE) WHEN 5 THEN CAST(getvariable('category_4') AS DOUBLE) END AS v_0,
+         CASE e_1 WHEN 1 THEN CAST(getvariable('category_0') AS DOUBLE) WHEN 2 THEN CAST(getvariable('category_1') AS DOUBLE) WHEN 3 THEN CAST(getvariable('category_2') AS DOUBLE) WHEN 4 THEN CAST(getvariable('category_3') AS DOUBLE) WHEN 5 THEN CAST(getvariable('category_4') AS DOUBLE) END AS v_1,
+         CASE e_2 WHEN 1 THEN CAST(getvariable('category_0') AS DOUBLE) WHEN 2 THEN CAST(getvariable('category_1') AS DOUBLE) WHEN 3 THEN CAST(getvariable('category_2') AS DOUBLE) WHEN 4 THEN CAST(getvariable('category_3') AS DOUBLE) WHEN 5 THEN CAST(getvariable('category_4') AS DOUBLE) END AS v_2,
+         CASE e_3 WHEN 1 THEN CAST(getvariable('category_0') AS DOUBLE) WHEN 2 THEN CAST(getvariable('category_1') AS DOUBLE) WHEN 3 THEN CAST(getvariable('category_2') AS DOUBLE) WHEN 4 THEN CAST(getvariable('category_3') AS DOUBLE) WHEN 5 THEN CAST(getvariable('category_4') AS DOUBLE) END AS v_3
   FROM icc_digits
 ),
 icc_key_raters AS (
@@ -1108,7 +1152,20 @@ CAST(NULL AS BIGINT) AS n_pairs,
          CAST(NULL AS DOUBLE) AS ci_high, CAST(NULL AS BIGINT) AS n_boot_valid
   FROM percent_agreement AS c
   UNION ALL
-  SELECT c.metric, 7 AS position, 'krippendorff_alpha' AS name,
+  SELECT c.metric, 7 AS position, 'bangdiwala_b' AS name,
+         c.coefficient, c.value,
+         c.observed_agreement, c.chance_agreement,
+         CAST(NULL AS DOUBLE) AS observed_disagreement, CAST(NULL AS DOUBLE) AS expected_disagreement,
+         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories,
+         c.variance,
+         CAST(NULL AS DOUBLE) AS null_variance, CAST(NULL AS BIGINT) AS n_se,
+         c.n_raters, c.n_paired_ratings, c.rater_a, c.rater_b,
+CAST(NULL AS BIGINT) AS n_pairs,
+         CAST(NULL AS DOUBLE) AS se, CAST(NULL AS DOUBLE) AS ci_low,
+         CAST(NULL AS DOUBLE) AS ci_high, CAST(NULL AS BIGINT) AS n_boot_valid
+  FROM bangdiwala_b AS c
+  UNION ALL
+  SELECT c.metric, 8 AS position, 'krippendorff_alpha' AS name,
          c.coefficient, c.value,
          CAST(NULL AS DOUBLE) AS observed_agreement, CAST(NULL AS DOUBLE) AS chance_agreement,
          c.observed_disagreement, c.expected_disagreement, c.n_items, c.n_values, c.n_categories,
@@ -1149,5 +1206,5 @@ SELECT r.*, u.n_units, u.n_ratings, u.n_single, u.n_merged, u.n_duplicate_units,
        i.ms_error AS icc_ms_error
 FROM unit_counts AS u
 LEFT JOIN coefficient_tests AS r ON r.metric = u.metric
-LEFT JOIN icc AS i ON i.metric = u.metric AND i.form = $icc_form
-ORDER BY u.metric, r.position
+LEFT JOIN icc AS i ON i.metric = u.metric AND i.form = getvariable('icc_form')
+ORDER BY u.metric, r.position;

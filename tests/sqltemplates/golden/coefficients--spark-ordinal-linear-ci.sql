@@ -1,7 +1,8 @@
 -- agreement-sql: coefficients (spark)
 -- reads relation: `ratings`
--- parameter: :default_metric = 'value'
--- parameter: :z = 1.959963984540054
+-- parameters: set on the lines below (spark-sql variable substitution: SET agreement_sql.NAME=LITERAL; read as ${agreement_sql.NAME})
+SET agreement_sql.default_metric='value';
+SET agreement_sql.z=1.959963984540054D;
 -- coefficients: agreement coefficients per metric (and slice), any number of them in one
 --   statement over one per-unit aggregation of the ratings (docs/decisions/0003, 0006).
 -- Source: each coefficient's partial, named by the registry (agreement_sql/registry.py):
@@ -41,17 +42,16 @@
 -- Undefined: each coefficient's own rule (NULL when no unit is rated twice).
 WITH
 ratings_read AS /* inline */ (
-  SELECT :default_metric AS metric,
-             src.`item` AS item,
-    CAST(src.`rater` AS STRING) AS rater,
+  SELECT ${agreement_sql.default_metric} AS metric,
+             NULLIF(CASE WHEN LENGTH(CAST(src.`item` AS STRING)) NOT IN (4, 5) THEN CAST(src.`item` AS STRING) WHEN LOWER(CAST(src.`item` AS STRING)) = 'true' THEN 'true' WHEN LOWER(CAST(src.`item` AS STRING)) = 'false' THEN 'false' ELSE CAST(src.`item` AS STRING) END, '') AS item,
+    NULLIF(CASE WHEN LENGTH(CAST(src.`rater` AS STRING)) NOT IN (4, 5) THEN CAST(src.`rater` AS STRING) WHEN LOWER(CAST(src.`rater` AS STRING)) = 'true' THEN 'true' WHEN LOWER(CAST(src.`rater` AS STRING)) = 'false' THEN 'false' ELSE CAST(src.`rater` AS STRING) END, '') AS rater,
 
-             TRIM(BOTH ' ' FROM CAST(src.`value` AS STRING)) AS t,
-    -- numeric text is the number, unless it is finite and 2^53 or more in magnitude: such a
-    -- code (an id written as digits) stays exact text, a label
-    CASE WHEN POSITION('_' IN CAST(src.`value` AS STRING)) = 0
-          AND NOT (ABS(TRY_CAST(TRIM(BOTH ' ' FROM CAST(src.`value` AS STRING)) AS DOUBLE)) >= 9007199254740992.0
-                   AND ABS(TRY_CAST(TRIM(BOTH ' ' FROM CAST(src.`value` AS STRING)) AS DOUBLE)) <= 1.7976931348623157e+308)
-         THEN TRY_CAST(TRIM(BOTH ' ' FROM CAST(src.`value` AS STRING)) AS DOUBLE) END AS x_raw,
+             CASE WHEN LENGTH(TRIM(BOTH ' ' FROM CAST(src.`value` AS STRING))) NOT IN (4, 5) THEN TRIM(BOTH ' ' FROM CAST(src.`value` AS STRING)) WHEN LOWER(TRIM(BOTH ' ' FROM CAST(src.`value` AS STRING))) = 'true' THEN 'true' WHEN LOWER(TRIM(BOTH ' ' FROM CAST(src.`value` AS STRING))) = 'false' THEN 'false' ELSE TRIM(BOTH ' ' FROM CAST(src.`value` AS STRING)) END AS t,
+    CASE WHEN NOT POSITION('_' IN CAST(src.`value` AS STRING)) = 0 THEN NULL
+     WHEN ABS(TRY_CAST(TRIM(BOTH ' ' FROM CAST(src.`value` AS STRING)) AS DOUBLE)) >= 9007199254740992.0
+          AND ABS(TRY_CAST(TRIM(BOTH ' ' FROM CAST(src.`value` AS STRING)) AS DOUBLE)) <= 1.7976931348623157e+308
+          AND TRANSLATE(TRIM(BOTH ' ' FROM CAST(src.`value` AS STRING)), '0123456789', '') IN ('', '-', '+') THEN NULL
+     ELSE TRY_CAST(TRIM(BOTH ' ' FROM CAST(src.`value` AS STRING)) AS DOUBLE) END AS x_raw,
     CASE WHEN src.`value` IS NULL THEN 1 ELSE 0 END AS is_null
   FROM `ratings` AS src
 ),
@@ -72,7 +72,14 @@ ratings_in AS /* inline */ (
 ratings AS /* inline */ (
   SELECT metric, item, rater, x, label, 1 AS n_rows
   FROM ratings_in
-  WHERE state = 0
+  WHERE CASE
+    WHEN item IS NULL OR rater IS NULL OR metric IS NULL
+    THEN CAST(raise_error(CONCAT('agreement-sql: MissingKeyError: a key (item, rater, metric or slice) is empty (NULL)', ' at (item=', COALESCE(CAST(item AS STRING), 'NULL'), ', rater=', COALESCE(CAST(rater AS STRING), 'NULL'), ', metric=', COALESCE(CAST(metric AS STRING), 'NULL'), ')')) AS BOOLEAN)
+    WHEN state = 0 AND ABS(x) >= 9007199254740992.0
+    THEN CAST(raise_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', CAST(x AS STRING), ' is not a usable number (infinite, or 2^53 or more in magnitude)', ' at (item=', COALESCE(CAST(item AS STRING), 'NULL'), ', rater=', COALESCE(CAST(rater AS STRING), 'NULL'), ', metric=', COALESCE(CAST(metric AS STRING), 'NULL'), ')')) AS BOOLEAN)
+    WHEN state = 0 AND label IS NOT NULL
+    THEN CAST(raise_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', label, ' is not a number, which this statement needs', ' at (item=', COALESCE(CAST(item AS STRING), 'NULL'), ', rater=', COALESCE(CAST(rater AS STRING), 'NULL'), ', metric=', COALESCE(CAST(metric AS STRING), 'NULL'), ')')) AS BOOLEAN)
+    ELSE state = 0 END
 )
 ,
 rater_codes AS (
@@ -83,6 +90,11 @@ rater_codes AS (
     SELECT rater, ROW_NUMBER() OVER (ORDER BY rater) - 1 AS code
     FROM (SELECT DISTINCT rater FROM ratings) AS d
   ) AS numbered
+  -- the duplicate check counts the rater bits of rater_blocks blocks: a rater beyond them
+  -- would look like a repeated rating
+  WHERE CASE WHEN code >= 62
+             THEN CAST(raise_error(CONCAT('agreement-sql: OptionError: more than ', CAST(62 AS STRING), ' raters (rater ', rater, ' is number ', CAST(code + 1 AS STRING), '): render with more rater_blocks')) AS BOOLEAN)
+             ELSE TRUE END
 )
 ,
 counts AS (
@@ -113,7 +125,7 @@ BIT_OR(or_0) AS or_0,
   GROUP BY metric, item
 ),
 units AS (
-  SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + 0 THEN 1 ELSE 0 END AS dup_u
+  SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + 0 THEN CASE WHEN CAST(raise_error(CONCAT('agreement-sql: DuplicateRatingError: a rater rated (item=', COALESCE(CAST(item AS STRING), 'NULL'), ', metric=', COALESCE(metric, 'NULL'), ') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API')) AS BOOLEAN) THEN 1 END ELSE 0 END AS dup_u
   FROM unit_sums AS u
 ),
 
@@ -897,6 +909,41 @@ t.ss / NULLIF(CAST(s.n_rated AS DOUBLE) * (s.n_rated - 1), 0.0) AS null_variance
   LEFT JOIN percent_agreement_variance AS t ON s.metric = t.metric
 )
 ,
+bangdiwala_b_diagonal AS (
+  -- sum_i p_ii^2 and p_o = sum_i p_ii over the diagonal cells
+  SELECT c.metric, c.rater_a, c.rater_b,
+         SUM(CASE WHEN c.pos_a = c.pos_b THEN c.p_ij * c.p_ij ELSE 0.0 END) AS squares,
+         SUM(CASE WHEN c.pos_a = c.pos_b THEN c.p_ij ELSE 0.0 END) AS p_o
+  FROM pair_cells AS c
+  GROUP BY c.metric, c.rater_a, c.rater_b
+),
+bangdiwala_b_rectangles AS (
+  -- sum_i p_i. p_.i over every category of the pair's domain
+  SELECT r.metric, r.rater_a, r.rater_b, SUM(r.p_row * c.p_col) AS rectangles
+  FROM pair_rows AS r
+  JOIN pair_cols AS c ON r.metric = c.metric AND r.rater_a = c.rater_a AND r.rater_b = c.rater_b AND c.position = r.position
+  GROUP BY r.metric, r.rater_a, r.rater_b
+),
+bangdiwala_b AS (
+  -- the pair's B when the metric (or slice) has exactly two raters
+  SELECT r.metric,
+         'bangdiwala_b' AS coefficient,
+         CASE WHEN r.n_raters = 2 THEN MIN(d.squares / NULLIF(g.rectangles, 0.0)) END AS value,
+         CASE WHEN r.n_raters = 2 THEN MIN(d.p_o) END AS observed_agreement,
+         CAST(NULL AS DOUBLE) AS chance_agreement,
+         r.n_items,
+         r.n_raters,
+         r.n_categories,
+         r.n_paired_ratings,
+         CASE WHEN r.n_raters = 2 THEN MIN(d.rater_a) END AS rater_a,
+         CASE WHEN r.n_raters = 2 THEN MIN(d.rater_b) END AS rater_b,
+         CAST(NULL AS DOUBLE) AS variance
+  FROM pair_keys AS r
+  LEFT JOIN bangdiwala_b_diagonal AS d ON r.metric = d.metric
+  LEFT JOIN bangdiwala_b_rectangles AS g ON d.metric = g.metric AND d.rater_a = g.rater_a AND d.rater_b = g.rater_b
+  GROUP BY r.metric, r.n_raters, r.n_items, r.n_categories, r.n_paired_ratings
+)
+,
 krippendorff_alpha_value AS (
   SELECT k.metric,
          'krippendorff_alpha' AS coefficient,
@@ -928,8 +975,8 @@ coefficient_rows AS (
          c.n_raters, c.n_paired_ratings, c.rater_a, c.rater_b,
 c.n_pairs AS n_pairs,
          SQRT(CASE WHEN c.variance < 0.0 THEN 0.0 ELSE c.variance END) AS se,
-         c.value - :z * SQRT(CASE WHEN c.variance < 0.0 THEN 0.0 ELSE c.variance END) AS ci_low,
-         c.value + :z * SQRT(CASE WHEN c.variance < 0.0 THEN 0.0 ELSE c.variance END) AS ci_high,
+         c.value - ${agreement_sql.z} * SQRT(CASE WHEN c.variance < 0.0 THEN 0.0 ELSE c.variance END) AS ci_low,
+         c.value + ${agreement_sql.z} * SQRT(CASE WHEN c.variance < 0.0 THEN 0.0 ELSE c.variance END) AS ci_high,
          CAST(NULL AS BIGINT) AS n_boot_valid
   FROM cohen_kappa AS c
   UNION ALL
@@ -943,8 +990,8 @@ c.n_pairs AS n_pairs,
          c.n_raters, c.n_paired_ratings, c.rater_a, c.rater_b,
 CAST(NULL AS BIGINT) AS n_pairs,
          SQRT(CASE WHEN c.variance < 0.0 THEN 0.0 ELSE c.variance END) AS se,
-         c.value - :z * SQRT(CASE WHEN c.variance < 0.0 THEN 0.0 ELSE c.variance END) AS ci_low,
-         c.value + :z * SQRT(CASE WHEN c.variance < 0.0 THEN 0.0 ELSE c.variance END) AS ci_high,
+         c.value - ${agreement_sql.z} * SQRT(CASE WHEN c.variance < 0.0 THEN 0.0 ELSE c.variance END) AS ci_low,
+         c.value + ${agreement_sql.z} * SQRT(CASE WHEN c.variance < 0.0 THEN 0.0 ELSE c.variance END) AS ci_high,
          CAST(NULL AS BIGINT) AS n_boot_valid
   FROM scott_pi AS c
   UNION ALL
@@ -959,8 +1006,8 @@ CAST(NULL AS BIGINT) AS n_pairs,
          CAST(NULL AS STRING) AS rater_a, CAST(NULL AS STRING) AS rater_b,
          CAST(NULL AS BIGINT) AS n_pairs,
          SQRT(CASE WHEN c.variance < 0.0 THEN 0.0 ELSE c.variance END) AS se,
-         c.value - :z * SQRT(CASE WHEN c.variance < 0.0 THEN 0.0 ELSE c.variance END) AS ci_low,
-         c.value + :z * SQRT(CASE WHEN c.variance < 0.0 THEN 0.0 ELSE c.variance END) AS ci_high,
+         c.value - ${agreement_sql.z} * SQRT(CASE WHEN c.variance < 0.0 THEN 0.0 ELSE c.variance END) AS ci_low,
+         c.value + ${agreement_sql.z} * SQRT(CASE WHEN c.variance < 0.0 THEN 0.0 ELSE c.variance END) AS ci_high,
          CAST(NULL AS BIGINT) AS n_boot_valid
   FROM fleiss_kappa AS c
   UNION ALL
@@ -975,8 +1022,8 @@ CAST(NULL AS BIGINT) AS n_pairs,
          CAST(NULL AS STRING) AS rater_a, CAST(NULL AS STRING) AS rater_b,
          CAST(NULL AS BIGINT) AS n_pairs,
          SQRT(CASE WHEN c.variance < 0.0 THEN 0.0 ELSE c.variance END) AS se,
-         c.value - :z * SQRT(CASE WHEN c.variance < 0.0 THEN 0.0 ELSE c.variance END) AS ci_low,
-         c.value + :z * SQRT(CASE WHEN c.variance < 0.0 THEN 0.0 ELSE c.variance END) AS ci_high,
+         c.value - ${agreement_sql.z} * SQRT(CASE WHEN c.variance < 0.0 THEN 0.0 ELSE c.variance END) AS ci_low,
+         c.value + ${agreement_sql.z} * SQRT(CASE WHEN c.variance < 0.0 THEN 0.0 ELSE c.variance END) AS ci_high,
          CAST(NULL AS BIGINT) AS n_boot_valid
   FROM conger_kappa AS c
   UNION ALL
@@ -991,8 +1038,8 @@ CAST(NULL AS BIGINT) AS n_pairs,
          CAST(NULL AS STRING) AS rater_a, CAST(NULL AS STRING) AS rater_b,
          CAST(NULL AS BIGINT) AS n_pairs,
          SQRT(CASE WHEN c.variance < 0.0 THEN 0.0 ELSE c.variance END) AS se,
-         c.value - :z * SQRT(CASE WHEN c.variance < 0.0 THEN 0.0 ELSE c.variance END) AS ci_low,
-         c.value + :z * SQRT(CASE WHEN c.variance < 0.0 THEN 0.0 ELSE c.variance END) AS ci_high,
+         c.value - ${agreement_sql.z} * SQRT(CASE WHEN c.variance < 0.0 THEN 0.0 ELSE c.variance END) AS ci_low,
+         c.value + ${agreement_sql.z} * SQRT(CASE WHEN c.variance < 0.0 THEN 0.0 ELSE c.variance END) AS ci_high,
          CAST(NULL AS BIGINT) AS n_boot_valid
   FROM gwet_ac1 AS c
   UNION ALL
@@ -1007,8 +1054,8 @@ CAST(NULL AS BIGINT) AS n_pairs,
          CAST(NULL AS STRING) AS rater_a, CAST(NULL AS STRING) AS rater_b,
          CAST(NULL AS BIGINT) AS n_pairs,
          SQRT(CASE WHEN c.variance < 0.0 THEN 0.0 ELSE c.variance END) AS se,
-         c.value - :z * SQRT(CASE WHEN c.variance < 0.0 THEN 0.0 ELSE c.variance END) AS ci_low,
-         c.value + :z * SQRT(CASE WHEN c.variance < 0.0 THEN 0.0 ELSE c.variance END) AS ci_high,
+         c.value - ${agreement_sql.z} * SQRT(CASE WHEN c.variance < 0.0 THEN 0.0 ELSE c.variance END) AS ci_low,
+         c.value + ${agreement_sql.z} * SQRT(CASE WHEN c.variance < 0.0 THEN 0.0 ELSE c.variance END) AS ci_high,
          CAST(NULL AS BIGINT) AS n_boot_valid
   FROM brennan_prediger AS c
   UNION ALL
@@ -1023,12 +1070,27 @@ CAST(NULL AS BIGINT) AS n_pairs,
          CAST(NULL AS STRING) AS rater_a, CAST(NULL AS STRING) AS rater_b,
          CAST(NULL AS BIGINT) AS n_pairs,
          SQRT(CASE WHEN c.variance < 0.0 THEN 0.0 ELSE c.variance END) AS se,
-         c.value - :z * SQRT(CASE WHEN c.variance < 0.0 THEN 0.0 ELSE c.variance END) AS ci_low,
-         c.value + :z * SQRT(CASE WHEN c.variance < 0.0 THEN 0.0 ELSE c.variance END) AS ci_high,
+         c.value - ${agreement_sql.z} * SQRT(CASE WHEN c.variance < 0.0 THEN 0.0 ELSE c.variance END) AS ci_low,
+         c.value + ${agreement_sql.z} * SQRT(CASE WHEN c.variance < 0.0 THEN 0.0 ELSE c.variance END) AS ci_high,
          CAST(NULL AS BIGINT) AS n_boot_valid
   FROM percent_agreement AS c
   UNION ALL
-  SELECT c.metric, 7 AS position, 'krippendorff_alpha' AS name,
+  SELECT c.metric, 7 AS position, 'bangdiwala_b' AS name,
+         c.coefficient, c.value,
+         c.observed_agreement, c.chance_agreement,
+         CAST(NULL AS DOUBLE) AS observed_disagreement, CAST(NULL AS DOUBLE) AS expected_disagreement,
+         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories,
+         c.variance,
+         CAST(NULL AS DOUBLE) AS null_variance, CAST(NULL AS BIGINT) AS n_se,
+         c.n_raters, c.n_paired_ratings, c.rater_a, c.rater_b,
+CAST(NULL AS BIGINT) AS n_pairs,
+         SQRT(CASE WHEN c.variance < 0.0 THEN 0.0 ELSE c.variance END) AS se,
+         c.value - ${agreement_sql.z} * SQRT(CASE WHEN c.variance < 0.0 THEN 0.0 ELSE c.variance END) AS ci_low,
+         c.value + ${agreement_sql.z} * SQRT(CASE WHEN c.variance < 0.0 THEN 0.0 ELSE c.variance END) AS ci_high,
+         CAST(NULL AS BIGINT) AS n_boot_valid
+  FROM bangdiwala_b AS c
+  UNION ALL
+  SELECT c.metric, 8 AS position, 'krippendorff_alpha' AS name,
          c.coefficient, c.value,
          CAST(NULL AS DOUBLE) AS observed_agreement, CAST(NULL AS DOUBLE) AS chance_agreement,
          c.observed_disagreement, c.expected_disagreement, c.n_items, c.n_values, c.n_categories,
@@ -1038,8 +1100,8 @@ CAST(NULL AS BIGINT) AS n_pairs,
          CAST(NULL AS STRING) AS rater_a, CAST(NULL AS STRING) AS rater_b,
          CAST(NULL AS BIGINT) AS n_pairs,
          SQRT(CASE WHEN c.variance < 0.0 THEN 0.0 ELSE c.variance END) AS se,
-         c.value - :z * SQRT(CASE WHEN c.variance < 0.0 THEN 0.0 ELSE c.variance END) AS ci_low,
-         c.value + :z * SQRT(CASE WHEN c.variance < 0.0 THEN 0.0 ELSE c.variance END) AS ci_high,
+         c.value - ${agreement_sql.z} * SQRT(CASE WHEN c.variance < 0.0 THEN 0.0 ELSE c.variance END) AS ci_low,
+         c.value + ${agreement_sql.z} * SQRT(CASE WHEN c.variance < 0.0 THEN 0.0 ELSE c.variance END) AS ci_high,
          CAST(NULL AS BIGINT) AS n_boot_valid
   FROM krippendorff_alpha AS c
 ),
@@ -1106,4 +1168,4 @@ SELECT r.*, u.n_units, u.n_ratings, u.n_single, u.n_merged, u.n_duplicate_units,
        u.n_raters AS key_raters
 FROM unit_counts AS u
 LEFT JOIN coefficient_tests AS r ON r.metric = u.metric
-ORDER BY u.metric, r.position
+ORDER BY u.metric, r.position;

@@ -1,7 +1,7 @@
 -- agreement-sql: coefficients (duckdb)
 -- reads relation: "ratings"
--- parameter: $default_metric = 'value'
--- run by hand: PREPARE agreement AS <the statement below>; EXECUTE agreement(default_metric := 'value');
+-- parameters: set on the lines below (DuckDB variables, read with getvariable())
+SET VARIABLE default_metric = 'value';
 CREATE OR REPLACE TEMP MACRO agreement_fsum(t) AS CAST(SUM(CASE WHEN ABS(t) < 1e18 THEN CAST(ROUND(t * 1073741824.0) AS HUGEINT) WHEN t IS NOT NULL THEN 0 END) AS DOUBLE) / 1073741824.0 + FSUM(CASE WHEN ABS(t) < 1e18 THEN t - ROUND(t * 1073741824.0) / 1073741824.0 ELSE t END);
 CREATE OR REPLACE TEMP MACRO agreement_isnan(x) AS (NOT ISFINITE(x) AND NOT ISINF(x));
 -- coefficients: agreement coefficients per metric (and slice), any number of them in one
@@ -43,17 +43,16 @@ CREATE OR REPLACE TEMP MACRO agreement_isnan(x) AS (NOT ISFINITE(x) AND NOT ISIN
 -- Undefined: each coefficient's own rule (NULL when no unit is rated twice).
 WITH
 ratings_read AS NOT MATERIALIZED (
-  SELECT $default_metric AS metric,
-             src."item" AS item,
-    CAST(src."rater" AS VARCHAR) AS rater,
+  SELECT getvariable('default_metric') AS metric,
+             (NULLIF(CASE WHEN LENGTH((CAST(src."item" AS VARCHAR) COLLATE "binary")) NOT IN (4, 5) THEN (CAST(src."item" AS VARCHAR) COLLATE "binary") WHEN LOWER((CAST(src."item" AS VARCHAR) COLLATE "binary")) = 'true' THEN 'true' WHEN LOWER((CAST(src."item" AS VARCHAR) COLLATE "binary")) = 'false' THEN 'false' ELSE (CAST(src."item" AS VARCHAR) COLLATE "binary") END, '') COLLATE "binary") AS item,
+    (NULLIF(CASE WHEN LENGTH((CAST(src."rater" AS VARCHAR) COLLATE "binary")) NOT IN (4, 5) THEN (CAST(src."rater" AS VARCHAR) COLLATE "binary") WHEN LOWER((CAST(src."rater" AS VARCHAR) COLLATE "binary")) = 'true' THEN 'true' WHEN LOWER((CAST(src."rater" AS VARCHAR) COLLATE "binary")) = 'false' THEN 'false' ELSE (CAST(src."rater" AS VARCHAR) COLLATE "binary") END, '') COLLATE "binary") AS rater,
 
-             TRIM(BOTH ' ' FROM CAST(src."value" AS VARCHAR)) AS t,
-    -- numeric text is the number, unless it is finite and 2^53 or more in magnitude: such a
-    -- code (an id written as digits) stays exact text, a label
-    CASE WHEN POSITION('_' IN CAST(src."value" AS VARCHAR)) = 0
-          AND NOT (ABS(TRY_CAST(TRIM(BOTH ' ' FROM CAST(src."value" AS VARCHAR)) AS DOUBLE)) >= 9007199254740992.0
-                   AND ABS(TRY_CAST(TRIM(BOTH ' ' FROM CAST(src."value" AS VARCHAR)) AS DOUBLE)) <= 1.7976931348623157e+308)
-         THEN TRY_CAST(TRIM(BOTH ' ' FROM CAST(src."value" AS VARCHAR)) AS DOUBLE) END AS x_raw,
+             (CASE WHEN LENGTH(TRIM(BOTH ' ' FROM (CAST(src."value" AS VARCHAR) COLLATE "binary"))) NOT IN (4, 5) THEN TRIM(BOTH ' ' FROM (CAST(src."value" AS VARCHAR) COLLATE "binary")) WHEN LOWER(TRIM(BOTH ' ' FROM (CAST(src."value" AS VARCHAR) COLLATE "binary"))) = 'true' THEN 'true' WHEN LOWER(TRIM(BOTH ' ' FROM (CAST(src."value" AS VARCHAR) COLLATE "binary"))) = 'false' THEN 'false' ELSE TRIM(BOTH ' ' FROM (CAST(src."value" AS VARCHAR) COLLATE "binary")) END COLLATE "binary") AS t,
+    CASE WHEN NOT POSITION('_' IN (CAST(src."value" AS VARCHAR) COLLATE "binary")) = 0 THEN NULL
+     WHEN ABS(TRY_CAST(TRIM(BOTH ' ' FROM (CAST(src."value" AS VARCHAR) COLLATE "binary")) AS DOUBLE)) >= 9007199254740992.0
+          AND ABS(TRY_CAST(TRIM(BOTH ' ' FROM (CAST(src."value" AS VARCHAR) COLLATE "binary")) AS DOUBLE)) <= 1.7976931348623157e+308
+          AND TRANSLATE(TRIM(BOTH ' ' FROM (CAST(src."value" AS VARCHAR) COLLATE "binary")), '0123456789', '') IN ('', '-', '+') THEN NULL
+     ELSE TRY_CAST(TRIM(BOTH ' ' FROM (CAST(src."value" AS VARCHAR) COLLATE "binary")) AS DOUBLE) END AS x_raw,
     CASE WHEN src."value" IS NULL THEN 1 ELSE 0 END AS is_null
   FROM "ratings" AS src
 ),
@@ -74,7 +73,12 @@ ratings_in AS NOT MATERIALIZED (
 ratings AS NOT MATERIALIZED (
   SELECT metric, item, rater, x, label, 1 AS n_rows
   FROM ratings_in
-  WHERE state = 0
+  WHERE CASE
+    WHEN item IS NULL OR rater IS NULL OR metric IS NULL
+    THEN error(CONCAT('agreement-sql: MissingKeyError: a key (item, rater, metric or slice) is empty (NULL)', ' at (item=', COALESCE(CAST(item AS VARCHAR), 'NULL'), ', rater=', COALESCE(CAST(rater AS VARCHAR), 'NULL'), ', metric=', COALESCE(CAST(metric AS VARCHAR), 'NULL'), ')'))
+    WHEN state = 0 AND ABS(x) >= 9007199254740992.0
+    THEN error(CONCAT('agreement-sql: InvalidRatingError: the rating ', CAST(x AS VARCHAR), ' is not a usable number (infinite, or 2^53 or more in magnitude)', ' at (item=', COALESCE(CAST(item AS VARCHAR), 'NULL'), ', rater=', COALESCE(CAST(rater AS VARCHAR), 'NULL'), ', metric=', COALESCE(CAST(metric AS VARCHAR), 'NULL'), ')'))
+    ELSE state = 0 END
 )
 ,
 rater_codes AS (
@@ -85,6 +89,11 @@ rater_codes AS (
     SELECT rater, ROW_NUMBER() OVER (ORDER BY rater) - 1 AS code
     FROM (SELECT DISTINCT rater FROM ratings) AS d
   ) AS numbered
+  -- the duplicate check counts the rater bits of rater_blocks blocks: a rater beyond them
+  -- would look like a repeated rating
+  WHERE CASE WHEN code >= 62
+             THEN error(CONCAT('agreement-sql: OptionError: more than ', CAST(62 AS VARCHAR), ' raters (rater ', rater, ' is number ', CAST(code + 1 AS VARCHAR), '): render with more rater_blocks'))
+             ELSE TRUE END
 )
 ,
 counts AS (
@@ -115,7 +124,7 @@ BIT_OR(or_0) AS or_0,
   GROUP BY metric, item
 ),
 units AS (
-  SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + 0 THEN 1 ELSE 0 END AS dup_u
+  SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + 0 THEN CASE WHEN error(CONCAT('agreement-sql: DuplicateRatingError: a rater rated (item=', COALESCE(CAST(item AS VARCHAR), 'NULL'), ', metric=', COALESCE(metric, 'NULL'), ') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API')) THEN 1 END ELSE 0 END AS dup_u
   FROM unit_sums AS u
 ),
 
@@ -714,6 +723,41 @@ percent_agreement AS (
   JOIN percent_agreement_value AS v ON s.metric = v.metric
 )
 ,
+bangdiwala_b_diagonal AS (
+  -- sum_i p_ii^2 and p_o = sum_i p_ii over the diagonal cells
+  SELECT c.metric, c.rater_a, c.rater_b,
+         agreement_fsum(CASE WHEN c.pos_a = c.pos_b THEN c.p_ij * c.p_ij ELSE 0.0 END) AS squares,
+         agreement_fsum(CASE WHEN c.pos_a = c.pos_b THEN c.p_ij ELSE 0.0 END) AS p_o
+  FROM pair_cells AS c
+  GROUP BY c.metric, c.rater_a, c.rater_b
+),
+bangdiwala_b_rectangles AS (
+  -- sum_i p_i. p_.i over every category of the pair's domain
+  SELECT r.metric, r.rater_a, r.rater_b, agreement_fsum(r.p_row * c.p_col) AS rectangles
+  FROM pair_rows AS r
+  JOIN pair_cols AS c ON r.metric = c.metric AND r.rater_a = c.rater_a AND r.rater_b = c.rater_b AND c.position = r.position
+  GROUP BY r.metric, r.rater_a, r.rater_b
+),
+bangdiwala_b AS (
+  -- the pair's B when the metric (or slice) has exactly two raters
+  SELECT r.metric,
+         'bangdiwala_b' AS coefficient,
+         CASE WHEN r.n_raters = 2 THEN MIN(d.squares / NULLIF(g.rectangles, 0.0)) END AS value,
+         CASE WHEN r.n_raters = 2 THEN MIN(d.p_o) END AS observed_agreement,
+         CAST(NULL AS DOUBLE) AS chance_agreement,
+         r.n_items,
+         r.n_raters,
+         r.n_categories,
+         r.n_paired_ratings,
+         CASE WHEN r.n_raters = 2 THEN MIN(d.rater_a) END AS rater_a,
+         CASE WHEN r.n_raters = 2 THEN MIN(d.rater_b) END AS rater_b,
+         CAST(NULL AS DOUBLE) AS variance
+  FROM pair_keys AS r
+  LEFT JOIN bangdiwala_b_diagonal AS d ON r.metric = d.metric
+  LEFT JOIN bangdiwala_b_rectangles AS g ON d.metric = g.metric AND d.rater_a = g.rater_a AND d.rater_b = g.rater_b
+  GROUP BY r.metric, r.n_raters, r.n_items, r.n_categories, r.n_paired_ratings
+)
+,
 krippendorff_alpha_value AS (
   SELECT k.metric,
          'krippendorff_alpha' AS coefficient,
@@ -831,7 +875,20 @@ CAST(NULL AS BIGINT) AS n_pairs,
          CAST(NULL AS DOUBLE) AS ci_high, CAST(NULL AS BIGINT) AS n_boot_valid
   FROM percent_agreement AS c
   UNION ALL
-  SELECT c.metric, 7 AS position, 'krippendorff_alpha' AS name,
+  SELECT c.metric, 7 AS position, 'bangdiwala_b' AS name,
+         c.coefficient, c.value,
+         c.observed_agreement, c.chance_agreement,
+         CAST(NULL AS DOUBLE) AS observed_disagreement, CAST(NULL AS DOUBLE) AS expected_disagreement,
+         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories,
+         c.variance,
+         CAST(NULL AS DOUBLE) AS null_variance, CAST(NULL AS BIGINT) AS n_se,
+         c.n_raters, c.n_paired_ratings, c.rater_a, c.rater_b,
+CAST(NULL AS BIGINT) AS n_pairs,
+         CAST(NULL AS DOUBLE) AS se, CAST(NULL AS DOUBLE) AS ci_low,
+         CAST(NULL AS DOUBLE) AS ci_high, CAST(NULL AS BIGINT) AS n_boot_valid
+  FROM bangdiwala_b AS c
+  UNION ALL
+  SELECT c.metric, 8 AS position, 'krippendorff_alpha' AS name,
          c.coefficient, c.value,
          CAST(NULL AS DOUBLE) AS observed_agreement, CAST(NULL AS DOUBLE) AS chance_agreement,
          c.observed_disagreement, c.expected_disagreement, c.n_items, c.n_values, c.n_categories,
@@ -855,4 +912,4 @@ SELECT r.*, u.n_units, u.n_ratings, u.n_single, u.n_merged, u.n_duplicate_units,
        u.n_raters AS key_raters
 FROM unit_counts AS u
 LEFT JOIN coefficient_tests AS r ON r.metric = u.metric
-ORDER BY u.metric, r.position
+ORDER BY u.metric, r.position;

@@ -1,10 +1,10 @@
 -- agreement-sql: coefficients (duckdb)
 -- reads relation: "ratings"
--- parameter: $n_boot = 1000
--- parameter: $seed = 1
--- parameter: $ci_low_p = 0.025
--- parameter: $ci_high_p = 0.975
--- run by hand: PREPARE agreement AS <the statement below>; EXECUTE agreement(n_boot := 1000, seed := 1, ci_low_p := 0.025, ci_high_p := 0.975);
+-- parameters: set on the lines below (DuckDB variables, read with getvariable())
+SET VARIABLE n_boot = 1000;
+SET VARIABLE seed = 1;
+SET VARIABLE ci_low_p = 0.025;
+SET VARIABLE ci_high_p = 0.975;
 CREATE OR REPLACE TEMP MACRO agreement_fsum(t) AS CAST(SUM(CASE WHEN ABS(t) < 1e18 THEN CAST(ROUND(t * 1073741824.0) AS HUGEINT) WHEN t IS NOT NULL THEN 0 END) AS DOUBLE) / 1073741824.0 + FSUM(CASE WHEN ABS(t) < 1e18 THEN t - ROUND(t * 1073741824.0) / 1073741824.0 ELSE t END);
 CREATE OR REPLACE TEMP MACRO agreement_isnan(x) AS (NOT ISFINITE(x) AND NOT ISINF(x));
 -- coefficients: agreement coefficients per metric (and slice), any number of them in one
@@ -46,18 +46,17 @@ CREATE OR REPLACE TEMP MACRO agreement_isnan(x) AS (NOT ISFINITE(x) AND NOT ISIN
 -- Undefined: each coefficient's own rule (NULL when no unit is rated twice).
 WITH
 ratings_read AS NOT MATERIALIZED (
-  SELECT CAST(src."question" AS VARCHAR) AS metric,
-             CAST(src."Module" AS VARCHAR) AS slice_0,
-    src."item" AS item,
-    CAST(src."rater" AS VARCHAR) AS rater,
+  SELECT (NULLIF(CASE WHEN LENGTH((CAST(src."question" AS VARCHAR) COLLATE "binary")) NOT IN (4, 5) THEN (CAST(src."question" AS VARCHAR) COLLATE "binary") WHEN LOWER((CAST(src."question" AS VARCHAR) COLLATE "binary")) = 'true' THEN 'true' WHEN LOWER((CAST(src."question" AS VARCHAR) COLLATE "binary")) = 'false' THEN 'false' ELSE (CAST(src."question" AS VARCHAR) COLLATE "binary") END, '') COLLATE "binary") AS metric,
+             (NULLIF(CASE WHEN LENGTH((CAST(src."Module" AS VARCHAR) COLLATE "binary")) NOT IN (4, 5) THEN (CAST(src."Module" AS VARCHAR) COLLATE "binary") WHEN LOWER((CAST(src."Module" AS VARCHAR) COLLATE "binary")) = 'true' THEN 'true' WHEN LOWER((CAST(src."Module" AS VARCHAR) COLLATE "binary")) = 'false' THEN 'false' ELSE (CAST(src."Module" AS VARCHAR) COLLATE "binary") END, '') COLLATE "binary") AS slice_0,
+    (NULLIF(CASE WHEN LENGTH((CAST(src."item" AS VARCHAR) COLLATE "binary")) NOT IN (4, 5) THEN (CAST(src."item" AS VARCHAR) COLLATE "binary") WHEN LOWER((CAST(src."item" AS VARCHAR) COLLATE "binary")) = 'true' THEN 'true' WHEN LOWER((CAST(src."item" AS VARCHAR) COLLATE "binary")) = 'false' THEN 'false' ELSE (CAST(src."item" AS VARCHAR) COLLATE "binary") END, '') COLLATE "binary") AS item,
+    (NULLIF(CASE WHEN LENGTH((CAST(src."rater" AS VARCHAR) COLLATE "binary")) NOT IN (4, 5) THEN (CAST(src."rater" AS VARCHAR) COLLATE "binary") WHEN LOWER((CAST(src."rater" AS VARCHAR) COLLATE "binary")) = 'true' THEN 'true' WHEN LOWER((CAST(src."rater" AS VARCHAR) COLLATE "binary")) = 'false' THEN 'false' ELSE (CAST(src."rater" AS VARCHAR) COLLATE "binary") END, '') COLLATE "binary") AS rater,
 
-             TRIM(BOTH ' ' FROM CAST(src."value" AS VARCHAR)) AS t,
-    -- numeric text is the number, unless it is finite and 2^53 or more in magnitude: such a
-    -- code (an id written as digits) stays exact text, a label
-    CASE WHEN POSITION('_' IN CAST(src."value" AS VARCHAR)) = 0
-          AND NOT (ABS(TRY_CAST(TRIM(BOTH ' ' FROM CAST(src."value" AS VARCHAR)) AS DOUBLE)) >= 9007199254740992.0
-                   AND ABS(TRY_CAST(TRIM(BOTH ' ' FROM CAST(src."value" AS VARCHAR)) AS DOUBLE)) <= 1.7976931348623157e+308)
-         THEN TRY_CAST(TRIM(BOTH ' ' FROM CAST(src."value" AS VARCHAR)) AS DOUBLE) END AS x_raw,
+             (CASE WHEN LENGTH(TRIM(BOTH ' ' FROM (CAST(src."value" AS VARCHAR) COLLATE "binary"))) NOT IN (4, 5) THEN TRIM(BOTH ' ' FROM (CAST(src."value" AS VARCHAR) COLLATE "binary")) WHEN LOWER(TRIM(BOTH ' ' FROM (CAST(src."value" AS VARCHAR) COLLATE "binary"))) = 'true' THEN 'true' WHEN LOWER(TRIM(BOTH ' ' FROM (CAST(src."value" AS VARCHAR) COLLATE "binary"))) = 'false' THEN 'false' ELSE TRIM(BOTH ' ' FROM (CAST(src."value" AS VARCHAR) COLLATE "binary")) END COLLATE "binary") AS t,
+    CASE WHEN NOT POSITION('_' IN (CAST(src."value" AS VARCHAR) COLLATE "binary")) = 0 THEN NULL
+     WHEN ABS(TRY_CAST(TRIM(BOTH ' ' FROM (CAST(src."value" AS VARCHAR) COLLATE "binary")) AS DOUBLE)) >= 9007199254740992.0
+          AND ABS(TRY_CAST(TRIM(BOTH ' ' FROM (CAST(src."value" AS VARCHAR) COLLATE "binary")) AS DOUBLE)) <= 1.7976931348623157e+308
+          AND TRANSLATE(TRIM(BOTH ' ' FROM (CAST(src."value" AS VARCHAR) COLLATE "binary")), '0123456789', '') IN ('', '-', '+') THEN NULL
+     ELSE TRY_CAST(TRIM(BOTH ' ' FROM (CAST(src."value" AS VARCHAR) COLLATE "binary")) AS DOUBLE) END AS x_raw,
     CASE WHEN src."value" IS NULL THEN 1 ELSE 0 END AS is_null
   FROM "ratings" AS src
 ),
@@ -78,7 +77,12 @@ ratings_in AS NOT MATERIALIZED (
 ratings_base AS NOT MATERIALIZED (
   SELECT metric, slice_0, item, rater, x, label, 1 AS n_rows
   FROM ratings_in
-  WHERE state = 0
+  WHERE CASE
+    WHEN item IS NULL OR rater IS NULL OR metric IS NULL OR slice_0 IS NULL
+    THEN error(CONCAT('agreement-sql: MissingKeyError: a key (item, rater, metric or slice) is empty (NULL)', ' at (item=', COALESCE(CAST(item AS VARCHAR), 'NULL'), ', rater=', COALESCE(CAST(rater AS VARCHAR), 'NULL'), ', metric=', COALESCE(CAST(metric AS VARCHAR), 'NULL'), ', slice_0=', COALESCE(CAST(slice_0 AS VARCHAR), 'NULL'), ')'))
+    WHEN state = 0 AND ABS(x) >= 9007199254740992.0
+    THEN error(CONCAT('agreement-sql: InvalidRatingError: the rating ', CAST(x AS VARCHAR), ' is not a usable number (infinite, or 2^53 or more in magnitude)', ' at (item=', COALESCE(CAST(item AS VARCHAR), 'NULL'), ', rater=', COALESCE(CAST(rater AS VARCHAR), 'NULL'), ', metric=', COALESCE(CAST(metric AS VARCHAR), 'NULL'), ', slice_0=', COALESCE(CAST(slice_0 AS VARCHAR), 'NULL'), ')'))
+    ELSE state = 0 END
 )
 ,
 boot_units AS (
@@ -106,12 +110,12 @@ boot_replicates AS (
     CROSS JOIN boot_digits AS d3
     CROSS JOIN boot_digits AS d4
   ) AS r
-  WHERE r.replicate <= $n_boot
+  WHERE r.replicate <= getvariable('n_boot')
 ),
 boot_minstd AS (
   -- x0 = the seeded state; tI = 2^I; pI = 48271^(2^I) mod (2^31 - 1)
-  SELECT CASE WHEN CAST($seed AS BIGINT) % 2147483647 = 0 THEN CAST(1 AS BIGINT)
-              ELSE CAST($seed AS BIGINT) % 2147483647 END AS x0,
+  SELECT CASE WHEN (CAST(getvariable('seed') AS BIGINT)) % 2147483647 = 0 THEN CAST(1 AS BIGINT)
+              ELSE (CAST(getvariable('seed') AS BIGINT)) % 2147483647 END AS x0,
          CAST(1 AS BIGINT) AS t0, CAST(48271 AS BIGINT) AS p0,
          CAST(2 AS BIGINT) AS t1, CAST(182605794 AS BIGINT) AS p1,
          CAST(4 AS BIGINT) AS t2, CAST(1914720637 AS BIGINT) AS p2,
@@ -265,6 +269,11 @@ rater_codes AS (
     SELECT rater, ROW_NUMBER() OVER (ORDER BY rater) - 1 AS code
     FROM (SELECT DISTINCT rater FROM ratings_observed) AS d
   ) AS numbered
+  -- the duplicate check counts the rater bits of rater_blocks blocks: a rater beyond them
+  -- would look like a repeated rating
+  WHERE CASE WHEN code >= 62
+             THEN error(CONCAT('agreement-sql: OptionError: more than ', CAST(62 AS VARCHAR), ' raters (rater ', rater, ' is number ', CAST(code + 1 AS VARCHAR), '): render with more rater_blocks'))
+             ELSE TRUE END
 )
 ,
 counts AS (
@@ -295,7 +304,7 @@ BIT_OR(or_0) AS or_0,
   GROUP BY metric, slice_0, replicate, item
 ),
 units AS (
-  SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + 0 THEN 1 ELSE 0 END AS dup_u
+  SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + 0 THEN CASE WHEN error(CONCAT('agreement-sql: DuplicateRatingError: a rater rated (item=', COALESCE(CAST(item AS VARCHAR), 'NULL'), ', metric=', COALESCE(metric, 'NULL'), ') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API')) THEN 1 END ELSE 0 END AS dup_u
   FROM unit_sums AS u
 ),
 
@@ -493,8 +502,8 @@ fleiss_kappa_boot_interval AS (
   SELECT metric, slice_0,
          MIN(n_valid) AS n_boot_valid,
          SQRT(agreement_fsum((value - mean_v) * (value - mean_v)) / NULLIF(MIN(n_valid) - 1.0, 0.0)) AS se,
-         MAX(CASE WHEN boot_rank = CASE WHEN CEIL(n_valid * $ci_low_p - 1e-9) < 1 THEN 1 ELSE CEIL(n_valid * $ci_low_p - 1e-9) END THEN value END) AS ci_low,
-         MAX(CASE WHEN boot_rank = CASE WHEN CEIL(n_valid * $ci_high_p - 1e-9) < 1 THEN 1 ELSE CEIL(n_valid * $ci_high_p - 1e-9) END THEN value END) AS ci_high
+         MAX(CASE WHEN boot_rank = CASE WHEN CEIL(n_valid * getvariable('ci_low_p') - 1e-9) < 1 THEN 1 ELSE CEIL(n_valid * getvariable('ci_low_p') - 1e-9) END THEN value END) AS ci_low,
+         MAX(CASE WHEN boot_rank = CASE WHEN CEIL(n_valid * getvariable('ci_high_p') - 1e-9) < 1 THEN 1 ELSE CEIL(n_valid * getvariable('ci_high_p') - 1e-9) END THEN value END) AS ci_high
   FROM fleiss_kappa_boot_values
   GROUP BY metric, slice_0
 ),
@@ -583,4 +592,4 @@ SELECT r.*, u.n_units, u.n_ratings, u.n_single, u.n_merged, u.n_duplicate_units,
 FROM unit_counts AS u
 LEFT JOIN coefficient_tests AS r ON r.metric = u.metric AND r.slice_0 = u.slice_0
 WHERE u.replicate = 0
-ORDER BY u.metric, u.slice_0, r.position
+ORDER BY u.metric, u.slice_0, r.position;

@@ -1,14 +1,13 @@
 -- agreement-sql: irr_report (duckdb)
 -- reads relation: "ratings"
--- reads relation: "scales"
--- parameter: $default_metric = 'value'
--- parameter: $adjacent_tolerance = 1.0
--- parameter: $extreme_range = 4.0
--- parameter: $max_patterns = 20
--- parameter: $mean_gap = 2.0
--- parameter: $priority_sd = 1.5
--- parameter: $max_traces = 100
--- run by hand: PREPARE agreement AS <the statement below>; EXECUTE agreement(default_metric := 'value', adjacent_tolerance := 1.0, extreme_range := 4.0, max_patterns := 20, mean_gap := 2.0, priority_sd := 1.5, max_traces := 100);
+-- parameters: set on the lines below (DuckDB variables, read with getvariable())
+SET VARIABLE default_metric = 'value';
+SET VARIABLE adjacent_tolerance = 1.0;
+SET VARIABLE extreme_range = 4.0;
+SET VARIABLE max_patterns = 20;
+SET VARIABLE mean_gap = 2.0;
+SET VARIABLE priority_sd = 1.5;
+SET VARIABLE max_traces = 100;
 CREATE OR REPLACE TEMP MACRO agreement_fsum(t) AS CAST(SUM(CASE WHEN ABS(t) < 1e18 THEN CAST(ROUND(t * 1073741824.0) AS HUGEINT) WHEN t IS NOT NULL THEN 0 END) AS DOUBLE) / 1073741824.0 + FSUM(CASE WHEN ABS(t) < 1e18 THEN t - ROUND(t * 1073741824.0) / 1073741824.0 ELSE t END);
 CREATE OR REPLACE TEMP MACRO agreement_isnan(x) AS (NOT ISFINITE(x) AND NOT ISINF(x));
 -- irr_report: the workshop IRR report (seeds 000/001) in one statement over one per-unit
@@ -31,17 +30,16 @@ CREATE OR REPLACE TEMP MACRO agreement_isnan(x) AS (NOT ISFINITE(x) AND NOT ISIN
 --   traces      population sigma per trace and question, the $max_traces largest
 WITH
 ratings_read AS NOT MATERIALIZED (
-  SELECT $default_metric AS metric,
-             src."item" AS item,
-    CAST(src."rater" AS VARCHAR) AS rater,
+  SELECT getvariable('default_metric') AS metric,
+             (NULLIF(CASE WHEN LENGTH((CAST(src."item" AS VARCHAR) COLLATE "binary")) NOT IN (4, 5) THEN (CAST(src."item" AS VARCHAR) COLLATE "binary") WHEN LOWER((CAST(src."item" AS VARCHAR) COLLATE "binary")) = 'true' THEN 'true' WHEN LOWER((CAST(src."item" AS VARCHAR) COLLATE "binary")) = 'false' THEN 'false' ELSE (CAST(src."item" AS VARCHAR) COLLATE "binary") END, '') COLLATE "binary") AS item,
+    (NULLIF(CASE WHEN LENGTH((CAST(src."rater" AS VARCHAR) COLLATE "binary")) NOT IN (4, 5) THEN (CAST(src."rater" AS VARCHAR) COLLATE "binary") WHEN LOWER((CAST(src."rater" AS VARCHAR) COLLATE "binary")) = 'true' THEN 'true' WHEN LOWER((CAST(src."rater" AS VARCHAR) COLLATE "binary")) = 'false' THEN 'false' ELSE (CAST(src."rater" AS VARCHAR) COLLATE "binary") END, '') COLLATE "binary") AS rater,
 
-             TRIM(BOTH ' ' FROM CAST(src."value" AS VARCHAR)) AS t,
-    -- numeric text is the number, unless it is finite and 2^53 or more in magnitude: such a
-    -- code (an id written as digits) stays exact text, a label
-    CASE WHEN POSITION('_' IN CAST(src."value" AS VARCHAR)) = 0
-          AND NOT (ABS(TRY_CAST(TRIM(BOTH ' ' FROM CAST(src."value" AS VARCHAR)) AS DOUBLE)) >= 9007199254740992.0
-                   AND ABS(TRY_CAST(TRIM(BOTH ' ' FROM CAST(src."value" AS VARCHAR)) AS DOUBLE)) <= 1.7976931348623157e+308)
-         THEN TRY_CAST(TRIM(BOTH ' ' FROM CAST(src."value" AS VARCHAR)) AS DOUBLE) END AS x_raw,
+             (CASE WHEN LENGTH(TRIM(BOTH ' ' FROM (CAST(src."value" AS VARCHAR) COLLATE "binary"))) NOT IN (4, 5) THEN TRIM(BOTH ' ' FROM (CAST(src."value" AS VARCHAR) COLLATE "binary")) WHEN LOWER(TRIM(BOTH ' ' FROM (CAST(src."value" AS VARCHAR) COLLATE "binary"))) = 'true' THEN 'true' WHEN LOWER(TRIM(BOTH ' ' FROM (CAST(src."value" AS VARCHAR) COLLATE "binary"))) = 'false' THEN 'false' ELSE TRIM(BOTH ' ' FROM (CAST(src."value" AS VARCHAR) COLLATE "binary")) END COLLATE "binary") AS t,
+    CASE WHEN NOT POSITION('_' IN (CAST(src."value" AS VARCHAR) COLLATE "binary")) = 0 THEN NULL
+     WHEN ABS(TRY_CAST(TRIM(BOTH ' ' FROM (CAST(src."value" AS VARCHAR) COLLATE "binary")) AS DOUBLE)) >= 9007199254740992.0
+          AND ABS(TRY_CAST(TRIM(BOTH ' ' FROM (CAST(src."value" AS VARCHAR) COLLATE "binary")) AS DOUBLE)) <= 1.7976931348623157e+308
+          AND TRANSLATE(TRIM(BOTH ' ' FROM (CAST(src."value" AS VARCHAR) COLLATE "binary")), '0123456789', '') IN ('', '-', '+') THEN NULL
+     ELSE TRY_CAST(TRIM(BOTH ' ' FROM (CAST(src."value" AS VARCHAR) COLLATE "binary")) AS DOUBLE) END AS x_raw,
     CASE WHEN src."value" IS NULL THEN 1 ELSE 0 END AS is_null
   FROM "ratings" AS src
 ),
@@ -62,7 +60,14 @@ ratings_in AS NOT MATERIALIZED (
 ratings AS NOT MATERIALIZED (
   SELECT metric, item, rater, x, label, 1 AS n_rows
   FROM ratings_in
-  WHERE state = 0
+  WHERE CASE
+    WHEN item IS NULL OR rater IS NULL OR metric IS NULL
+    THEN error(CONCAT('agreement-sql: MissingKeyError: a key (item, rater, metric or slice) is empty (NULL)', ' at (item=', COALESCE(CAST(item AS VARCHAR), 'NULL'), ', rater=', COALESCE(CAST(rater AS VARCHAR), 'NULL'), ', metric=', COALESCE(CAST(metric AS VARCHAR), 'NULL'), ')'))
+    WHEN state = 0 AND ABS(x) >= 9007199254740992.0
+    THEN error(CONCAT('agreement-sql: InvalidRatingError: the rating ', CAST(x AS VARCHAR), ' is not a usable number (infinite, or 2^53 or more in magnitude)', ' at (item=', COALESCE(CAST(item AS VARCHAR), 'NULL'), ', rater=', COALESCE(CAST(rater AS VARCHAR), 'NULL'), ', metric=', COALESCE(CAST(metric AS VARCHAR), 'NULL'), ')'))
+    WHEN state = 0 AND label IS NOT NULL
+    THEN error(CONCAT('agreement-sql: InvalidRatingError: the rating ', label, ' is not a number, which this statement needs', ' at (item=', COALESCE(CAST(item AS VARCHAR), 'NULL'), ', rater=', COALESCE(CAST(rater AS VARCHAR), 'NULL'), ', metric=', COALESCE(CAST(metric AS VARCHAR), 'NULL'), ')'))
+    ELSE state = 0 END
 )
 ,
 rater_codes AS (
@@ -73,6 +78,11 @@ rater_codes AS (
     SELECT rater, ROW_NUMBER() OVER (ORDER BY rater) - 1 AS code
     FROM (SELECT DISTINCT rater FROM ratings) AS d
   ) AS numbered
+  -- the duplicate check counts the rater bits of rater_blocks blocks: a rater beyond them
+  -- would look like a repeated rating
+  WHERE CASE WHEN code >= 62
+             THEN error(CONCAT('agreement-sql: OptionError: more than ', CAST(62 AS VARCHAR), ' raters (rater ', rater, ' is number ', CAST(code + 1 AS VARCHAR), '): render with more rater_blocks'))
+             ELSE TRUE END
 )
 ,
 counts AS (
@@ -103,7 +113,7 @@ BIT_OR(or_0) AS or_0,
   GROUP BY metric, item
 ),
 units AS (
-  SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + 0 THEN 1 ELSE 0 END AS dup_u
+  SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + 0 THEN CASE WHEN error(CONCAT('agreement-sql: DuplicateRatingError: a rater rated (item=', COALESCE(CAST(item AS VARCHAR), 'NULL'), ', metric=', COALESCE(metric, 'NULL'), ') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API')) THEN 1 END ELSE 0 END AS dup_u
   FROM unit_sums AS u
 ),
 
@@ -119,14 +129,25 @@ unit_counts AS (
 )
 ,
 scale AS (
-  SELECT metric, kind, lo, hi FROM "scales"
+  SELECT metric,
+         CASE WHEN COUNT(label) = 0 AND MIN(x) >= 0.0 AND MAX(x) <= 1.0
+                   AND MAX(CASE WHEN ABS(x) < 9007199254740992.0 THEN x - FLOOR(x) END) = 0.0
+              THEN 'binary' ELSE 'likert' END AS kind,
+         CAST(CASE WHEN COUNT(label) = 0 AND MIN(x) >= 0.0 AND MAX(x) <= 1.0
+                   AND MAX(CASE WHEN ABS(x) < 9007199254740992.0 THEN x - FLOOR(x) END) = 0.0
+              THEN 0.0 ELSE 1.0 END AS DOUBLE) AS lo,
+         CAST(CASE WHEN COUNT(label) = 0 AND MIN(x) >= 0.0 AND MAX(x) <= 1.0
+                   AND MAX(CASE WHEN ABS(x) < 9007199254740992.0 THEN x - FLOOR(x) END) = 0.0
+              THEN 1.0 ELSE 5.0 END AS DOUBLE) AS hi
+  FROM ratings
+  GROUP BY metric
 )
 ,
 value_window_rows AS (
   SELECT r.metric, r.item,
          RANK() OVER (PARTITION BY r.metric, r.item ORDER BY r.x) AS rank_k,
          COUNT(*) OVER (PARTITION BY r.metric, r.item ORDER BY r.x
-                        RANGE BETWEEN UNBOUNDED PRECEDING AND $adjacent_tolerance FOLLOWING) AS near_k,
+                        RANGE BETWEEN UNBOUNDED PRECEDING AND getvariable('adjacent_tolerance') FOLLOWING) AS near_k,
          ROW_NUMBER() OVER (PARTITION BY r.metric, r.item ORDER BY r.x) AS row_k,
          LEAST(GREATEST((r.x - s.lo) / NULLIF(s.hi - s.lo, 0.0), 0.0), 1.0) AS h
   FROM ratings AS r
@@ -297,7 +318,7 @@ trace_flags AS (
          COUNT(*) OVER (PARTITION BY metric) AS n_flagged
   FROM trace_stats
   WHERE (kind = 'binary' AND spread > 0)
-     OR (kind <> 'binary' AND spread >= $extreme_range)
+     OR (kind <> 'binary' AND spread >= getvariable('extreme_range'))
 ),
 patterns AS (
   SELECT rs.metric, 1 AS pattern_order, 'constant_rater' AS pattern, rs.rater,
@@ -307,9 +328,9 @@ patterns AS (
   WHERE rs.n >= 2 AND rs.x_min = rs.x_max
   UNION ALL
   SELECT metric, 2, pattern, CAST(NULL AS VARCHAR), CAST(item AS VARCHAR), CAST(NULL AS DOUBLE), spread,
-         CASE WHEN k = $max_patterns THEN n_flagged - k ELSE 0 END
+         CASE WHEN k = getvariable('max_patterns') THEN n_flagged - k ELSE 0 END
   FROM trace_flags
-  WHERE k <= $max_patterns
+  WHERE k <= getvariable('max_patterns')
   UNION ALL
   SELECT rs.metric, 3, 'rater_means', CAST(NULL AS VARCHAR), CAST(NULL AS VARCHAR),
          CAST(NULL AS DOUBLE), MAX(rs.x_mean) - MIN(rs.x_mean), 0
@@ -317,7 +338,7 @@ patterns AS (
   JOIN scale AS s ON s.metric = rs.metric
   WHERE s.kind <> 'binary'
   GROUP BY rs.metric
-  HAVING MAX(rs.x_mean) - MIN(rs.x_mean) >= $mean_gap
+  HAVING MAX(rs.x_mean) - MIN(rs.x_mean) >= getvariable('mean_gap')
 )
 ,
 trace_sd AS (
@@ -327,25 +348,25 @@ trace_sd AS (
   FROM trace_sums
 ),
 trace_top AS (
-  SELECT metric, item, n_ratings, mean, spread, std_dev, std_dev > $priority_sd AS priority
+  SELECT metric, item, n_ratings, mean, spread, std_dev, std_dev > getvariable('priority_sd') AS priority
   FROM trace_sd
   ORDER BY std_dev DESC, metric, item
-  LIMIT $max_traces
+  LIMIT getvariable('max_traces')
 )
 
-SELECT 'validation' AS part, 1 AS part_no, 1 AS ord,
-       NULL AS metric, NULL AS item, NULL AS rater, NULL AS pattern, NULL AS x, NULL AS spread, NULL AS n_more, NULL AS trace_item, NULL AS n_ratings, NULL AS mean, NULL AS std_dev, NULL AS priority, NULL AS is_binary, NULL AS scale_kind, NULL AS scale_lo, NULL AS scale_hi, NULL AS n_items_paired, NULL AS n_pairs, NULL AS exact_agreement, NULL AS adjacent_agreement, NULL AS primary_score, NULL AS human_agreement, NULL AS krippendorff_alpha, num_annotations AS num_annotations, num_raters AS num_raters, num_traces AS num_traces, traces_multi AS traces_multi, completeness AS completeness, n_duplicate_units AS n_duplicate_units, n_merged AS n_merged
+SELECT 'traces' AS part, 4 AS part_no, ROW_NUMBER() OVER (ORDER BY std_dev DESC, metric, item) AS ord,
+       metric AS metric, CAST(NULL AS VARCHAR) AS item, CAST(NULL AS VARCHAR) AS rater, CAST(NULL AS VARCHAR) AS pattern, CAST(NULL AS DOUBLE) AS x, spread AS spread, CAST(NULL AS BIGINT) AS n_more, item AS trace_item, n_ratings AS n_ratings, mean AS mean, std_dev AS std_dev, priority AS priority, CAST(NULL AS BOOLEAN) AS is_binary, CAST(NULL AS VARCHAR) AS scale_kind, CAST(NULL AS DOUBLE) AS scale_lo, CAST(NULL AS DOUBLE) AS scale_hi, CAST(NULL AS BIGINT) AS n_items_paired, CAST(NULL AS BIGINT) AS n_pairs, CAST(NULL AS DOUBLE) AS exact_agreement, CAST(NULL AS DOUBLE) AS adjacent_agreement, CAST(NULL AS DOUBLE) AS primary_score, CAST(NULL AS DOUBLE) AS human_agreement, CAST(NULL AS DOUBLE) AS krippendorff_alpha, CAST(NULL AS BIGINT) AS num_annotations, CAST(NULL AS BIGINT) AS num_raters, CAST(NULL AS BIGINT) AS num_traces, CAST(NULL AS BIGINT) AS traces_multi, CAST(NULL AS DOUBLE) AS completeness, CAST(NULL AS BIGINT) AS n_duplicate_units, CAST(NULL AS BIGINT) AS n_merged
+FROM trace_top
+UNION ALL
+SELECT 'validation', 1, 1,
+       CAST(NULL AS VARCHAR) AS metric, CAST(NULL AS VARCHAR) AS item, CAST(NULL AS VARCHAR) AS rater, CAST(NULL AS VARCHAR) AS pattern, CAST(NULL AS DOUBLE) AS x, CAST(NULL AS DOUBLE) AS spread, CAST(NULL AS BIGINT) AS n_more, NULL AS trace_item, CAST(NULL AS BIGINT) AS n_ratings, CAST(NULL AS DOUBLE) AS mean, CAST(NULL AS DOUBLE) AS std_dev, CAST(NULL AS BOOLEAN) AS priority, CAST(NULL AS BOOLEAN) AS is_binary, CAST(NULL AS VARCHAR) AS scale_kind, CAST(NULL AS DOUBLE) AS scale_lo, CAST(NULL AS DOUBLE) AS scale_hi, CAST(NULL AS BIGINT) AS n_items_paired, CAST(NULL AS BIGINT) AS n_pairs, CAST(NULL AS DOUBLE) AS exact_agreement, CAST(NULL AS DOUBLE) AS adjacent_agreement, CAST(NULL AS DOUBLE) AS primary_score, CAST(NULL AS DOUBLE) AS human_agreement, CAST(NULL AS DOUBLE) AS krippendorff_alpha, num_annotations AS num_annotations, num_raters AS num_raters, num_traces AS num_traces, traces_multi AS traces_multi, completeness AS completeness, n_duplicate_units AS n_duplicate_units, n_merged AS n_merged
 FROM irr_validation
 UNION ALL
 SELECT 'scores', 2, ROW_NUMBER() OVER (ORDER BY metric NULLS FIRST),
-       metric AS metric, NULL AS item, NULL AS rater, NULL AS pattern, NULL AS x, NULL AS spread, NULL AS n_more, NULL AS trace_item, NULL AS n_ratings, NULL AS mean, NULL AS std_dev, NULL AS priority, is_binary AS is_binary, scale_kind AS scale_kind, scale_lo AS scale_lo, scale_hi AS scale_hi, n_items_paired AS n_items_paired, n_pairs AS n_pairs, exact_agreement AS exact_agreement, adjacent_agreement AS adjacent_agreement, primary_score AS primary_score, human_agreement AS human_agreement, krippendorff_alpha AS krippendorff_alpha, NULL AS num_annotations, NULL AS num_raters, NULL AS num_traces, NULL AS traces_multi, NULL AS completeness, NULL AS n_duplicate_units, NULL AS n_merged
+       metric AS metric, CAST(NULL AS VARCHAR) AS item, CAST(NULL AS VARCHAR) AS rater, CAST(NULL AS VARCHAR) AS pattern, CAST(NULL AS DOUBLE) AS x, CAST(NULL AS DOUBLE) AS spread, CAST(NULL AS BIGINT) AS n_more, NULL AS trace_item, CAST(NULL AS BIGINT) AS n_ratings, CAST(NULL AS DOUBLE) AS mean, CAST(NULL AS DOUBLE) AS std_dev, CAST(NULL AS BOOLEAN) AS priority, is_binary AS is_binary, scale_kind AS scale_kind, scale_lo AS scale_lo, scale_hi AS scale_hi, n_items_paired AS n_items_paired, n_pairs AS n_pairs, exact_agreement AS exact_agreement, adjacent_agreement AS adjacent_agreement, primary_score AS primary_score, human_agreement AS human_agreement, krippendorff_alpha AS krippendorff_alpha, CAST(NULL AS BIGINT) AS num_annotations, CAST(NULL AS BIGINT) AS num_raters, CAST(NULL AS BIGINT) AS num_traces, CAST(NULL AS BIGINT) AS traces_multi, CAST(NULL AS DOUBLE) AS completeness, CAST(NULL AS BIGINT) AS n_duplicate_units, CAST(NULL AS BIGINT) AS n_merged
 FROM irr_scores
 UNION ALL
 SELECT 'patterns', 3, ROW_NUMBER() OVER (ORDER BY metric, pattern_order, rater, item),
-       metric AS metric, item AS item, rater AS rater, pattern AS pattern, x AS x, spread AS spread, n_more AS n_more, NULL AS trace_item, NULL AS n_ratings, NULL AS mean, NULL AS std_dev, NULL AS priority, NULL AS is_binary, NULL AS scale_kind, NULL AS scale_lo, NULL AS scale_hi, NULL AS n_items_paired, NULL AS n_pairs, NULL AS exact_agreement, NULL AS adjacent_agreement, NULL AS primary_score, NULL AS human_agreement, NULL AS krippendorff_alpha, NULL AS num_annotations, NULL AS num_raters, NULL AS num_traces, NULL AS traces_multi, NULL AS completeness, NULL AS n_duplicate_units, NULL AS n_merged
+       metric AS metric, item AS item, rater AS rater, pattern AS pattern, x AS x, spread AS spread, n_more AS n_more, NULL AS trace_item, CAST(NULL AS BIGINT) AS n_ratings, CAST(NULL AS DOUBLE) AS mean, CAST(NULL AS DOUBLE) AS std_dev, CAST(NULL AS BOOLEAN) AS priority, CAST(NULL AS BOOLEAN) AS is_binary, CAST(NULL AS VARCHAR) AS scale_kind, CAST(NULL AS DOUBLE) AS scale_lo, CAST(NULL AS DOUBLE) AS scale_hi, CAST(NULL AS BIGINT) AS n_items_paired, CAST(NULL AS BIGINT) AS n_pairs, CAST(NULL AS DOUBLE) AS exact_agreement, CAST(NULL AS DOUBLE) AS adjacent_agreement, CAST(NULL AS DOUBLE) AS primary_score, CAST(NULL AS DOUBLE) AS human_agreement, CAST(NULL AS DOUBLE) AS krippendorff_alpha, CAST(NULL AS BIGINT) AS num_annotations, CAST(NULL AS BIGINT) AS num_raters, CAST(NULL AS BIGINT) AS num_traces, CAST(NULL AS BIGINT) AS traces_multi, CAST(NULL AS DOUBLE) AS completeness, CAST(NULL AS BIGINT) AS n_duplicate_units, CAST(NULL AS BIGINT) AS n_merged
 FROM patterns
-UNION ALL
-SELECT 'traces', 4, ROW_NUMBER() OVER (ORDER BY std_dev DESC, metric, item),
-       metric AS metric, NULL AS item, NULL AS rater, NULL AS pattern, NULL AS x, spread AS spread, NULL AS n_more, item AS trace_item, n_ratings AS n_ratings, mean AS mean, std_dev AS std_dev, priority AS priority, NULL AS is_binary, NULL AS scale_kind, NULL AS scale_lo, NULL AS scale_hi, NULL AS n_items_paired, NULL AS n_pairs, NULL AS exact_agreement, NULL AS adjacent_agreement, NULL AS primary_score, NULL AS human_agreement, NULL AS krippendorff_alpha, NULL AS num_annotations, NULL AS num_raters, NULL AS num_traces, NULL AS traces_multi, NULL AS completeness, NULL AS n_duplicate_units, NULL AS n_merged
-FROM trace_top
-ORDER BY 2, 3
+ORDER BY 2, 3;

@@ -1,12 +1,12 @@
 -- agreement-sql: coefficients (duckdb)
 -- reads relation: "ratings"
--- parameter: $default_metric = 'value'
--- parameter: $category_0 = 1.0
--- parameter: $category_1 = 2.0
--- parameter: $category_2 = 3.0
--- parameter: $category_3 = 4.0
--- parameter: $category_4 = 5.0
--- run by hand: PREPARE agreement AS <the statement below>; EXECUTE agreement(default_metric := 'value', category_0 := 1.0, category_1 := 2.0, category_2 := 3.0, category_3 := 4.0, category_4 := 5.0);
+-- parameters: set on the lines below (DuckDB variables, read with getvariable())
+SET VARIABLE default_metric = 'value';
+SET VARIABLE category_0 = 1.0;
+SET VARIABLE category_1 = 2.0;
+SET VARIABLE category_2 = 3.0;
+SET VARIABLE category_3 = 4.0;
+SET VARIABLE category_4 = 5.0;
 CREATE OR REPLACE TEMP MACRO agreement_fsum(t) AS CAST(SUM(CASE WHEN ABS(t) < 1e18 THEN CAST(ROUND(t * 1073741824.0) AS HUGEINT) WHEN t IS NOT NULL THEN 0 END) AS DOUBLE) / 1073741824.0 + FSUM(CASE WHEN ABS(t) < 1e18 THEN t - ROUND(t * 1073741824.0) / 1073741824.0 ELSE t END);
 CREATE OR REPLACE TEMP MACRO agreement_isnan(x) AS (NOT ISFINITE(x) AND NOT ISINF(x));
 -- coefficients: agreement coefficients per metric (and slice), any number of them in one
@@ -48,17 +48,16 @@ CREATE OR REPLACE TEMP MACRO agreement_isnan(x) AS (NOT ISFINITE(x) AND NOT ISIN
 -- Undefined: each coefficient's own rule (NULL when no unit is rated twice).
 WITH
 ratings_read AS NOT MATERIALIZED (
-  SELECT $default_metric AS metric,
-             src."item" AS item,
-    CAST(src."rater" AS VARCHAR) AS rater,
+  SELECT getvariable('default_metric') AS metric,
+             (NULLIF(CASE WHEN LENGTH((CAST(src."item" AS VARCHAR) COLLATE "binary")) NOT IN (4, 5) THEN (CAST(src."item" AS VARCHAR) COLLATE "binary") WHEN LOWER((CAST(src."item" AS VARCHAR) COLLATE "binary")) = 'true' THEN 'true' WHEN LOWER((CAST(src."item" AS VARCHAR) COLLATE "binary")) = 'false' THEN 'false' ELSE (CAST(src."item" AS VARCHAR) COLLATE "binary") END, '') COLLATE "binary") AS item,
+    (NULLIF(CASE WHEN LENGTH((CAST(src."rater" AS VARCHAR) COLLATE "binary")) NOT IN (4, 5) THEN (CAST(src."rater" AS VARCHAR) COLLATE "binary") WHEN LOWER((CAST(src."rater" AS VARCHAR) COLLATE "binary")) = 'true' THEN 'true' WHEN LOWER((CAST(src."rater" AS VARCHAR) COLLATE "binary")) = 'false' THEN 'false' ELSE (CAST(src."rater" AS VARCHAR) COLLATE "binary") END, '') COLLATE "binary") AS rater,
 
-             TRIM(BOTH ' ' FROM CAST(src."value" AS VARCHAR)) AS t,
-    -- numeric text is the number, unless it is finite and 2^53 or more in magnitude: such a
-    -- code (an id written as digits) stays exact text, a label
-    CASE WHEN POSITION('_' IN CAST(src."value" AS VARCHAR)) = 0
-          AND NOT (ABS(TRY_CAST(TRIM(BOTH ' ' FROM CAST(src."value" AS VARCHAR)) AS DOUBLE)) >= 9007199254740992.0
-                   AND ABS(TRY_CAST(TRIM(BOTH ' ' FROM CAST(src."value" AS VARCHAR)) AS DOUBLE)) <= 1.7976931348623157e+308)
-         THEN TRY_CAST(TRIM(BOTH ' ' FROM CAST(src."value" AS VARCHAR)) AS DOUBLE) END AS x_raw,
+             (CASE WHEN LENGTH(TRIM(BOTH ' ' FROM (CAST(src."value" AS VARCHAR) COLLATE "binary"))) NOT IN (4, 5) THEN TRIM(BOTH ' ' FROM (CAST(src."value" AS VARCHAR) COLLATE "binary")) WHEN LOWER(TRIM(BOTH ' ' FROM (CAST(src."value" AS VARCHAR) COLLATE "binary"))) = 'true' THEN 'true' WHEN LOWER(TRIM(BOTH ' ' FROM (CAST(src."value" AS VARCHAR) COLLATE "binary"))) = 'false' THEN 'false' ELSE TRIM(BOTH ' ' FROM (CAST(src."value" AS VARCHAR) COLLATE "binary")) END COLLATE "binary") AS t,
+    CASE WHEN NOT POSITION('_' IN (CAST(src."value" AS VARCHAR) COLLATE "binary")) = 0 THEN NULL
+     WHEN ABS(TRY_CAST(TRIM(BOTH ' ' FROM (CAST(src."value" AS VARCHAR) COLLATE "binary")) AS DOUBLE)) >= 9007199254740992.0
+          AND ABS(TRY_CAST(TRIM(BOTH ' ' FROM (CAST(src."value" AS VARCHAR) COLLATE "binary")) AS DOUBLE)) <= 1.7976931348623157e+308
+          AND TRANSLATE(TRIM(BOTH ' ' FROM (CAST(src."value" AS VARCHAR) COLLATE "binary")), '0123456789', '') IN ('', '-', '+') THEN NULL
+     ELSE TRY_CAST(TRIM(BOTH ' ' FROM (CAST(src."value" AS VARCHAR) COLLATE "binary")) AS DOUBLE) END AS x_raw,
     CASE WHEN src."value" IS NULL THEN 1 ELSE 0 END AS is_null
   FROM "ratings" AS src
 ),
@@ -79,7 +78,14 @@ ratings_in AS NOT MATERIALIZED (
 ratings AS NOT MATERIALIZED (
   SELECT metric, item, rater, x, label, 1 AS n_rows
   FROM ratings_in
-  WHERE state = 0
+  WHERE CASE
+    WHEN item IS NULL OR rater IS NULL OR metric IS NULL
+    THEN error(CONCAT('agreement-sql: MissingKeyError: a key (item, rater, metric or slice) is empty (NULL)', ' at (item=', COALESCE(CAST(item AS VARCHAR), 'NULL'), ', rater=', COALESCE(CAST(rater AS VARCHAR), 'NULL'), ', metric=', COALESCE(CAST(metric AS VARCHAR), 'NULL'), ')'))
+    WHEN state = 0 AND ABS(x) >= 9007199254740992.0
+    THEN error(CONCAT('agreement-sql: InvalidRatingError: the rating ', CAST(x AS VARCHAR), ' is not a usable number (infinite, or 2^53 or more in magnitude)', ' at (item=', COALESCE(CAST(item AS VARCHAR), 'NULL'), ', rater=', COALESCE(CAST(rater AS VARCHAR), 'NULL'), ', metric=', COALESCE(CAST(metric AS VARCHAR), 'NULL'), ')'))
+    WHEN state = 0 AND label IS NOT NULL
+    THEN error(CONCAT('agreement-sql: InvalidRatingError: the rating ', label, ' is not a number, which this statement needs', ' at (item=', COALESCE(CAST(item AS VARCHAR), 'NULL'), ', rater=', COALESCE(CAST(rater AS VARCHAR), 'NULL'), ', metric=', COALESCE(CAST(metric AS VARCHAR), 'NULL'), ')'))
+    ELSE state = 0 END
 )
 ,
 rater_codes AS (
@@ -90,6 +96,11 @@ rater_codes AS (
     SELECT rater, ROW_NUMBER() OVER (ORDER BY rater) - 1 AS code
     FROM (SELECT DISTINCT rater FROM ratings) AS d
   ) AS numbered
+  -- the duplicate check counts the rater bits of rater_blocks blocks: a rater beyond them
+  -- would look like a repeated rating
+  WHERE CASE WHEN code >= 62
+             THEN error(CONCAT('agreement-sql: OptionError: more than ', CAST(62 AS VARCHAR), ' raters (rater ', rater, ' is number ', CAST(code + 1 AS VARCHAR), '): render with more rater_blocks'))
+             ELSE TRUE END
 )
 ,
 unit_packed AS (
@@ -98,7 +109,7 @@ unit_packed AS (
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
 
          
-         SUM(CASE WHEN r.x = CAST($category_0 AS DOUBLE) THEN 1.0 WHEN r.x = CAST($category_1 AS DOUBLE) THEN 512.0 WHEN r.x = CAST($category_2 AS DOUBLE) THEN 262144.0 WHEN r.x = CAST($category_3 AS DOUBLE) THEN 134217728.0 WHEN r.x = CAST($category_4 AS DOUBLE) THEN 68719476736.0 ELSE 0.0 END) AS pack_0,
+         SUM(CASE WHEN r.x = CAST(getvariable('category_0') AS DOUBLE) THEN 1.0 WHEN r.x = CAST(getvariable('category_1') AS DOUBLE) THEN 512.0 WHEN r.x = CAST(getvariable('category_2') AS DOUBLE) THEN 262144.0 WHEN r.x = CAST(getvariable('category_3') AS DOUBLE) THEN 134217728.0 WHEN r.x = CAST(getvariable('category_4') AS DOUBLE) THEN 68719476736.0 ELSE 0.0 END) AS pack_0,
 COUNT(*) AS n_rows_u,
          COUNT(*) AS m_u
   FROM ratings AS r
@@ -121,12 +132,12 @@ units AS (
   -- sums of the unit from its count columns
   SELECT metric, item, m_u, n_rows_u,
 or_0, 
-         CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + 0 THEN 1 ELSE 0 END AS dup_u,
+         CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + 0 THEN CASE WHEN error(CONCAT('agreement-sql: DuplicateRatingError: a rater rated (item=', COALESCE(CAST(item AS VARCHAR), 'NULL'), ', metric=', COALESCE(metric, 'NULL'), ') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API')) THEN 1 END ELSE 0 END AS dup_u,
 n_0, n_1, n_2, n_3, n_4, 
-n_0 * CAST($category_0 AS DOUBLE) + n_1 * CAST($category_1 AS DOUBLE) + n_2 * CAST($category_2 AS DOUBLE) + n_3 * CAST($category_3 AS DOUBLE) + n_4 * CAST($category_4 AS DOUBLE) + 0.0 AS s1_u,
-n_0 * CAST($category_0 AS DOUBLE) * CAST($category_0 AS DOUBLE) + n_1 * CAST($category_1 AS DOUBLE) * CAST($category_1 AS DOUBLE) + n_2 * CAST($category_2 AS DOUBLE) * CAST($category_2 AS DOUBLE) + n_3 * CAST($category_3 AS DOUBLE) * CAST($category_3 AS DOUBLE) + n_4 * CAST($category_4 AS DOUBLE) * CAST($category_4 AS DOUBLE) + 0.0 AS s2_u,
-         CASE WHEN n_0 > 0 THEN CAST($category_0 AS DOUBLE) WHEN n_1 > 0 THEN CAST($category_1 AS DOUBLE) WHEN n_2 > 0 THEN CAST($category_2 AS DOUBLE) WHEN n_3 > 0 THEN CAST($category_3 AS DOUBLE) WHEN n_4 > 0 THEN CAST($category_4 AS DOUBLE) END AS x_min,
-         CASE WHEN n_4 > 0 THEN CAST($category_4 AS DOUBLE) WHEN n_3 > 0 THEN CAST($category_3 AS DOUBLE) WHEN n_2 > 0 THEN CAST($category_2 AS DOUBLE) WHEN n_1 > 0 THEN CAST($category_1 AS DOUBLE) WHEN n_0 > 0 THEN CAST($category_0 AS DOUBLE) END AS x_max,
+n_0 * CAST(getvariable('category_0') AS DOUBLE) + n_1 * CAST(getvariable('category_1') AS DOUBLE) + n_2 * CAST(getvariable('category_2') AS DOUBLE) + n_3 * CAST(getvariable('category_3') AS DOUBLE) + n_4 * CAST(getvariable('category_4') AS DOUBLE) + 0.0 AS s1_u,
+n_0 * CAST(getvariable('category_0') AS DOUBLE) * CAST(getvariable('category_0') AS DOUBLE) + n_1 * CAST(getvariable('category_1') AS DOUBLE) * CAST(getvariable('category_1') AS DOUBLE) + n_2 * CAST(getvariable('category_2') AS DOUBLE) * CAST(getvariable('category_2') AS DOUBLE) + n_3 * CAST(getvariable('category_3') AS DOUBLE) * CAST(getvariable('category_3') AS DOUBLE) + n_4 * CAST(getvariable('category_4') AS DOUBLE) * CAST(getvariable('category_4') AS DOUBLE) + 0.0 AS s2_u,
+         CASE WHEN n_0 > 0 THEN CAST(getvariable('category_0') AS DOUBLE) WHEN n_1 > 0 THEN CAST(getvariable('category_1') AS DOUBLE) WHEN n_2 > 0 THEN CAST(getvariable('category_2') AS DOUBLE) WHEN n_3 > 0 THEN CAST(getvariable('category_3') AS DOUBLE) WHEN n_4 > 0 THEN CAST(getvariable('category_4') AS DOUBLE) END AS x_min,
+         CASE WHEN n_4 > 0 THEN CAST(getvariable('category_4') AS DOUBLE) WHEN n_3 > 0 THEN CAST(getvariable('category_3') AS DOUBLE) WHEN n_2 > 0 THEN CAST(getvariable('category_2') AS DOUBLE) WHEN n_1 > 0 THEN CAST(getvariable('category_1') AS DOUBLE) WHEN n_0 > 0 THEN CAST(getvariable('category_0') AS DOUBLE) END AS x_max,
 n_0 * n_0 + n_1 * n_1 + n_2 * n_2 + n_3 * n_3 + n_4 * n_4 + 0 AS q_u,
 CASE WHEN n_0 > 0 THEN 1 ELSE 0 END + CASE WHEN n_1 > 0 THEN 1 ELSE 0 END + CASE WHEN n_2 > 0 THEN 1 ELSE 0 END + CASE WHEN n_3 > 0 THEN 1 ELSE 0 END + CASE WHEN n_4 > 0 THEN 1 ELSE 0 END + 0 AS n_values_u
   FROM unit_wide
@@ -136,7 +147,7 @@ pack_patterns AS (
   -- decoded, so the decoding runs once a pattern instead of once a unit
   SELECT metric, m_u, pack_0, COUNT(*) AS w,
 BIT_OR(or_0) AS or_0, 
-         SUM(n_rows_u) AS n_rows, SUM(CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + 0 THEN 1 ELSE 0 END) AS n_dup
+         SUM(n_rows_u) AS n_rows, SUM(CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + 0 THEN CASE WHEN error(CONCAT('agreement-sql: DuplicateRatingError: a rater rated (item=', COALESCE(CAST(item AS VARCHAR), 'NULL'), ', metric=', COALESCE(metric, 'NULL'), ') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API')) THEN 1 END ELSE 0 END) AS n_dup
   FROM unit_packed
   GROUP BY metric, m_u, pack_0
 ),
@@ -240,4 +251,4 @@ SELECT r.*, u.n_units, u.n_ratings, u.n_single, u.n_merged, u.n_duplicate_units,
        u.n_raters AS key_raters
 FROM unit_counts AS u
 LEFT JOIN coefficient_tests AS r ON r.metric = u.metric
-ORDER BY u.metric, r.position
+ORDER BY u.metric, r.position;

@@ -1,6 +1,5 @@
 -- agreement-sql: ratings_profile (duckdb)
 -- reads relation: "ratings"
--- reads relation: "scales"
 CREATE OR REPLACE TEMP MACRO agreement_isnan(x) AS (NOT ISFINITE(x) AND NOT ISINF(x));
 -- ratings_profile: what a call must know of its ratings before the statistic's statement is
 --   rendered, and every row-level input problem, counted (docs/decisions/0002, 0005).
@@ -14,7 +13,10 @@ CREATE OR REPLACE TEMP MACRO agreement_isnan(x) AS (NOT ISFINITE(x) AND NOT ISIN
 --           number is whole),
 --           n_outside_domain (with a declared domain), n_out_of_scale (with declared scales);
 --           n_ratings = n_numbers + n_labels, n_missing = the rest less the placeholders (NULL,
---           NaN, blank), n_nonfinite = 1 when some number is +-inf or 2^53 or more in magnitude
+--           NaN, blank), n_nonfinite = 1 when some number is +-inf or 2^53 or more in magnitude,
+--           n_marker_labels the labels spelled like a common missing-value marker (NA, N/A,
+--           null, ... in any case: const.missing_markers; rated as categories, and a result
+--           says so, docs/decisions/0014) and marker_label the first of them by its bytes
 --   raters  the distinct raters named on the input rows (a rating or not: testing every
 --           row's value here would cost a second pass of the rules), in name order, one row
 --           each (rater) and each with n_raters, their number; at most MAX_BIT_RATERS + 1
@@ -27,18 +29,17 @@ CREATE OR REPLACE TEMP MACRO agreement_isnan(x) AS (NOT ISFINITE(x) AND NOT ISIN
 -- A metric whose key is NULL is a row with a NULL metric (n_rows counts its rows).
 WITH
 ratings_read AS NOT MATERIALIZED (
-  SELECT CAST(src."question" AS VARCHAR) AS metric,
-             CAST(src."Module" AS VARCHAR) AS slice_0,
-    src."item" AS item,
-    CAST(src."rater" AS VARCHAR) AS rater,
+  SELECT (NULLIF(CASE WHEN LENGTH((CAST(src."question" AS VARCHAR) COLLATE "binary")) NOT IN (4, 5) THEN (CAST(src."question" AS VARCHAR) COLLATE "binary") WHEN LOWER((CAST(src."question" AS VARCHAR) COLLATE "binary")) = 'true' THEN 'true' WHEN LOWER((CAST(src."question" AS VARCHAR) COLLATE "binary")) = 'false' THEN 'false' ELSE (CAST(src."question" AS VARCHAR) COLLATE "binary") END, '') COLLATE "binary") AS metric,
+             (NULLIF(CASE WHEN LENGTH((CAST(src."Module" AS VARCHAR) COLLATE "binary")) NOT IN (4, 5) THEN (CAST(src."Module" AS VARCHAR) COLLATE "binary") WHEN LOWER((CAST(src."Module" AS VARCHAR) COLLATE "binary")) = 'true' THEN 'true' WHEN LOWER((CAST(src."Module" AS VARCHAR) COLLATE "binary")) = 'false' THEN 'false' ELSE (CAST(src."Module" AS VARCHAR) COLLATE "binary") END, '') COLLATE "binary") AS slice_0,
+    (NULLIF(CASE WHEN LENGTH((CAST(src."item" AS VARCHAR) COLLATE "binary")) NOT IN (4, 5) THEN (CAST(src."item" AS VARCHAR) COLLATE "binary") WHEN LOWER((CAST(src."item" AS VARCHAR) COLLATE "binary")) = 'true' THEN 'true' WHEN LOWER((CAST(src."item" AS VARCHAR) COLLATE "binary")) = 'false' THEN 'false' ELSE (CAST(src."item" AS VARCHAR) COLLATE "binary") END, '') COLLATE "binary") AS item,
+    (NULLIF(CASE WHEN LENGTH((CAST(src."rater" AS VARCHAR) COLLATE "binary")) NOT IN (4, 5) THEN (CAST(src."rater" AS VARCHAR) COLLATE "binary") WHEN LOWER((CAST(src."rater" AS VARCHAR) COLLATE "binary")) = 'true' THEN 'true' WHEN LOWER((CAST(src."rater" AS VARCHAR) COLLATE "binary")) = 'false' THEN 'false' ELSE (CAST(src."rater" AS VARCHAR) COLLATE "binary") END, '') COLLATE "binary") AS rater,
 
-             TRIM(BOTH ' ' FROM CAST(src."value" AS VARCHAR)) AS t,
-    -- numeric text is the number, unless it is finite and 2^53 or more in magnitude: such a
-    -- code (an id written as digits) stays exact text, a label
-    CASE WHEN POSITION('_' IN CAST(src."value" AS VARCHAR)) = 0
-          AND NOT (ABS(TRY_CAST(TRIM(BOTH ' ' FROM CAST(src."value" AS VARCHAR)) AS DOUBLE)) >= 9007199254740992.0
-                   AND ABS(TRY_CAST(TRIM(BOTH ' ' FROM CAST(src."value" AS VARCHAR)) AS DOUBLE)) <= 1.7976931348623157e+308)
-         THEN TRY_CAST(TRIM(BOTH ' ' FROM CAST(src."value" AS VARCHAR)) AS DOUBLE) END AS x_raw,
+             (CASE WHEN LENGTH(TRIM(BOTH ' ' FROM (CAST(src."value" AS VARCHAR) COLLATE "binary"))) NOT IN (4, 5) THEN TRIM(BOTH ' ' FROM (CAST(src."value" AS VARCHAR) COLLATE "binary")) WHEN LOWER(TRIM(BOTH ' ' FROM (CAST(src."value" AS VARCHAR) COLLATE "binary"))) = 'true' THEN 'true' WHEN LOWER(TRIM(BOTH ' ' FROM (CAST(src."value" AS VARCHAR) COLLATE "binary"))) = 'false' THEN 'false' ELSE TRIM(BOTH ' ' FROM (CAST(src."value" AS VARCHAR) COLLATE "binary")) END COLLATE "binary") AS t,
+    CASE WHEN NOT POSITION('_' IN (CAST(src."value" AS VARCHAR) COLLATE "binary")) = 0 THEN NULL
+     WHEN ABS(TRY_CAST(TRIM(BOTH ' ' FROM (CAST(src."value" AS VARCHAR) COLLATE "binary")) AS DOUBLE)) >= 9007199254740992.0
+          AND ABS(TRY_CAST(TRIM(BOTH ' ' FROM (CAST(src."value" AS VARCHAR) COLLATE "binary")) AS DOUBLE)) <= 1.7976931348623157e+308
+          AND TRANSLATE(TRIM(BOTH ' ' FROM (CAST(src."value" AS VARCHAR) COLLATE "binary")), '0123456789', '') IN ('', '-', '+') THEN NULL
+     ELSE TRY_CAST(TRIM(BOTH ' ' FROM (CAST(src."value" AS VARCHAR) COLLATE "binary")) AS DOUBLE) END AS x_raw,
     CASE WHEN src."value" IS NULL THEN 1 ELSE 0 END AS is_null
   FROM "ratings" AS src
 ),
@@ -59,7 +60,12 @@ ratings_in AS NOT MATERIALIZED (
 ratings AS NOT MATERIALIZED (
   SELECT metric, slice_0, item, rater, x, label, 1 AS n_rows
   FROM ratings_in
-  WHERE state = 0
+  WHERE CASE
+    WHEN item IS NULL OR rater IS NULL OR metric IS NULL OR slice_0 IS NULL
+    THEN error(CONCAT('agreement-sql: MissingKeyError: a key (item, rater, metric or slice) is empty (NULL)', ' at (item=', COALESCE(CAST(item AS VARCHAR), 'NULL'), ', rater=', COALESCE(CAST(rater AS VARCHAR), 'NULL'), ', metric=', COALESCE(CAST(metric AS VARCHAR), 'NULL'), ', slice_0=', COALESCE(CAST(slice_0 AS VARCHAR), 'NULL'), ')'))
+    WHEN state = 0 AND ABS(x) >= 9007199254740992.0
+    THEN error(CONCAT('agreement-sql: InvalidRatingError: the rating ', CAST(x AS VARCHAR), ' is not a usable number (infinite, or 2^53 or more in magnitude)', ' at (item=', COALESCE(CAST(item AS VARCHAR), 'NULL'), ', rater=', COALESCE(CAST(rater AS VARCHAR), 'NULL'), ', metric=', COALESCE(CAST(metric AS VARCHAR), 'NULL'), ', slice_0=', COALESCE(CAST(slice_0 AS VARCHAR), 'NULL'), ')'))
+    ELSE state = 0 END
 )
 ,
 profile_keys AS (
@@ -77,9 +83,10 @@ profile_keys AS (
          -- FLOOR of a number beyond 2^53 (refused below, n_nonfinite) would overflow on Spark,
          -- whose FLOOR returns BIGINT: a CASE keeps it from being evaluated
          MAX(CASE WHEN ABS(r.x) < 9007199254740992.0 THEN r.x - FLOOR(r.x) END) AS frac_max,
-         SUM(CASE WHEN r.x < d.lo OR r.x > d.hi THEN 1 ELSE 0 END) AS n_out_of_scale
+         SUM(CASE WHEN LOWER(r.label) IN ('na', 'n/a', '#n/a', 'null', 'none', 'nil') THEN 1 ELSE 0 END) AS n_marker_labels,
+         MIN(CASE WHEN LOWER(r.label) IN ('na', 'n/a', '#n/a', 'null', 'none', 'nil') THEN r.label END) AS marker_label,
+         0 AS n_out_of_scale
   FROM ratings_in AS r
-  LEFT JOIN "scales" AS d ON d.metric = r.metric
   GROUP BY r.metric, r.slice_0
 ),
 profile_raters AS (
@@ -95,12 +102,13 @@ SELECT 'key' AS part, k.metric, k.slice_0, k.n_rows, k.n_numbers, k.n_labels,
        k.n_null_item, k.n_null_rater, CAST(NULL AS BIGINT) AS n_raters, k.x_min, k.x_max, k.frac_max,
        CASE WHEN k.x_min <= -9007199254740992.0 OR k.x_max >= 9007199254740992.0 THEN 1 ELSE 0 END AS n_nonfinite,
 0 AS n_outside_domain,
-       k.n_out_of_scale, CAST(NULL AS VARCHAR) AS rater
+       k.n_out_of_scale, COALESCE(k.n_marker_labels, 0) AS n_marker_labels, k.marker_label,
+       CAST(NULL AS VARCHAR) AS rater
 FROM profile_keys AS k
 UNION ALL
 SELECT 'raters', CAST(NULL AS VARCHAR), CAST(NULL AS VARCHAR), NULL, NULL, NULL,
        NULL, NULL, NULL, NULL, NULL, NULL,
-       n_raters, NULL, NULL, NULL, NULL, NULL, NULL, rater
+       n_raters, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, rater
 FROM (SELECT rater, n_raters FROM profile_raters
       ORDER BY rater LIMIT 497) AS listed
-ORDER BY 1, metric, slice_0, rater
+ORDER BY 1, metric, slice_0, rater;

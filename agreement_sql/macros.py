@@ -1,0 +1,244 @@
+"""DuckDB table macros: the package's statements callable from SQL alone (docs/decisions/0018).
+
+``install_macros(con)`` (CLI ``agreement-sql macros DB``) defines, in the DuckDB database the
+caller names, one table macro per public coefficient of the registry
+(agreement_sql/registry.py), ``pairwise_agreement`` and ``irr_summary``, so that any DuckDB
+client, with no Python, runs::
+
+    SELECT * FROM krippendorff_alpha('ratings.parquet', level := 'nominal');
+    SELECT * FROM fleiss_kappa('my_table', weights := 'quadratic');
+    SELECT * FROM cohen_kappa('SELECT item, coder AS rater, code AS value FROM t', rater := 'rater');
+
+The first argument is a table or view name, a file path DuckDB reads (a Parquet, CSV or JSON
+file, or a glob), or a query (text starting with SELECT, FROM or WITH); ``item``, ``rater``,
+``value`` name its columns (default item, rater, value) and ``metric`` a metric column
+(default none: one metric named after the value column).
+
+Every macro body is a statement rendered from the templates (agreement_sql.rendering.statement,
+the builder ``agreement-sql render`` uses), never a hand-written copy, with the input checks a
+Python call applies before it runs (rendering.CHECKS: NULL keys, unusable numbers, labels where
+numbers are needed, a rater rating a unit twice, more raters than the rater bits hold) carried
+by the statement through DuckDB's ``error()``: a bad input stops the query with a message
+naming the row. Structure options that vary per call (alpha's ``level``, the ``weights``, a
+metric column or none) are rendered once per choice into an inner macro
+(``agreement_sql_<name>__<choice>``), and the public macro dispatches: a UNION ALL of the
+inner macros, each under a filter on the call's constant arguments, which DuckDB's optimizer
+removes before anything runs but the chosen branch; an unknown choice is an ``error()``.
+The statements use the counts form of the per-unit aggregation (no profile is needed to
+render it) with rater bits for up to 496 raters (all RATER_BLOCKS blocks).
+
+Writing: this is the one command that writes into a database on purpose. It creates or
+replaces only macros that carry the package's comment (``COMMENT ON MACRO``); an existing
+function or macro of the same name that is not the package's is refused (OptionError), and
+nothing is written then.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from itertools import product
+from typing import Any, Iterator
+
+from .constants import RATER_BLOCKS
+from .dialects import DUCKDB
+from .errors import OptionError
+from .parameters import DEFAULT_LEVEL
+from .registry import REGISTRY
+
+COMMENT = "agreement-sql"
+INPUT = "agreement_input"                       # the relation the rendered statements read
+MACRO_DIALECT = replace(DUCKDB, param_form="agreement_p_{}")
+# the inner macros' own parameters (prefixed: a macro parameter would capture a column reference
+# of the same name in its body)
+INNER_ARGS = ("agreement_src", "agreement_item", "agreement_rater", "agreement_value",
+              "agreement_metric")
+WEIGHTS = (None, "linear", "quadratic")
+LEVELS = ("nominal", "ordinal", "interval", "ratio")
+
+
+@dataclass(frozen=True)
+class Macro:
+    """A public macro: its name, the template (a registry coefficient or a statement), and the
+    per-call structure options it dispatches on (option name -> choices; None: not given)."""
+
+    name: str
+    template: str
+    choices: tuple[tuple[str, tuple[Any, ...]], ...]
+    defaults: tuple[tuple[str, Any], ...]
+    title: str
+
+
+def public_macros() -> list[Macro]:
+    """Every public coefficient, pairwise agreement and the IRR summary."""
+    out = []
+    for entry in REGISTRY.values():
+        choices: list[tuple[str, tuple[Any, ...]]] = []
+        defaults: list[tuple[str, Any]] = []
+        if entry.levels:
+            choices.append(("level", LEVELS))
+            defaults.append(("level", DEFAULT_LEVEL))
+        if entry.weighted:
+            choices.append(("weights", WEIGHTS))
+            defaults.append(("weights", None))
+        out.append(Macro(entry.name, entry.name, tuple(choices), tuple(defaults), entry.title))
+    out.append(Macro("pairwise_agreement", "pairwise_agreement", (), (),
+                     "exact and adjacent pairwise agreement % and GDPval A^HH per metric"))
+    out.append(Macro("irr_summary", "irr_report", (), (),
+                     "the workshop IRR report's statement: validation, scores, patterns, traces"))
+    return out
+
+
+def _inner_name(macro: Macro, combo: dict[str, Any], with_metric: bool) -> str:
+    parts = [str(combo[k]) if combo[k] is not None else "none" for k, _ in macro.choices]
+    return "__".join(["agreement_sql_" + macro.name, *parts, "metric" if with_metric else "value"])
+
+
+def _source_query() -> str:
+    """The caller's source as DuckDB's query() reads it: a query as it is, else a relation or
+    file name as one quoted identifier (a table, a view, or a file DuckDB's replacement scan
+    reads: Parquet, CSV, JSON, a glob)."""
+    return ("query(CASE WHEN regexp_matches(agreement_src, '^\\s*(select|from|with)\\b', 'i') "
+            "THEN agreement_src ELSE CONCAT('FROM \"', replace(agreement_src, '\"', '\"\"'), '\"') END)")
+
+
+def _splice(sql: str, with_metric: bool) -> str:
+    """The rendered statement with the caller's source as its first CTE: the columns named by
+    the macro's arguments, read from the row as a struct (r[agreement_item] ...)."""
+    marker = "\nWITH\n"
+    if sql.count(marker) != 1:
+        raise AssertionError("a macro's statement must open one top-level WITH")
+    head, body = sql.split(marker, 1)
+    metric = (", r[agreement_metric] AS \"metric\"" if with_metric else "")
+    source = (f"{INPUT} AS (\n  SELECT r[agreement_item] AS \"item\", r[agreement_rater] AS \"rater\", "
+              f"r[agreement_value] AS \"value\"{metric}\n  FROM {_source_query()} AS r\n),\n")
+    return head + marker + source + body
+
+
+def _literal(value: Any) -> str:
+    return MACRO_DIALECT.literal(value)
+
+
+def inner_macros(macro: Macro) -> Iterator[tuple[str, str]]:
+    """(name, CREATE statement) of each inner macro: one rendered statement per choice."""
+    from .rendering import statement
+
+    keys = [k for k, _ in macro.choices]
+    for values in product(*(c for _, c in macro.choices)):
+        combo = dict(zip(keys, values))
+        for with_metric in (False, True):
+            rendered, params = statement(
+                macro.template, dialect=MACRO_DIALECT, relation=INPUT, item="item",
+                rater="rater", value="value", metric="metric" if with_metric else None,
+                checks=True, rater_blocks=RATER_BLOCKS, **{k: v for k, v in combo.items()
+                                                           if v is not None})
+            args = list(INNER_ARGS)
+            # every inner macro takes the metric name of a value column (unused with a metric
+            # column), so the dispatch passes the same arguments to each
+            for p in ["default_metric"] + [q for q in rendered.params if q != "default_metric"]:
+                value = params[p] if p != "default_metric" else "value"
+                args.append(f"agreement_p_{p} := {_literal(value)}")
+            name = _inner_name(macro, combo, with_metric)
+            body = _splice(rendered.sql.strip().rstrip(";"), with_metric)
+            yield name, (f"CREATE OR REPLACE MACRO {name}({', '.join(args)}) AS TABLE\n{body}")
+
+
+def public_macro(macro: Macro) -> str:
+    """The CREATE statement of the public macro: the dispatch over its inner macros."""
+    params = ["src"] + [f"{k} := {_literal(v)}" for k, v in macro.defaults] + [
+        "item := 'item'", "rater := 'rater'", "value := 'value'", "metric := NULL"]
+    branches = []
+    keys = [k for k, _ in macro.choices]
+    for values in product(*(c for _, c in macro.choices)):
+        combo = dict(zip(keys, values))
+        for with_metric in (False, True):
+            tests = [f"{k} IS NULL" if v is None else f"{k} = {_literal(v)}" for k, v in combo.items()]
+            tests.append("metric IS NOT NULL" if with_metric else "metric IS NULL")
+            branches.append(
+                f"SELECT * FROM {_inner_name(macro, combo, with_metric)}(src, item, rater, value, "
+                f"COALESCE(metric, value), agreement_p_default_metric := value)\n"
+                f"WHERE {' AND '.join(tests)}")
+    for k, allowed in macro.choices:
+        listed = ", ".join(_literal(v) for v in allowed if v is not None)
+        shown = " | ".join(str(v) if v is not None else "NULL" for v in allowed)
+        first = _inner_name(macro, {kk: c[0] for kk, c in macro.choices}, False)
+        null_ok = f"{k} IS NOT NULL AND " if None in allowed else ""
+        branches.append(
+            f"SELECT * FROM {first}(src, item, rater, value, value, agreement_p_default_metric := value)\n"
+            f"WHERE CASE WHEN {null_ok}{k} NOT IN ({listed}) THEN "
+            f"error(CONCAT('agreement-sql: OptionError: {macro.name}: {k} must be {shown}, got ', "
+            f"CAST({k} AS VARCHAR))) ELSE FALSE END")
+    return (f"CREATE OR REPLACE MACRO {macro.name}({', '.join(params)}) AS TABLE\n"
+            + "\nUNION ALL\n".join(branches))
+
+
+def macro_names(macros: list[Macro] | None = None) -> list[str]:
+    macros = public_macros() if macros is None else macros
+    names = ["agreement_fsum", "agreement_isnan"]
+    for macro in macros:
+        names += [name for name, _ in inner_macros(macro)] + [macro.name]
+    return names
+
+
+def macro_script() -> list[str]:
+    """Every statement that defines the macros, in order: the session macros the statements
+    call (persistent here), the inner macros, the public ones, and each one's comment."""
+    setup = [s.replace("CREATE OR REPLACE TEMP MACRO", "CREATE OR REPLACE MACRO")
+             for s in DUCKDB.setup]
+    statements = list(setup)
+    comments = [f"COMMENT ON MACRO agreement_fsum IS '{COMMENT}'",
+                f"COMMENT ON MACRO agreement_isnan IS '{COMMENT}'"]
+    for macro in public_macros():
+        for name, create in inner_macros(macro):
+            statements.append(create)
+            comments.append(f"COMMENT ON MACRO TABLE {name} IS '{COMMENT}'")
+        statements.append(public_macro(macro))
+        comments.append(f"COMMENT ON MACRO TABLE {macro.name} IS "
+                        f"{_literal(COMMENT + ': ' + macro.title)}")
+    return statements + comments
+
+
+def script_text() -> str:
+    """The macros as one SQL script (``agreement-sql macros`` without a database), for the
+    DuckDB CLI: ``agreement-sql macros | duckdb my.db``."""
+    head = ("-- agreement-sql macros: table macros for DuckDB (docs/decisions/0018).\n"
+            "-- Run in the database that should hold them; they replace earlier agreement-sql\n"
+            "-- macros of the same names. Then: SELECT * FROM krippendorff_alpha('ratings.parquet');\n")
+    return head + "".join(s + ";\n" for s in macro_script())
+
+
+def install_macros(con: Any) -> list[str]:
+    """Define the macros in ``con``'s current database (a duckdb connection); returns the public
+    macros' names. Refuses (OptionError, nothing written) when a function or macro of one of
+    the names exists that is not the package's (its comment does not start with
+    'agreement-sql'). Runs in one transaction on a cursor of ``con``."""
+    import duckdb
+
+    if not isinstance(con, duckdb.DuckDBPyConnection):
+        raise OptionError(f"install_macros takes a duckdb connection, got {type(con).__name__}")
+    names = macro_names()
+    cur = con.cursor()
+    try:
+        # (a scalar and a table macro may share a name: every function of the name is looked at)
+        found = cur.execute(
+            "SELECT function_name, comment FROM duckdb_functions() "
+            "WHERE database_name = current_database() AND schema_name = current_schema() "
+            "AND list_contains(?, function_name)", [names]).fetchall()
+        foreign = sorted({n for n, comment in found if not str(comment or "").startswith(COMMENT)})
+        builtin = cur.execute(
+            "SELECT DISTINCT function_name FROM duckdb_functions() WHERE internal "
+            "AND list_contains(?, function_name)", [names]).fetchall()
+        foreign += sorted(n for (n,) in builtin)
+        if foreign:
+            raise OptionError(f"the database already has {len(foreign)} function(s) or macro(s) of "
+                              f"these names that agreement-sql did not create: "
+                              f"{', '.join(repr(n) for n in foreign[:5])}; nothing was written")
+        cur.execute("BEGIN TRANSACTION")
+        try:
+            for statement in macro_script():
+                cur.execute(statement)
+            cur.execute("COMMIT")
+        except BaseException:
+            cur.execute("ROLLBACK")
+            raise
+    finally:
+        cur.close()
+    return [m.name for m in public_macros()]

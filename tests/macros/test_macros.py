@@ -1,0 +1,187 @@
+"""The DuckDB table macros (agreement_sql/macros.py, decision 0018): every public coefficient,
+pairwise agreement and the IRR summary called from SQL alone give the Python API's numbers on
+the reference files (the API's own numbers are the published ones: tests/reference/published.json,
+e.g. Krippendorff 2011 0.743 / 0.815 / 0.849 / 0.797, Fleiss 1971 0.4302); a bad input stops the
+query with an error naming the row; install refuses a name it did not create. The same from the
+DuckDB CLI binary of the duckdb-cli package (`duckdb`, beside the venv's python or on PATH)."""
+from __future__ import annotations
+
+import math
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import duckdb
+import pytest
+
+import agreement_sql as ag
+from agreement_sql.macros import public_macros, script_text
+from agreement_sql.registry import REGISTRY
+
+ROOT = Path(__file__).resolve().parents[2]
+REF = ROOT / "tests" / "reference"
+K2011 = str(REF / "krippendorff2011_4x12.csv")
+FLEISS = str(REF / "fleiss1971_diagnoses_30x6.csv")
+SAS = str(REF / "sas_kappa_3x3.csv")
+NEWSROOM = str(ROOT / "data" / "real" / "newsroom2018_humaneval.csv")
+WORKSHOP = str(ROOT / "data" / "workshop_annotations.csv")
+WORKSHOP_COLUMNS = dict(item="trace_id", rater="user_id", value="rating", metric="question_id")
+FIELDS = ("value", "observed_agreement", "chance_agreement", "observed_disagreement",
+          "expected_disagreement", "n_items")
+
+
+@pytest.fixture(scope="module")
+def con():
+    con = duckdb.connect()
+    assert ag.install_macros(con) == [m.name for m in public_macros()]
+    return con
+
+
+def _close(a, b) -> bool:
+    if a is None or b is None:
+        return a is None and b is None
+    return math.isclose(float(a), float(b), rel_tol=1e-12, abs_tol=1e-12)
+
+
+def _rows(con, sql):
+    rel = con.sql(sql)
+    return [dict(zip(rel.columns, r)) for r in rel.fetchall()]
+
+
+# every registry entry: the two-rater ones on SAS's two raters, the others on Fleiss' six
+CASES = [(name, SAS if entry.two_raters else FLEISS, {}) for name, entry in REGISTRY.items()
+         if name != "cohen_kappa"] + [
+    ("cohen_kappa", SAS, {}), ("cohen_kappa", SAS, {"weights": "linear"}),
+    ("cohen_kappa", SAS, {"weights": "quadratic"}),
+    ("fleiss_kappa", FLEISS, {"weights": "quadratic"}), ("gwet_ac1", FLEISS, {"weights": "linear"}),
+    *[("krippendorff_alpha", K2011, {"level": lv}) for lv in ("nominal", "ordinal", "interval", "ratio")],
+]
+
+
+@pytest.mark.parametrize("name,path,options", CASES,
+                         ids=lambda v: v if isinstance(v, str) and "/" not in v else None)
+def test_each_coefficient_macro_gives_the_apis_numbers(con, name, path, options):
+    args = "".join(f", {k} := '{v}'" for k, v in options.items())
+    got = _rows(con, f"SELECT * FROM {name}('{path}'{args})")
+    expected = getattr(ag, name)(path, **options)
+    assert len(got) == 1 and got[0]["coefficient"] == expected["coefficient"]
+    for field in FIELDS:
+        if field in expected:
+            assert _close(got[0][field], expected[field]), (field, got[0][field], expected[field])
+
+
+def test_a_metric_column_a_table_and_a_query(con):
+    expected = {r["metric"]: r["value"] for r in ag.fleiss_kappa(NEWSROOM, metric="metric")}
+    con.execute(f"CREATE OR REPLACE TEMP TABLE newsroom AS SELECT * FROM read_csv('{NEWSROOM}')")
+    by_table = _rows(con, "SELECT metric, value FROM fleiss_kappa('newsroom', metric := 'metric')")
+    query = ("SELECT item AS unit, rater AS coder, value AS score, metric FROM newsroom")
+    by_query = _rows(con, f"SELECT metric, value FROM fleiss_kappa('{query}', item := 'unit', "
+                          "rater := 'coder', value := 'score', metric := 'metric')")
+    for rows in (by_table, by_query):
+        assert {r["metric"] for r in rows} == set(expected)
+        assert all(_close(r["value"], expected[r["metric"]]) for r in rows)
+
+
+def test_pairwise_agreement_and_the_irr_summary(con):
+    cols = ", ".join(f"{k} := '{v}'" for k, v in WORKSHOP_COLUMNS.items())
+    pairwise = {r["metric"]: r for r in _rows(con, f"SELECT * FROM pairwise_agreement('{WORKSHOP}', {cols})")}
+    api = ag.pairwise_agreement(WORKSHOP, **WORKSHOP_COLUMNS)
+    assert set(pairwise) == set(api)
+    for metric, r in api.items():
+        assert _close(pairwise[metric]["exact_agreement"], r["exact_agreement"])
+        assert _close(pairwise[metric]["adjacent_agreement"], r["adjacent_agreement"])
+    scores = _rows(con, f"SELECT * FROM irr_summary('{WORKSHOP}', {cols}) WHERE part = 'scores'")
+    report = ag.irr(WORKSHOP, **WORKSHOP_COLUMNS)
+    overall = [r for r in scores if r["metric"] is None][0]
+    assert round(overall["primary_score"], 1) == report["score"] == 73.7   # README: 73.7%
+    for r in scores:
+        if r["metric"] is not None:
+            # (the report shows alpha to three decimals)
+            assert round(r["krippendorff_alpha"], 3) == \
+                report["per_metric_scores"][r["metric"]]["krippendorff_alpha"]
+
+
+@pytest.mark.parametrize("rows,expected", [
+    ("(1, 'a', '1'), (1, 'a', '2'), (1, 'b', '2')", "DuplicateRatingError: a rater rated (item=1"),
+    ("(1, 'a', '1'), (1, 'b', 'inf'), (2, 'a', '1')", "InvalidRatingError: the rating inf"),
+    ("(1, 'a', '1'), (NULL, 'b', '1'), (2, 'a', '1')", "MissingKeyError"),
+    ("(1, 'a', '1'), (1, 'b', 'x'), (2, 'a', '1')", "the rating x is not a number"),
+])
+def test_a_bad_input_stops_the_macro_naming_the_row(con, rows, expected):
+    con.execute(f"CREATE OR REPLACE TEMP TABLE bad AS SELECT * FROM (VALUES {rows}) AS t(item, rater, value)")
+    with pytest.raises(duckdb.Error, match="agreement-sql: .*" + expected.replace("(", r"\(")):
+        con.sql("SELECT * FROM krippendorff_alpha('bad', level := 'interval')").fetchall()
+    # the API refuses the same input
+    with pytest.raises(ag.AgreementError):
+        ag.krippendorff_alpha(con.sql("SELECT * FROM bad").arrow(), level="interval")
+
+
+def test_an_unknown_choice_is_an_error(con):
+    with pytest.raises(duckdb.Error, match="level must be nominal"):
+        con.sql(f"SELECT * FROM krippendorff_alpha('{K2011}', level := 'bogus')").fetchall()
+    with pytest.raises(duckdb.Error, match="weights must be"):
+        con.sql(f"SELECT * FROM fleiss_kappa('{FLEISS}', weights := 'cubic')").fetchall()
+
+
+def test_install_refuses_a_name_it_did_not_create_and_replaces_its_own(tmp_path):
+    path = str(tmp_path / "m.db")
+    con = duckdb.connect(path)
+    ag.install_macros(con)
+    ag.install_macros(con)                       # its own macros: replaced
+    con.execute("CREATE OR REPLACE MACRO fleiss_kappa(x) AS x + 1")    # the user's own
+    before = con.sql("SELECT COUNT(*) FROM duckdb_functions() WHERE NOT internal").fetchall()
+    with pytest.raises(ag.OptionError, match="'fleiss_kappa'.*nothing was written"):
+        ag.install_macros(con)
+    assert con.sql("SELECT fleiss_kappa(1)").fetchall() == [(2,)]
+    assert con.sql("SELECT COUNT(*) FROM duckdb_functions() WHERE NOT internal").fetchall() == before
+    con.close()
+
+
+def _duckdb_cli() -> str | None:
+    beside = Path(sys.executable).parent / "duckdb"
+    return str(beside) if beside.exists() else shutil.which("duckdb")
+
+
+def test_the_macros_in_the_duckdb_cli(tmp_path):
+    cli = _duckdb_cli()
+    if cli is None:
+        if os.environ.get("CI"):
+            pytest.fail("no duckdb CLI (pip install -e '.[test]' installs duckdb-cli)")
+        pytest.skip("no duckdb CLI (the duckdb-cli package)")
+    from agreement_sql.cli import main
+
+    db = str(tmp_path / "macros.db")
+    script = tmp_path / "macros.sql"
+    script.write_text(script_text() + f"SELECT value FROM krippendorff_alpha('{K2011}', level := 'ordinal');\n"
+                      f"SELECT value FROM fleiss_kappa('{FLEISS}');\n")
+    out = subprocess.run([cli, "-csv", "-noheader", db], input=script.read_text(), text=True,
+                         capture_output=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    values = [float(line) for line in out.stdout.split()]
+    assert _close(values[0], ag.krippendorff_alpha(K2011, level="ordinal")["value"])
+    assert _close(values[1], ag.fleiss_kappa(FLEISS)["value"])
+    # a bad input: the CLI prints the error naming the row
+    bad = subprocess.run([cli, db], input="SELECT * FROM fleiss_kappa('SELECT 1 AS item, ''a'' AS rater, "
+                         "1 AS value UNION ALL SELECT 1, ''a'', 2');\n", text=True,
+                         capture_output=True, timeout=300)
+    assert "DuplicateRatingError" in bad.stdout + bad.stderr
+    # the macros persist in the database file the CLI wrote them into
+    again = subprocess.run([cli, "-csv", "-noheader", db], input=f"SELECT value FROM gwet_ac1('{FLEISS}');\n",
+                           text=True, capture_output=True, timeout=300)
+    assert again.returncode == 0 and _close(float(again.stdout), ag.gwet_ac1(FLEISS)["value"]), again.stderr
+
+
+def test_the_macros_command_writes_into_the_database_it_names(tmp_path, capsys):
+    from agreement_sql.cli import main
+
+    # (the Python duckdb's file: the CLI binary of another DuckDB version may not open it)
+    db = str(tmp_path / "second.db")
+    assert main(["macros", db]) == 0
+    assert f"wrote {len(REGISTRY) + 2} table macros" in capsys.readouterr().err
+    con = duckdb.connect(db)
+    assert _close(con.sql(f"SELECT value FROM gwet_ac1('{FLEISS}')").fetchall()[0][0],
+                  ag.gwet_ac1(FLEISS)["value"])
+    con.close()
+    assert main(["macros"]) == 0 and capsys.readouterr().out == script_text()
