@@ -307,3 +307,27 @@ def test_alpha_default_interval_is_still_the_bootstrap():
     assert round(result["se0"], 5) == 0.14548
     ordinal = a.krippendorff_alpha(data, layout="wide", level="ordinal", ci=0.95, n_boot=50)
     assert ordinal["ci_method"] == "bootstrap" and ordinal["z"] is None
+
+
+# -- the CLI ---------------------------------------------------------------------------------------
+
+def test_cli_inference_and_oriented_weights(capsys):
+    # the same numbers through agreement-sql gwet-ac1 --inference irrcac (R irrCAC README,
+    # gwet.ac1.raw(cac.raw4raters): 0.77544, se 0.14295, (0.461, 1), p 0.000208721) and
+    # brennan-prediger --asymmetric-weights oriented (Python irrCAC docs: 0.808)
+    import json
+
+    from agreement_sql.cli import main
+
+    raw = str(REFERENCE / "peers" / "irrcac_raw4raters.csv")
+    assert main(["gwet-ac1", raw, "--layout", "wide", "--item", "Units", "--ci", "0.95",
+                 "--inference", "irrcac"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert (round(out["value"], 5), round(out["se"], 5)) == (0.77544, 0.14295)
+    assert _ci(out, 3) == (0.461, 1.0)
+    assert out["p_value"] == pytest.approx(0.000208721, rel=5e-7)
+    table = str(REFERENCE / "peers" / "irrcac_cont3x3abstractors.csv")
+    assert main(["brennan-prediger", table, "--layout", "table", "--item", "category",
+                 "--weights", "[[1, 0.75, 0], [0.75, 1, 0], [0, 0.75, 1]]",
+                 "--categories", "Ectopic,AIU,NIU", "--asymmetric-weights", "oriented"]) == 0
+    assert round(json.loads(capsys.readouterr().out)["value"], 5) == 0.808
