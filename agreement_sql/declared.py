@@ -333,10 +333,15 @@ PARAMETERS: dict[str, Parameter] = _declared(
               whole(0, 2 ** 62 - 1, optional=True), refuses=(-1, 1.5)),
     Parameter("marginals", "Cohen/Scott with missing ratings: 'pairwise' or irrCAC's 'gwet'",
               choice(None, "pairwise", "gwet"), refuses=("all",)),
-    Parameter("asymmetric_weights", "an asymmetric weight matrix: 'error' or 'symmetrize'",
-              choice(None, "error", "symmetrize"), refuses=("keep",)),
+    Parameter("asymmetric_weights", "an asymmetric weight matrix: 'error', 'symmetrize', or "
+              "'oriented' (kept in two raters' table, rows the first rater: irrCAC's *.table)",
+              choice(None, "error", "symmetrize", "oriented"), refuses=("keep",)),
     Parameter("variance", "the analytic variance's divisor as irrCAC: 'irrcac_raw' or "
               "'irrcac_table'", choice(None, "irrcac_raw", "irrcac_table"), refuses=("raw",)),
+    Parameter("inference", "analytic intervals and tests: 'normal' (normal quantiles, each "
+              "coefficient's null variance) or 'irrcac' (Student's t on n - 1 df, the estimate's "
+              "variance, the upper end at most 1)", choice(None, "normal", "irrcac"),
+              refuses=("t",)),
     # ICC, concordance, Bland-Altman
     Parameter("form", "the ICC form (ICC1 ... ICC3k, or Shrout & Fleiss / McGraw & Wong names)",
               text(optional=True), None, refuses=("", 2)),

@@ -209,3 +209,19 @@ def t_sf(x: float, v: float) -> float:
     """P(T > x) for Student's t with v degrees of freedom."""
     tail = 0.5 * betai(v / (v + x * x), v / 2.0, 0.5)
     return tail if x >= 0.0 else 1.0 - tail
+
+
+def t_interval(value: float | None, se: float | None, n: int | float | None, level: float, *,
+               upper: float | None = None) -> tuple[float | None, float | None]:
+    """The interval value -/+ t_{1 - (1 - level)/2}(n - 1) se, with its upper end at most
+    ``upper``: irrCAC's interval (Gwet 2014; irrCAC's functions take ``qt(1 - (1 - conflev)/2,
+    n - 1)`` and ``min(1, ...)``), on a value, standard error and n that SQL computed. The one
+    number computed here is the t quantile (DuckDB has none); None where any input is undefined
+    or n < 2."""
+    if value is None or se is None or n is None or n < 2:
+        return None, None
+    q = t_ppf(0.5 + level / 2.0, float(n) - 1.0)
+    low, high = value - q * se, value + q * se
+    if upper is not None:
+        high = min(upper, high)
+    return low, high

@@ -154,6 +154,13 @@ OPTIONS: dict[str, tuple[Check, str]] = {
     "variance": (_choice(None, "irrcac_raw", "irrcac_table"),
                  "the analytic variance's divisor as irrCAC's *.raw (n - 1) or *.table (n) "
                  "functions; None: each coefficient's own"),
+    "inference": (_choice("normal", "irrcac"),
+                  "the tests and analytic intervals: normal quantiles and each coefficient's "
+                  "null variance, or irrCAC's Student's t on n - 1 degrees of freedom with the "
+                  "estimate's own variance (sql/coefficients.sql.j2)"),
+    "oriented": (_bool, "the rater-free kappa family's inputs from two raters' contingency table, "
+                        "an asymmetric weight matrix kept in its orientation (rows the first "
+                        "rater; sql/_kappa_pair_inputs.sql.j2)"),
     # the intraclass correlation (sql/_icc.sql.j2) and the planning simulation
     # (sql/plan_simulation.sql.j2)
     "rater_digits": (lambda v: _count(v) and v <= 62,
@@ -191,6 +198,7 @@ OPTIONS: dict[str, tuple[Check, str]] = {
                  "instance and category with the ratings joined back (any raters and categories)"),
     # Student's t distribution function (sql/student_t.sql.j2, sql/_student_t.sql.j2)
     "t_values": (_is_str, "student_t: the relation of rows (row_id, t, v) whose P(T <= t) it computes"),
+    "z_values": (_is_str, "normal_tail: the relation of rows (row_id, x) whose 1 - Phi(x) it computes"),
     # input examples (sql/input_examples.sql.j2)
     "problem": (_choice("null_key", "nonfinite", "label", "outside_domain", "out_of_scale",
                         "outside_range", "duplicate", "invalid", "duplicate_id", "missing_id"),

@@ -24,8 +24,12 @@ LEVELS = ("nominal", "ordinal", "interval", "ratio")
 DEFAULT_LEVEL = "nominal"
 # peers' conventions on request (docs/migrating.md), the defaults first
 MARGINALS = ("pairwise", "gwet")              # Cohen/Light/Scott with missing ratings
-ASYMMETRIC_WEIGHTS = ("error", "symmetrize")  # an asymmetric matrix in a rater-free coefficient
+ASYMMETRIC_WEIGHTS = ("error", "symmetrize", "oriented")  # an asymmetric matrix in a rater-free
+                                              # coefficient: refused, (W + W^T) / 2, or kept in
+                                              # two raters' table (irrCAC's *.table functions)
 VARIANCES = ("irrcac_raw", "irrcac_table")    # the analytic variance's divisor, as irrCAC
+INFERENCES = ("normal", "irrcac")             # tests and analytic intervals: normal quantiles and
+                                              # each coefficient's null variance, or irrCAC's t
 
 
 @dataclass(frozen=True)
@@ -41,6 +45,10 @@ class CoefficientOptions:
     marginals: str = "pairwise"       # "gwet": each rater's marginals over the units it rated
     symmetrize: bool = False          # an asymmetric weight matrix replaced by (W + W^T) / 2
     variance: str | None = None       # None: each coefficient's own divisor; or VARIANCES
+    inference: str = "normal"         # INFERENCES: "irrcac", Student's t on n - 1 df, the
+                                      # estimate's own variance in the test, upper end <= 1
+    oriented: bool = False            # a weight matrix kept in its orientation in two raters'
+                                      # table by the rater-free coefficients that take it
 
     @property
     def weighted(self) -> bool:
@@ -104,7 +112,7 @@ def validate(*, weights: Any = None, categories: Any = None, weight_basis: Any =
              n_boot: Any = None, seed: Any = None, analytic: bool = True,
              may_bootstrap: bool | None = None,
              marginals: Any = None, asymmetric_weights: Any = None,
-             variance: Any = None) -> CoefficientOptions:
+             variance: Any = None, inference: Any = None) -> CoefficientOptions:
     """Check every option of a coefficient call; ``analytic``: the coefficients asked for have
     an analytic standard error (else ``ci_method`` defaults to the bootstrap);
     ``may_bootstrap``: with the default method, some of them may still take a bootstrap
@@ -119,7 +127,12 @@ def validate(*, weights: Any = None, categories: Any = None, weight_basis: Any =
     ``missing=`` lists the placeholders); ``asymmetric_weights`` "error" (the default) or
     "symmetrize" ((W + W^T) / 2 for the coefficients whose raters are interchangeable);
     ``variance`` None (each coefficient's own), "irrcac_raw" or "irrcac_table" (the analytic
-    variance's divisor n - 1 or n, as irrCAC's *.raw and *.table functions)."""
+    variance's divisor n - 1 or n, as irrCAC's *.raw and *.table functions); ``inference``
+    "normal" (the default: normal quantiles, each coefficient's null variance in its test) or
+    "irrcac" (irrCAC's: Student's t on n - 1 degrees of freedom for the interval and the test,
+    the test with the estimate's own variance, the interval's upper end at most 1), which needs
+    an analytic interval; ``asymmetric_weights`` "oriented" keeps a weight matrix's orientation
+    in two raters' contingency table (rows the first rater), as irrCAC's *.table functions."""
     marginals = "pairwise" if marginals is None else marginals
     if marginals not in MARGINALS:
         raise OptionError(f"marginals must be 'pairwise' (the units both raters rated) or 'gwet' "
@@ -133,6 +146,9 @@ def validate(*, weights: Any = None, categories: Any = None, weight_basis: Any =
         raise OptionError(f"variance must be 'irrcac_raw' (divisor n - 1, irrCAC's *.raw "
                           f"functions) or 'irrcac_table' (divisor n, irrCAC's *.table functions), "
                           f"got {variance!r}")
+    inference = "normal" if inference is None else inference
+    if inference not in INFERENCES:
+        raise OptionError(f"inference must be 'normal' or 'irrcac', got {inference!r}")
     kind = weights_kind(weights)
     if kind != "custom" and asymmetric_weights != "error":
         raise OptionError("asymmetric_weights= applies to a weight matrix (weights=[[...]] or "
@@ -159,6 +175,10 @@ def validate(*, weights: Any = None, categories: Any = None, weight_basis: Any =
         raise OptionError("variance= applies to analytic intervals (ci=0.95 with the analytic "
                           "method); this call computes " + ("no interval" if interval.ci is None
                                                              else "a bootstrap interval"))
+    if inference != "normal" and not interval.analytic:
+        raise OptionError("inference='irrcac' applies to analytic intervals and their tests (ci=0.95 "
+                          "with the analytic method); this call computes "
+                          + ("no interval" if interval.ci is None else "a bootstrap interval"))
     if weight_basis != "value" and kind not in WEIGHT_KINDS:
         raise OptionError(f"weight_basis={weight_basis!r} applies to linear or quadratic weights "
                           "(weights='linear' or 'quadratic'); this call's weights are "
@@ -168,4 +188,5 @@ def validate(*, weights: Any = None, categories: Any = None, weight_basis: Any =
                               raters=_raters(raters), interval=interval,
                               z=confidence_z(interval.ci) if interval.analytic else None,
                               marginals=marginals, symmetrize=asymmetric_weights == "symmetrize",
-                              variance=variance)
+                              variance=variance, inference=inference,
+                              oriented=asymmetric_weights == "oriented")

@@ -43,8 +43,15 @@ FAMILIES: dict[str, Family] = {f.name: f for f in (
 # the result fields a coefficient may report beyond its family's (Coefficient.reports)
 REPORTS = {
     "n_pairs": "the rater pairs a mean over pairs averages (Light's kappa)",
-    "null_test": "se0, z, p_one_sided and p_value of H0: no agreement beyond chance, with ci=",
+    "null_test": "se0, z, p_one_sided and p_value of H0: no agreement beyond chance, with ci=: "
+                 "the partial gives null_variance (the variance the test uses) and n_se (the "
+                 "units its variance is over); sql/coefficients.sql.j2 computes the test",
 }
+
+# the variance each coefficient's test of H0 uses (Coefficient.null_variance), as its peers
+# test it; stated in a result's conventions["test"]
+GWET_TEST = ("the linearised variance of the estimate (Gwet 2014, ch. 5), as irrCAC tests it "
+             "(gwet.ac1.raw, bp.coeff.raw, pa.coeff.raw, conger.kappa.raw)")
 
 
 @dataclass(frozen=True)
@@ -70,6 +77,12 @@ class Coefficient:
     ordered_raters: bool = False  # its two raters are not interchangeable (an asymmetric weight
                                   # matrix is kept: rows rater A's categories, columns rater B's)
     gwet_marginals: str = ""      # what marginals="gwet" means for it (the result's conventions)
+    null_variance: str = GWET_TEST     # the variance its test of H0 uses (conventions["test"])
+    oriented: bool = False        # takes asymmetric_weights="oriented" (two raters' table, rows
+                                  # the first rater's categories: irrCAC's *.table functions)
+    analytic_levels: tuple[str, ...] = ()  # the levels with an analytic SE (empty: every one)
+    default_bootstrap: bool = False  # ci_method defaults to the bootstrap though an analytic SE
+                                     # exists (alpha: the interval users expect of it)
 
     @property
     def family_of(self) -> Family:
@@ -82,39 +95,57 @@ REGISTRY: dict[str, Coefficient] = {c.name: c for c in (
                 "Everitt (1969) for the standard error", "landis_koch", named_raters=True,
                 marginals=True, aliases=("cohen", "light_kappa"), reports=("n_pairs", "null_test"),
                 ordered_raters=True,
-                gwet_marginals="each rater's marginals over every unit it rated"),
+                gwet_marginals="each rater's marginals over every unit it rated",
+                null_variance="the null variance of Fleiss, Cohen & Everitt (1969), as SAS PROC "
+                              "FREQ, statsmodels cohens_kappa and R irr kappa2 test it (two raters;"
+                              " Light's kappa has none)"),
     Coefficient("scott_pi", "Scott's pi", "_scott.sql.j2", "pair", ScottPiResult,
                 "Scott (1955); Gwet (2014) ch. 2 for the weighted form and variance",
                 "landis_koch", two_raters=True, named_raters=True, marginals=True,
-                aliases=("scott",),
-                gwet_marginals="category shares over every unit either rater rated"),
+                aliases=("scott",), reports=("null_test",),
+                gwet_marginals="category shares over every unit either rater rated",
+                null_variance="the linearised variance of the estimate (Gwet 2014, ch. 2), as "
+                              "irrCAC scott2.table tests it"),
     Coefficient("fleiss_kappa", "Fleiss' kappa", "_fleiss.sql.j2", "kappa", FleissKappaResult,
                 "Fleiss (1971); Gwet (2014) ch. 5 for missing ratings, weights and variance",
-                "landis_koch", aliases=("fleiss",), example=(
+                "landis_koch", aliases=("fleiss",), reports=("null_test",),
+                null_variance="the null variance of Fleiss, Levin & Paik (2003), as R irr "
+                              "kappam.fleiss tests it: unweighted, every unit rated by the same "
+                              "number of raters (None otherwise)",
+                example=(
                     "Fleiss (1971), 30 patients x 6 psychiatrists, 5 diagnoses (kappa = .430):\n\n"
                     '    >>> data = "tests/reference/fleiss1971_diagnoses_30x6.csv"\n'
                     '    >>> round(fleiss_kappa(data)["value"], 3)\n'
                     "    0.43\n")),
     Coefficient("conger_kappa", "Conger's kappa", "_conger.sql.j2", "conger", CongerKappaResult,
                 "Conger (1980); Gwet (2014) ch. 5", "landis_koch", aliases=("conger",),
-                variance_form="counts"),
+                variance_form="counts", reports=("null_test",)),
     Coefficient("gwet_ac1", "Gwet's AC1 (AC2 when weighted)", "_gwet_ac1.sql.j2", "kappa",
                 GwetAC1Result, "Gwet (2008); Gwet (2014) ch. 5", "landis_koch",
-                aliases=("gwet_ac2", "ac1", "ac2"), weighted_name="gwet_ac2"),
+                aliases=("gwet_ac2", "ac1", "ac2"), weighted_name="gwet_ac2",
+                reports=("null_test",), oriented=True),
     Coefficient("brennan_prediger", "Brennan-Prediger coefficient", "_brennan_prediger.sql.j2",
                 "kappa", BrennanPredigerResult, "Brennan & Prediger (1981); Gwet (2014) ch. 5",
-                "landis_koch", aliases=("bp",)),
+                "landis_koch", aliases=("bp",), reports=("null_test",), oriented=True),
     Coefficient("percent_agreement", "percent agreement (a proportion)",
                 "_percent_agreement.sql.j2", "kappa", PercentAgreementResult,
-                "Gwet (2014) ch. 2", None),
+                "Gwet (2014) ch. 2", None, reports=("null_test",), oriented=True,
+                null_variance="the linearised variance of the estimate (Gwet 2014, ch. 2): a "
+                              "test of H0: p_a = 0, as irrCAC pa.coeff.raw and pa2.table test it"),
     Coefficient("bangdiwala_b", "Bangdiwala's B (agreement chart)", "_bangdiwala_b.sql.j2",
                 "pair", KappaResult, "Bangdiwala (1985); Friendly & Meyer (2016) sec. 4.5",
                 None, weighted=False, analytic_se=False, two_raters=True, named_raters=True,
                 aliases=("bangdiwala",)),
-    Coefficient("krippendorff_alpha", "Krippendorff's alpha", "_alpha.sql.j2", "alpha",
+    Coefficient("krippendorff_alpha", "Krippendorff's alpha", "_krippendorff_alpha.sql.j2", "alpha",
                 KrippendorffAlphaResult, "Krippendorff (2011), Computing Krippendorff's "
-                "Alpha-Reliability", "krippendorff", weighted=False, analytic_se=False,
-                levels=True, aliases=("alpha",), example=(
+                "Alpha-Reliability; Gwet (2014) ch. 5 and irrCAC krippen.alpha.raw for the standard "
+                "error", "krippendorff", weighted=False, levels=True, aliases=("alpha",),
+                reports=("null_test",), analytic_levels=("nominal", "interval"),
+                default_bootstrap=True,
+                null_variance="the linearised variance of the estimate (Gwet 2014, ch. 5), as "
+                              "irrCAC krippen.alpha.raw tests it (levels nominal and interval; "
+                              "None at ordinal and ratio)",
+                example=(
                     "Krippendorff (2011) sec. C, 4 observers x 12 units:\n\n"
                     '    >>> data = "tests/reference/krippendorff2011_4x12.csv"\n'
                     '    >>> [round(krippendorff_alpha(data, level=lv)["value"], 3)\n'

@@ -37,6 +37,7 @@ alt_test             ``scoring="accuracy"``, ``n_judges=1``, ``alt_form="cells"`
                      the form for any raters (``alt_form=pivot n_humans=k`` the form with a column per
                      rater: k humans ``$human_i``; workflows/alt_test.py)
 student_t            ``t_values``: the caller's relation of rows (row_id, t, v)
+normal_tail          ``z_values``: the caller's relation of rows (row_id, x)
 layout_profile       ``layout_columns=value``: a counts table of one category column (ratings.py)
 plan_simulation      ``n_categories=2`` (simulation.py: one per prevalence)
 consistency          ``input_form="pairs"``, ``part="summary"`` (workflows/consistency.py)
@@ -60,7 +61,7 @@ sheet_pairs          the same sheet's labelling columns and breakdowns; per slic
 The caller's own input is ``relation`` (a sheet for the sheet templates and
 calibration_sample; sheet_agreement, sheet_confusion, sheet_pairs and sheet_disagreements show it as
 ``sheet``); relations a call registers itself appear under the readable names of
-:data:`SAMPLE_RELATIONS` and :data:`CALL_RELATIONS` (``scales``, ``t_values``, ``pairs``, ``citations``,
+:data:`SAMPLE_RELATIONS` and :data:`CALL_RELATIONS` (``scales``, ``t_values``, ``z_values``, ``pairs``, ``citations``,
 ``retrieved``, ``jsonl``, ``lines``, ``repeats``, ``scholar``, ``auditor``, ``sheet``).
 Parameters a call computes from its data are shown with the values of :data:`SAMPLE_PARAMS`,
 and with :func:`_template_params` for a template's own (``$rater_i``, ``$trace_item_i``, ``$cum_i``, ``$column_i``, ...).
@@ -97,7 +98,7 @@ SAMPLE_PARAMS: dict[str, Any] = {
 }
 # relations a template joins that a call registers itself (shown under these names)
 SAMPLE_RELATIONS: dict[str, Any] = {"scales": None, "domain": None, "weight_matrix": None,
-                                    "t_values": "t_values"}
+                                    "t_values": "t_values", "z_values": "z_values"}
 # the relations of a workflow's own input preparation: consistency's JSONL lines (by
 # input_form) and the caller's sheet, for the sheet statements that read it in one pass
 _NO_CONSISTENCY_RELATIONS = {"jsonl_rel": None, "lines_rel": None, "repeats_rel": None,

@@ -61,13 +61,20 @@ def _arguments(p: argparse.ArgumentParser, entry: Coefficient | None) -> None:
                             "over the units both raters rated, or over every unit each rater "
                             "rated (Gwet 2014, irrCAC) [pairwise]")
     if entry is None or entry.weighted:
-        p.add_argument("--asymmetric-weights", choices=["error", "symmetrize"], default=None,
+        p.add_argument("--asymmetric-weights", choices=["error", "symmetrize", "oriented"],
+                       default=None,
                        help="an asymmetric --weights matrix in a coefficient whose raters are "
-                            "interchangeable: an error, or (W + W^T) / 2 [error]")
+                            "interchangeable: an error, (W + W^T) / 2, or kept in two raters' "
+                            "table, rows the first rater (irrCAC's *.table; Gwet, "
+                            "Brennan-Prediger, percent agreement) [error]")
     if entry is None or entry.analytic_se:
         p.add_argument("--variance", choices=["irrcac_raw", "irrcac_table"], default=None,
                        help="the analytic variance's divisor as irrCAC's *.raw (n - 1) or "
                             "*.table (n) functions [each coefficient's own]")
+        p.add_argument("--inference", choices=["normal", "irrcac"], default=None,
+                       help="analytic intervals and tests: normal quantiles with each "
+                            "coefficient's null variance, or irrCAC's Student's t on n - 1 df, "
+                            "the upper end at most 1 [normal]")
     p.add_argument("--ci", type=float, default=None, metavar="LEVEL",
                    help="add a standard error and interval at this level, e.g. 0.95")
     p.add_argument("--ci-method", choices=["analytic", "bootstrap"], default=None,
@@ -118,7 +125,7 @@ def _keywords(args: argparse.Namespace) -> dict[str, Any]:
         keywords["level"] = args.level
     if getattr(args, "raters", None):
         keywords["raters"] = [r.strip() for r in args.raters.split(",")]
-    for name in ("marginals", "asymmetric_weights", "variance"):
+    for name in ("marginals", "asymmetric_weights", "variance", "inference"):
         if getattr(args, name, None) is not None:
             keywords[name] = getattr(args, name)
     return keywords

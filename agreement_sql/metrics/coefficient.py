@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Mapping, Protocol, Sequence
 
 from ..bootstrap import IntervalSpec, interval_spec
+from ..distributions import t_interval
 from ..domain import Domain, register_domain
 from ..errors import OptionError
 from ..interpret import krippendorff_label, landis_koch
@@ -68,7 +69,7 @@ class CoefficientFunction(Protocol):
                  seed: int | None = None, con: Any = None, layout: str | None = None,
                  rater_columns: Sequence[str] | None = None, orientation: str | None = None,
                  marginals: str | None = None, asymmetric_weights: str | None = None,
-                 variance: str | None = None) -> Any: ...
+                 variance: str | None = None, inference: str | None = None) -> Any: ...
 
 
 @dataclass
@@ -88,6 +89,7 @@ class Computed:
     # coefficients left out (coefficients()' default set on many distinct values), with the
     # reason (agreement_sql.value_tables, docs/decisions/0019)
     skipped: dict[str, str] = field(default_factory=dict)
+    default_method: bool = False      # ci_method was left to its default
 
     def key(self, row: Mapping[str, Any]) -> tuple[Any, ...]:
         return (row.get("metric"),) + tuple(row.get(s) for s in self.spec.slices)
@@ -153,17 +155,31 @@ def rater_free(entry: Any) -> bool:
 
 
 def no_analytic_se(entry: Any, opts: CoefficientOptions) -> bool:
-    """No analytic standard error for this coefficient under these options: alpha, and the
-    pair coefficients under Gwet's marginals (their variances assume the shared units only;
-    the bootstrap gives the interval)."""
-    return not entry.analytic_se or (FAMILIES[entry.family].pairs and opts.marginals == "gwet")
+    """No analytic standard error for this coefficient under these options: alpha at the
+    ordinal and ratio levels, and the pair coefficients under Gwet's marginals (their variances
+    assume the shared units only; the bootstrap gives the interval)."""
+    return (not analytic_possible(entry, opts.level, opts.marginals)
+            or (entry.analytic_levels and opts.level not in entry.analytic_levels))
+
+
+def analytic_possible(entry: Any, level: Any, marginals: Any) -> bool:
+    """The coefficient has an analytic standard error at this level, under these marginals."""
+    return (entry.analytic_se and not (FAMILIES[entry.family].pairs and marginals == "gwet")
+            and not (entry.analytic_levels and level not in entry.analytic_levels))
+
+
+def bootstrap_by_default(entry: Any, opts: CoefficientOptions) -> bool:
+    """With ci_method left to its default, this coefficient's interval is the bootstrap's: it
+    has no analytic standard error here, or its default is the bootstrap (alpha)."""
+    return no_analytic_se(entry, opts) or entry.default_bootstrap
 
 
 def may_bootstrap(entries: Sequence[Any], marginals: Any) -> bool:
     """With the default interval method, some of ``entries`` may take a bootstrap interval: a
     coefficient without an analytic standard error, a mean over rater pairs (Light's kappa,
     which Cohen's becomes with more raters) or a pair coefficient under Gwet's marginals."""
-    return any(not e.analytic_se or "n_pairs" in e.reports
+    return any(not e.analytic_se or "n_pairs" in e.reports or e.default_bootstrap
+               or e.analytic_levels
                or (FAMILIES[e.family].pairs and marginals == "gwet") for e in entries)
 
 
@@ -178,9 +194,10 @@ def needs(entries: Sequence[Any], opts: CoefficientOptions) -> routes.Needs:
     (agreement_sql.routes): rater identity for the pair and Conger families (which may then
     count from rater patterns), and the counts form when an analytic variance asked for reads
     only that form (Conger's)."""
-    counts = next((f"{e.name}'s analytic variance reads per-unit counts" for e in entries
-                   if e.variance_form == "counts" and opts.interval.analytic), None)
-    return routes.Needs(rater_identity=any(not rater_free(e) for e in entries),
+    tested = opts.interval.analytic or (opts.interval.bootstrap and opts.interval.ci is not None)
+    counts = next((f"{e.name}'s analytic variance (its test's, with ci=) reads per-unit counts"
+                   for e in entries if e.variance_form == "counts" and tested), None)
+    return routes.Needs(rater_identity=any(not rater_free(e) for e in entries) or opts.oriented,
                         counts_form=counts,
                         level=opts.level if any(e.levels for e in entries) else None)
 
@@ -209,7 +226,8 @@ def compute_on(spec: RatingsSpec, entries: Sequence[Any], *, opts: CoefficientOp
         raise OptionError(f"{opts.weights} weights need numeric ratings or a declared order: the "
                           "ratings include text labels, so pass categories=[...] in their order "
                           "(or weight_basis='position' to weight by sorted label position)")
-    interchangeable = [e.name for e in entries if not e.ordered_raters]
+    interchangeable = [e.name for e in entries
+                       if not e.ordered_raters and not (opts.oriented and e.oriented)]
     matrix = (register_weight_matrix(
         session, opts.weight_matrix, declared, who=", ".join(interchangeable),
         asymmetric="symmetrize" if opts.symmetrize else "error" if interchangeable else "keep",
@@ -231,8 +249,9 @@ def compute_on(spec: RatingsSpec, entries: Sequence[Any], *, opts: CoefficientOp
     computed = Computed(spec=spec, profile=profile, opts=opts, domain=declared, rows=rows,
                         icc_rows=statement_rows(rows, profile) if icc_raters else None,
                         skipped=skipped)
+    computed.default_method = default_method
     if default_method and opts.interval.analytic:
-        again = [e for e in entries if no_analytic_se(e, opts) or any(
+        again = [e for e in entries if bootstrap_by_default(e, opts) or any(
             r.get("name") == e.name and averages_pairs(r) for r in rows)]
         if again:
             boot = interval_spec(opts.interval.ci, "bootstrap", opts.interval.n_boot,
@@ -262,6 +281,7 @@ def statement_options(spec_options: Mapping[str, Any], spec_params: Mapping[str,
         "named_raters": len(opts.raters), "pair_max_raters": cap_pairs,
         "confusion_given": False,
         "marginals": opts.marginals, "variance": opts.variance,
+        "inference": opts.inference, "oriented": opts.oriented,
         "icc_from_patterns": icc_form is not None, "rater_digits": icc_raters if icc_form else 0,
     }
     params = {**spec_params, **route.params(), **interval.params(),
@@ -309,12 +329,21 @@ def _z(interval: IntervalSpec) -> float:
 
 # -- shaping ---------------------------------------------------------------------------
 
-def interval_fields(row: Mapping[str, Any], interval: IntervalSpec) -> dict[str, Any]:
-    """The interval keys of a result, copied from the row, never computed."""
+def interval_fields(row: Mapping[str, Any], interval: IntervalSpec,
+                    inference: str = "normal") -> dict[str, Any]:
+    """The interval keys of a result, copied from the row; under irrCAC's inference the ends
+    are value -/+ t quantile x se with the upper end at most 1, the t quantile on the row's
+    n_se - 1 degrees of freedom (agreement_sql.distributions.t_interval: DuckDB has no t
+    quantile, principle 1's one exception)."""
     if interval.bootstrap:
         return interval.fields(dict(row))
     if interval.analytic:
-        return {"se": row.get("se"), "ci_low": row.get("ci_low"), "ci_high": row.get("ci_high"),
+        low, high = row.get("ci_low"), row.get("ci_high")
+        if inference == "irrcac":
+            assert interval.ci is not None
+            low, high = t_interval(row.get("value"), row.get("se"), row.get("n_se"),
+                                   interval.ci, upper=1.0)
+        return {"se": row.get("se"), "ci_low": low, "ci_high": high,
                 "ci_method": "analytic", "ci_level": interval.ci}
     return {}
 
@@ -379,6 +408,8 @@ def shape(entry: Any, row: Mapping[str, Any] | None, key_row: Mapping[str, Any],
         result["n_pairs"] = int(data.get("n_pairs") or 0)
     if "null_test" in entry.reports and opts.interval.ci is not None:
         result.update({k: data.get(k) for k in ("se0", "z", "p_one_sided", "p_value")})
+        if opts.inference == "irrcac" and data.get("n_se") is not None:
+            result["df"] = int(data["n_se"]) - 1
     result.update(accounting)
     stated = {**conventions(entry, c.spec, opts), **marker_conventions(c.profile, key_row)}
     if stated:
@@ -415,6 +446,21 @@ def conventions(entry: Any, spec: RatingsSpec, opts: CoefficientOptions) -> dict
         elif entry.ordered_raters:
             out["weights"] = ("weight matrix rows are rater A's categories, columns rater B's "
                               "(A the first of raters=, else the first by name)")
+    if "null_test" in entry.reports and opts.interval.ci is not None:
+        out["test"] = (f"H0: no agreement beyond chance; z = value / se0 with se0 from {entry.null_variance}; "
+                       + ("p-values from Student's t on n - 1 degrees of freedom with se0 = se, as "
+                          "irrCAC (inference='irrcac')" if opts.inference == "irrcac" else
+                          "normal p-values (p_one_sided = 1 - Phi(z), p_value = 2 (1 - Phi(|z|)))"))
+    if opts.inference == "irrcac" and not no_analytic_se(entry, opts):
+        out["inference"] = ("irrcac: the interval value -/+ t(n - 1) se with its upper end at "
+                            "most 1, and the test's p-values from Student's t on n - 1 degrees "
+                            "of freedom with the estimate's own standard error, as irrCAC's "
+                            "functions (df in the result)")
+    if opts.oriented and entry.oriented:
+        out["weights"] = ("the weight matrix kept in its orientation: rows the first rater's "
+                          "categories (rater A of a table, else the first by name), columns the "
+                          "second's, in the two raters' contingency table, as irrCAC's *.table "
+                          "functions (asymmetric_weights='oriented')")
     if opts.variance is not None and not no_analytic_se(entry, opts):
         out["variance"] = {
             "irrcac_raw": "irrcac_raw: the analytic variance with divisor n - 1, as irrCAC's "
@@ -428,13 +474,14 @@ def _interval_of(entry: Any, data: Mapping[str, Any], c: Computed) -> dict[str, 
     interval = c.opts.interval
     if interval.ci is None:
         return {}
-    no_se = no_analytic_se(entry, c.opts) or averages_pairs(data)
+    no_se = (no_analytic_se(entry, c.opts) or averages_pairs(data)
+             or (c.default_method and entry.default_bootstrap))
     if interval.analytic and no_se:
         boot = c.boot_rows.get(c.key(data), {}).get(entry.name) if data else None
         if boot is not None and c.boot_interval is not None:
             return interval_fields(boot, c.boot_interval)
         return no_interval(interval)
-    return interval_fields(data, interval)
+    return interval_fields(data, interval, c.opts.inference)
 
 
 def finite_or_none(x: Any) -> Any:
@@ -455,7 +502,7 @@ def coefficient_function(entry: Any) -> CoefficientFunction:
                  seed: int | None = None, con: Any = None, layout: str | None = None,
                  rater_columns: Sequence[str] | None = None, orientation: str | None = None,
                  marginals: str | None = None, asymmetric_weights: str | None = None,
-                 variance: str | None = None) -> Any:
+                 variance: str | None = None, inference: str | None = None) -> Any:
         if domain is not None and categories is not None:
             raise OptionError("give the declared values once: domain= or categories=, not both")
         categories = domain if domain is not None else categories
@@ -475,22 +522,30 @@ def coefficient_function(entry: Any) -> CoefficientFunction:
                               "error; its interval is the bootstrap's)")
         if not entry.weighted and asymmetric_weights is not None:
             raise OptionError(f"{entry.name} takes no asymmetric_weights= (it takes no weights)")
+        if asymmetric_weights == "oriented" and not entry.oriented:
+            raise OptionError(f"{entry.name} takes no asymmetric_weights='oriented' (irrCAC orients a "
+                              "weight matrix in two raters' table for Gwet's AC2, Brennan-Prediger "
+                              "and percent agreement; Cohen's kappa keeps its orientation always)")
         if entry.ordered_raters and raters is not None and len(list(raters)) > 2:
             raise OptionError(f"{entry.name} compares two raters; raters={list(raters)!r} names "
                               f"{len(list(raters))} (use coefficients(..., raters=...) for Light's kappa)")
+        possible = analytic_possible(entry, level or DEFAULT_LEVEL, marginals)
         opts = validate(weights=weights, categories=categories, weight_basis=weight_basis,
                         level=level or DEFAULT_LEVEL, raters=raters, ci=ci,
                         ci_method=ci_method, n_boot=n_boot, seed=seed,
-                        analytic=entry.analytic_se and not (entry.marginals and marginals == "gwet"),
+                        analytic=possible and not (ci_method is None and entry.default_bootstrap
+                                                   and inference in (None, "normal")),
                         may_bootstrap=may_bootstrap([entry], marginals),
                         marginals=marginals, asymmetric_weights=asymmetric_weights,
-                        variance=variance)
+                        variance=variance, inference=inference)
         computed = compute([entry], source, item=item, rater=rater, value=value, metric=metric,
                            group_by=group_by, on_duplicate=on_duplicate, missing=missing,
-                           con=con, opts=opts, default_method=ci_method is None,
+                           con=con, opts=opts,
+                           default_method=ci_method is None and inference in (None, "normal"),
                            layout=check_layout(layout, rater_columns, orientation))
         out = []
         keys = list(computed.by_key())
+        check_oriented(computed, keys)
         # the metrics (and slices) with raters to compare (one with none, every rating
         # missing, is in the result, null, and decides nothing here)
         compared = [int(k.get("key_raters") or 0) for k, _ in keys]
@@ -512,6 +567,18 @@ def coefficient_function(entry: Any) -> CoefficientFunction:
     function.__doc__ = (f"{entry.title}. Source: {entry.source}.\n" + COMMON_DOC
                         + (f"\n    {entry.example}" if entry.example else ""))
     return public()(function)
+
+
+def check_oriented(computed: Computed, keys: Sequence[tuple[Mapping[str, Any], Any]]) -> None:
+    """asymmetric_weights='oriented' reads two raters' contingency table: a metric (or slice)
+    with more raters has no such table, an error rather than a NULL."""
+    if not computed.opts.oriented:
+        return
+    more = [k for k, _ in keys if int(k.get("key_raters") or 0) > 2]
+    if more:
+        raise OptionError(f"asymmetric_weights='oriented' reads two raters' contingency table, and "
+                          f"metric {more[0].get('metric')!r} has {int(more[0]['key_raters'])} raters; "
+                          "keep two raters (or use asymmetric_weights='symmetrize')")
 
 
 def check_named_raters(spec: RatingsSpec, raters: Sequence[str], domain: Domain | None) -> None:

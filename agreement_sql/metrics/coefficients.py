@@ -9,8 +9,9 @@ from ..parameters import DEFAULT_LEVEL, validate
 from ..registry import FAMILIES
 from ..results import CoefficientsResult
 from ..sources import check_layout
-from .coefficient import (LIGHT_MAX_RATERS, compute_on, may_bootstrap, no_interval, rater_free,
-                          shape)
+from .coefficient import (LIGHT_MAX_RATERS, analytic_possible, check_oriented, compute_on,
+                          may_bootstrap,
+                          no_interval, rater_free, shape)
 
 
 # the intraclass correlation in coefficients(): McGraw & Wong's ICC(A,1) (Shrout & Fleiss
@@ -48,6 +49,7 @@ def coefficients(source: Any, *, item: str = "item", rater: str = "rater", value
                  layout: str | None = None, rater_columns: Sequence[str] | None = None,
                  orientation: str | None = None, marginals: str | None = None,
                  asymmetric_weights: str | None = None, variance: str | None = None,
+                 inference: str | None = None,
                  ) -> dict[str, dict[str, Any]] | list[CoefficientsResult]:
     """Every requested coefficient, computed by one SQL statement over one pass of the ratings.
 
@@ -72,8 +74,10 @@ def coefficients(source: Any, *, item: str = "item", rater: str = "rater", value
     ``raters=``) computes it at any size.
 
     ``layout``, ``rater_columns``, ``orientation`` (a peer's data shape) and ``marginals``,
-    ``asymmetric_weights``, ``variance`` (a peer's conventions) as in the single functions
-    (docs/migrating.md); ``marginals`` applies to Cohen's, Light's kappa and Scott's pi. With
+    ``asymmetric_weights``, ``variance``, ``inference`` (a peer's conventions) as in the single
+    functions (docs/migrating.md); ``marginals`` applies to Cohen's, Light's kappa and Scott's
+    pi; ``asymmetric_weights="oriented"`` needs every coefficient asked for to take it (Gwet's
+    AC2, Brennan-Prediger, percent agreement; Cohen's kappa keeps its orientation anyway). With
     ``layout="counts"`` (anonymous raters) the default is every rater-free coefficient; naming
     Cohen, Scott, Conger or the ICC is an error.
 
@@ -90,11 +94,17 @@ def coefficients(source: Any, *, item: str = "item", rater: str = "rater", value
     gwet = marginals == "gwet"
     opts = validate(weights=weights, categories=categories, weight_basis=weight_basis,
                     level=level or DEFAULT_LEVEL, raters=raters, ci=ci, ci_method=ci_method, n_boot=n_boot,
-                    seed=seed, analytic=any(e.analytic_se and not (gwet and FAMILIES[e.family].pairs)
+                    seed=seed, analytic=any(analytic_possible(e, level or DEFAULT_LEVEL, marginals)
                                             for e in entries),
                     may_bootstrap=may_bootstrap(entries, marginals),
                     marginals=marginals, asymmetric_weights=asymmetric_weights,
-                    variance=variance)
+                    variance=variance, inference=inference)
+    if opts.oriented:
+        refused = [e.name for e in entries if not (e.oriented or e.ordered_raters)]
+        if refused:
+            raise OptionError(f"asymmetric_weights='oriented' applies to gwet_ac1, brennan_prediger "
+                              f"and percent_agreement (and Cohen's kappa keeps its orientation); "
+                              f"this call also computes {', '.join(refused)}: pass which=[...]")
     cap = default and raters is None
     needs = [e.name for e in entries if not rater_free(e)] + (["icc"] if with_icc else [])
     with ratings_session(source, con=con, item=item, rater=rater, value=value, metric=metric,
@@ -102,9 +112,11 @@ def coefficients(source: Any, *, item: str = "item", rater: str = "rater", value
                          layout=shape_, needs_raters=", ".join(needs) or None) as spec:
         want_icc = with_icc or (default and spec.layout != "counts")
         computed = compute_on(spec, entries, opts=opts, cap_pairs=cap,
-                              default_method=ci_method is None,
+                              default_method=ci_method is None and inference in (None, "normal"),
                               icc_form=ICC_FORM if want_icc else None,
                               leave_out=default) if entries else None
+        if computed is not None:
+            check_oriented(computed, computed.by_key())
         iccs: dict[tuple[Any, ...], Any] = {}
         profile = computed.profile if computed is not None and computed.domain is None else None
         if want_icc:

@@ -213,7 +213,9 @@ def test_degenerate_bootstrap_results():
 
 @pytest.mark.parametrize("kwargs,message", [
     ({"ci": 1.5}, "between 0 and 1"),
-    ({"ci": 0.95, "ci_method": "analytic"}, "no analytic standard error"),
+    # alpha's analytic standard error is irrCAC krippen.alpha.raw's: nominal and interval only
+    ({"ci": 0.95, "ci_method": "analytic", "level": "ordinal"}, "no analytic standard error"),
+    ({"ci": 0.95, "ci_method": "analytic", "level": "ratio"}, "no analytic standard error"),
     ({"ci": 0.95, "ci_method": "jackknife"}, "'analytic' or 'bootstrap'"),
     ({"ci_method": "bootstrap"}, "needs a confidence level"),
     ({"ci": 0.95, "n_boot": 1}, "n_boot must be"),

@@ -295,8 +295,9 @@ def test_bad_interval_options(kwargs, message):
     for function in (cohen_kappa, gwet_ac1, coefficients):
         with pytest.raises(OptionError, match=message):
             function(SAS, **kwargs)
+    # alpha's analytic standard error is irrCAC's, at the nominal and interval levels only
     with pytest.raises(OptionError, match="no analytic standard error"):
-        coefficients(SAS, which="alpha", ci=0.95, ci_method="analytic")
+        coefficients(SAS, which="alpha", level="ordinal", ci=0.95, ci_method="analytic")
 
 
 # ---------------------------------------------------------------- SQL and CLI

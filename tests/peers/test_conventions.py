@@ -144,13 +144,25 @@ def test_variance_divisors():
     # Scott's pi is Fleiss' kappa for two complete raters: the same standard error under the
     # same divisor
     assert fleiss_table["se"] == pytest.approx(scott["se"], rel=1e-9)
-    with pytest.raises(a.OptionError, match="takes no variance"):
+    with pytest.raises(a.OptionError, match="variance= applies to analytic intervals"):
         a.krippendorff_alpha(table, layout="table", variance="irrcac_table")
     with pytest.raises(a.OptionError, match="variance must be"):
         a.fleiss_kappa(table, layout="table", variance="n")
 
 
 def test_defaults_state_nothing():
+    # with every default, only the test a ci= adds is stated (which variance its z uses)
     long = pd.DataFrame({"item": [1, 1, 2, 2, 3, 3], "rater": list("ababab"), "value": [1, 2, 1, 1, 2, 2]})
-    for result in a.coefficients(long, ci=0.95).values():
+    for result in a.coefficients(long).values():
         assert "conventions" not in result
+    tested = a.coefficients(long, ci=0.95)
+    from agreement_sql.registry import REGISTRY
+    for name, result in tested.items():
+        # the ICC's F test states nothing; a coefficient without a null test (Bangdiwala's B)
+        # has no z to state
+        if name in REGISTRY and "null_test" in REGISTRY[name].reports:
+            assert list(result["conventions"]) == ["test"], name
+        else:
+            assert "conventions" not in result, name
+    assert "conventions" not in tested["icc"]
+    assert "conventions" not in tested["bangdiwala_b"]

@@ -71,6 +71,13 @@ CALLS: dict[str, Callable[[], Any]] = {
     "consistency": lambda: ag.consistency(DATA / "consistency_pairs.jsonl"),
     "alt_test": lambda: ag.alt_test(DATA / "alttest" / "lesion.csv", judges=["gpt-4o"],
                                     scoring="neg_rmse", epsilon=0.15),
+    # alpha's analytic standard error (sql/_alpha_units.sql.j2, a producer per form) and the
+    # irrCAC inference's t tests, every coefficient's test with it
+    "alpha_se": lambda: [ag.krippendorff_alpha(LIKERT, metric="metric", level=level, ci=0.95,
+                                               ci_method="analytic", inference=inference)
+                         for level in ("nominal", "interval") for inference in ("normal", "irrcac")],
+    "tests": lambda: ag.coefficients(LIKERT, metric="metric", ci=0.95, inference="irrcac",
+                                     which=["fleiss", "gwet", "bp", "pa", "conger"]),
 }
 CHEAP = ("alpha_ordinal", "alpha_ordinal_scores", "cohen_named", "icc", "consistency", "alt_test")
 

@@ -16,6 +16,8 @@ CREATE OR REPLACE TEMP MACRO agreement_isnan(x) AS (NOT ISFINITE(x) AND NOT ISIN
 --   sql/_fleiss, _gwet_ac1, _brennan_prediger, _percent_agreement (through sql/_kappa.sql.j2),
 --   _alpha, _cohen, _scott, _conger .sql.j2; their inputs from sql/_kappa_inputs.sql.j2,
 --   sql/_alpha_sums.sql.j2 and sql/_pairs.sql.j2, whichever form (wide or counts) the plan chose.
+--   With option oriented (asymmetric_weights "oriented") the rater-free coefficients read their
+--   inputs from the pair tables of the metric's two raters (sql/_kappa_pair_inputs.sql.j2).
 --   With option rater_patterns (the plan's, for the pair coefficients and Conger's kappa) the
 --   pair inputs come from sql/_pair_patterns.sql.j2 and Conger's per-rater counts from
 --   pattern_ratings (sql/_rater_patterns.sql.j2): the same per-unit pass, the ratings read once.
@@ -25,10 +27,19 @@ CREATE OR REPLACE TEMP MACRO agreement_isnan(x) AS (NOT ISFINITE(x) AND NOT ISIN
 --   same order: one row contract, shaped by family and declared fields, never by name.
 -- Returns: one row per metric (and slice) and coefficient, in `which` order: the coefficient
 --   contract (name, coefficient, value, observed/chance agreement, observed/expected
---   disagreement, n_items, n_values, n_categories, variance, se, ci_low, ci_high,
---   n_boot_valid, pair columns) and the unit counts the caller checks and reports.
+--   disagreement, n_items, n_values, n_categories, variance, null_variance, n_se, se, ci_low,
+--   ci_high, n_boot_valid, pair columns, and the test se0, z, abs_z, p_one_sided, p_value) and
+--   the unit counts the caller checks and reports.
 --   With option ci the analytic se = sqrt(variance) and value -/+ $z se; with option bootstrap
 --   every coefficient's percentile interval over the same replicates (sql/_bootstrap.sql.j2).
+--   With ci or bootstrap, every coefficient that reports null_test (its partial gives
+--   null_variance, the variance under H0: no agreement beyond chance, and n_se, the units its
+--   variance is over) gets its test, in one place for all (coefficient_tests): option
+--   inference "normal" (the default) se0 = sqrt(null_variance), z = value / se0,
+--   p_one_sided = 1 - Phi(z), p_value = 2 (1 - Phi(|z|)) (sql/_normal.sql.j2); "irrcac" (irrCAC's
+--   convention) se0 = se, the same z, and Student's t on n_se - 1 degrees of freedom
+--   (sql/_student_t.sql.j2) for both p-values, the interval's ends left NULL for the caller to
+--   take value -/+ t quantile x se (agreement_sql.distributions: DuckDB has no t quantile).
 --   With option icc_from_patterns (numeric ratings, rater patterns, rater_digits = the raters)
 --   every row also carries its metric's (and slice's) intraclass correlation, the row of form
 --   $icc_form (ICC2) of sql/_icc.sql.j2 computed from the same rater patterns (pattern_ratings),
@@ -538,7 +549,9 @@ cohen_kappa AS (
          COUNT(pk.kappa) AS n_pairs,
          CASE WHEN r.n_raters = 2 THEN MIN(pk.rater_a) END AS rater_a,
          CASE WHEN r.n_raters = 2 THEN MIN(pk.rater_b) END AS rater_b,
-         CASE WHEN r.n_raters = 2 THEN MIN(v.variance) END AS variance
+         CASE WHEN r.n_raters = 2 THEN MIN(v.variance) END AS variance,
+         CAST(NULL AS DOUBLE) AS null_variance,
+         CASE WHEN r.n_raters = 2 THEN MIN(pk.n_shared) END AS n_se
   FROM pair_keys AS r
   LEFT JOIN cohen_pair_kappa AS pk ON r.metric = pk.metric
   LEFT JOIN cohen_pair_variance AS v ON pk.metric = v.metric AND pk.rater_a = v.rater_a AND pk.rater_b = v.rater_b
@@ -594,7 +607,9 @@ scott_pi AS (
          r.n_paired_ratings,
          CASE WHEN r.n_raters = 2 THEN MIN(s.rater_a) END AS rater_a,
          CASE WHEN r.n_raters = 2 THEN MIN(s.rater_b) END AS rater_b,
-         CASE WHEN r.n_raters = 2 THEN MIN(v.variance) END AS variance
+         CASE WHEN r.n_raters = 2 THEN MIN(v.variance) END AS variance,
+         CASE WHEN r.n_raters = 2 THEN MIN(v.variance) END AS null_variance,
+         CASE WHEN r.n_raters = 2 THEN MIN(s.n_shared) END AS n_se
   FROM pair_keys AS r
   LEFT JOIN scott_pair_pi AS s ON r.metric = s.metric
   LEFT JOIN scott_pair_variance AS v ON s.metric = v.metric AND s.rater_a = v.rater_a AND s.rater_b = v.rater_b
@@ -635,7 +650,8 @@ fleiss_kappa AS (
          s.n_items,
          s.q AS n_categories,
          s.n_rated,
-         CAST(NULL AS DOUBLE) AS variance
+         CAST(NULL AS DOUBLE) AS variance, CAST(NULL AS DOUBLE) AS null_variance,
+         CAST(NULL AS BIGINT) AS n_se
   FROM kappa_summary AS s
   JOIN fleiss_kappa_value AS v ON s.metric = v.metric
 )
@@ -727,7 +743,8 @@ conger_kappa AS (
          s.n_items,
          s.q AS n_categories,
          s.n_rated,
-         CAST(NULL AS DOUBLE) AS variance
+         CAST(NULL AS DOUBLE) AS variance, CAST(NULL AS DOUBLE) AS null_variance,
+         CAST(NULL AS BIGINT) AS n_se
   FROM kappa_summary AS s
   JOIN conger_kappa_value AS v ON s.metric = v.metric
 )
@@ -764,7 +781,8 @@ gwet_ac1 AS (
          s.n_items,
          s.q AS n_categories,
          s.n_rated,
-         CAST(NULL AS DOUBLE) AS variance
+         CAST(NULL AS DOUBLE) AS variance, CAST(NULL AS DOUBLE) AS null_variance,
+         CAST(NULL AS BIGINT) AS n_se
   FROM kappa_summary AS s
   JOIN gwet_ac1_value AS v ON s.metric = v.metric
 )
@@ -791,7 +809,8 @@ brennan_prediger AS (
          s.n_items,
          s.q AS n_categories,
          s.n_rated,
-         CAST(NULL AS DOUBLE) AS variance
+         CAST(NULL AS DOUBLE) AS variance, CAST(NULL AS DOUBLE) AS null_variance,
+         CAST(NULL AS BIGINT) AS n_se
   FROM kappa_summary AS s
   JOIN brennan_prediger_value AS v ON s.metric = v.metric
 )
@@ -818,7 +837,8 @@ percent_agreement AS (
          s.n_items,
          s.q AS n_categories,
          s.n_rated,
-         CAST(NULL AS DOUBLE) AS variance
+         CAST(NULL AS DOUBLE) AS variance, CAST(NULL AS DOUBLE) AS null_variance,
+         CAST(NULL AS BIGINT) AS n_se
   FROM kappa_summary AS s
   JOIN percent_agreement_value AS v ON s.metric = v.metric
 )
@@ -858,7 +878,7 @@ bangdiwala_b AS (
   GROUP BY r.metric, r.n_raters, r.n_items, r.n_categories, r.n_paired_ratings
 )
 ,
-krippendorff_alpha AS (
+krippendorff_alpha_value AS (
   SELECT k.metric,
          'krippendorff_alpha' AS coefficient,
          CASE WHEN s.n_categories = 1 THEN 1.0
@@ -870,6 +890,12 @@ krippendorff_alpha AS (
          COALESCE(s.n_categories, 0) AS n_categories
   FROM unit_counts AS k
   LEFT JOIN alpha_sums AS s ON k.metric = s.metric
+),
+krippendorff_alpha AS (
+  SELECT v.*,
+         CAST(NULL AS DOUBLE) AS variance, CAST(NULL AS DOUBLE) AS null_variance,
+         CAST(NULL AS BIGINT) AS n_se
+  FROM krippendorff_alpha_value AS v
 )
 ,
 icc_digits AS (
@@ -1034,11 +1060,11 @@ coefficient_rows AS (
          c.coefficient, c.value,
          c.observed_agreement, c.chance_agreement,
          CAST(NULL AS DOUBLE) AS observed_disagreement, CAST(NULL AS DOUBLE) AS expected_disagreement,
-         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories, c.variance,
+         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories,
+         c.variance,
+         CAST(NULL AS DOUBLE) AS null_variance, CAST(NULL AS BIGINT) AS n_se,
          c.n_raters, c.n_paired_ratings, c.rater_a, c.rater_b,
 c.n_pairs AS n_pairs,
-CAST(NULL AS DOUBLE) AS se0, CAST(NULL AS DOUBLE) AS z,
-         CAST(NULL AS DOUBLE) AS p_one_sided, CAST(NULL AS DOUBLE) AS p_value,
          CAST(NULL AS DOUBLE) AS se, CAST(NULL AS DOUBLE) AS ci_low,
          CAST(NULL AS DOUBLE) AS ci_high, CAST(NULL AS BIGINT) AS n_boot_valid
   FROM cohen_kappa AS c
@@ -1047,11 +1073,11 @@ CAST(NULL AS DOUBLE) AS se0, CAST(NULL AS DOUBLE) AS z,
          c.coefficient, c.value,
          c.observed_agreement, c.chance_agreement,
          CAST(NULL AS DOUBLE) AS observed_disagreement, CAST(NULL AS DOUBLE) AS expected_disagreement,
-         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories, c.variance,
+         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories,
+         c.variance,
+         CAST(NULL AS DOUBLE) AS null_variance, CAST(NULL AS BIGINT) AS n_se,
          c.n_raters, c.n_paired_ratings, c.rater_a, c.rater_b,
 CAST(NULL AS BIGINT) AS n_pairs,
-CAST(NULL AS DOUBLE) AS se0, CAST(NULL AS DOUBLE) AS z,
-         CAST(NULL AS DOUBLE) AS p_one_sided, CAST(NULL AS DOUBLE) AS p_value,
          CAST(NULL AS DOUBLE) AS se, CAST(NULL AS DOUBLE) AS ci_low,
          CAST(NULL AS DOUBLE) AS ci_high, CAST(NULL AS BIGINT) AS n_boot_valid
   FROM scott_pi AS c
@@ -1060,12 +1086,12 @@ CAST(NULL AS DOUBLE) AS se0, CAST(NULL AS DOUBLE) AS z,
          c.coefficient, c.value,
          c.observed_agreement, c.chance_agreement,
          CAST(NULL AS DOUBLE) AS observed_disagreement, CAST(NULL AS DOUBLE) AS expected_disagreement,
-         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories, c.variance,
+         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories,
+         c.variance,
+         CAST(NULL AS DOUBLE) AS null_variance, CAST(NULL AS BIGINT) AS n_se,
          CAST(NULL AS BIGINT) AS n_raters, CAST(NULL AS BIGINT) AS n_paired_ratings,
          CAST(NULL AS VARCHAR) AS rater_a, CAST(NULL AS VARCHAR) AS rater_b,
-         CAST(NULL AS BIGINT) AS n_pairs, CAST(NULL AS DOUBLE) AS se0,
-         CAST(NULL AS DOUBLE) AS z, CAST(NULL AS DOUBLE) AS p_one_sided,
-         CAST(NULL AS DOUBLE) AS p_value,
+         CAST(NULL AS BIGINT) AS n_pairs,
          CAST(NULL AS DOUBLE) AS se, CAST(NULL AS DOUBLE) AS ci_low,
          CAST(NULL AS DOUBLE) AS ci_high, CAST(NULL AS BIGINT) AS n_boot_valid
   FROM fleiss_kappa AS c
@@ -1074,12 +1100,12 @@ CAST(NULL AS DOUBLE) AS se0, CAST(NULL AS DOUBLE) AS z,
          c.coefficient, c.value,
          c.observed_agreement, c.chance_agreement,
          CAST(NULL AS DOUBLE) AS observed_disagreement, CAST(NULL AS DOUBLE) AS expected_disagreement,
-         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories, c.variance,
+         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories,
+         c.variance,
+         CAST(NULL AS DOUBLE) AS null_variance, CAST(NULL AS BIGINT) AS n_se,
          CAST(NULL AS BIGINT) AS n_raters, CAST(NULL AS BIGINT) AS n_paired_ratings,
          CAST(NULL AS VARCHAR) AS rater_a, CAST(NULL AS VARCHAR) AS rater_b,
-         CAST(NULL AS BIGINT) AS n_pairs, CAST(NULL AS DOUBLE) AS se0,
-         CAST(NULL AS DOUBLE) AS z, CAST(NULL AS DOUBLE) AS p_one_sided,
-         CAST(NULL AS DOUBLE) AS p_value,
+         CAST(NULL AS BIGINT) AS n_pairs,
          CAST(NULL AS DOUBLE) AS se, CAST(NULL AS DOUBLE) AS ci_low,
          CAST(NULL AS DOUBLE) AS ci_high, CAST(NULL AS BIGINT) AS n_boot_valid
   FROM conger_kappa AS c
@@ -1088,12 +1114,12 @@ CAST(NULL AS DOUBLE) AS se0, CAST(NULL AS DOUBLE) AS z,
          c.coefficient, c.value,
          c.observed_agreement, c.chance_agreement,
          CAST(NULL AS DOUBLE) AS observed_disagreement, CAST(NULL AS DOUBLE) AS expected_disagreement,
-         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories, c.variance,
+         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories,
+         c.variance,
+         CAST(NULL AS DOUBLE) AS null_variance, CAST(NULL AS BIGINT) AS n_se,
          CAST(NULL AS BIGINT) AS n_raters, CAST(NULL AS BIGINT) AS n_paired_ratings,
          CAST(NULL AS VARCHAR) AS rater_a, CAST(NULL AS VARCHAR) AS rater_b,
-         CAST(NULL AS BIGINT) AS n_pairs, CAST(NULL AS DOUBLE) AS se0,
-         CAST(NULL AS DOUBLE) AS z, CAST(NULL AS DOUBLE) AS p_one_sided,
-         CAST(NULL AS DOUBLE) AS p_value,
+         CAST(NULL AS BIGINT) AS n_pairs,
          CAST(NULL AS DOUBLE) AS se, CAST(NULL AS DOUBLE) AS ci_low,
          CAST(NULL AS DOUBLE) AS ci_high, CAST(NULL AS BIGINT) AS n_boot_valid
   FROM gwet_ac1 AS c
@@ -1102,12 +1128,12 @@ CAST(NULL AS DOUBLE) AS se0, CAST(NULL AS DOUBLE) AS z,
          c.coefficient, c.value,
          c.observed_agreement, c.chance_agreement,
          CAST(NULL AS DOUBLE) AS observed_disagreement, CAST(NULL AS DOUBLE) AS expected_disagreement,
-         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories, c.variance,
+         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories,
+         c.variance,
+         CAST(NULL AS DOUBLE) AS null_variance, CAST(NULL AS BIGINT) AS n_se,
          CAST(NULL AS BIGINT) AS n_raters, CAST(NULL AS BIGINT) AS n_paired_ratings,
          CAST(NULL AS VARCHAR) AS rater_a, CAST(NULL AS VARCHAR) AS rater_b,
-         CAST(NULL AS BIGINT) AS n_pairs, CAST(NULL AS DOUBLE) AS se0,
-         CAST(NULL AS DOUBLE) AS z, CAST(NULL AS DOUBLE) AS p_one_sided,
-         CAST(NULL AS DOUBLE) AS p_value,
+         CAST(NULL AS BIGINT) AS n_pairs,
          CAST(NULL AS DOUBLE) AS se, CAST(NULL AS DOUBLE) AS ci_low,
          CAST(NULL AS DOUBLE) AS ci_high, CAST(NULL AS BIGINT) AS n_boot_valid
   FROM brennan_prediger AS c
@@ -1116,12 +1142,12 @@ CAST(NULL AS DOUBLE) AS se0, CAST(NULL AS DOUBLE) AS z,
          c.coefficient, c.value,
          c.observed_agreement, c.chance_agreement,
          CAST(NULL AS DOUBLE) AS observed_disagreement, CAST(NULL AS DOUBLE) AS expected_disagreement,
-         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories, c.variance,
+         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories,
+         c.variance,
+         CAST(NULL AS DOUBLE) AS null_variance, CAST(NULL AS BIGINT) AS n_se,
          CAST(NULL AS BIGINT) AS n_raters, CAST(NULL AS BIGINT) AS n_paired_ratings,
          CAST(NULL AS VARCHAR) AS rater_a, CAST(NULL AS VARCHAR) AS rater_b,
-         CAST(NULL AS BIGINT) AS n_pairs, CAST(NULL AS DOUBLE) AS se0,
-         CAST(NULL AS DOUBLE) AS z, CAST(NULL AS DOUBLE) AS p_one_sided,
-         CAST(NULL AS DOUBLE) AS p_value,
+         CAST(NULL AS BIGINT) AS n_pairs,
          CAST(NULL AS DOUBLE) AS se, CAST(NULL AS DOUBLE) AS ci_low,
          CAST(NULL AS DOUBLE) AS ci_high, CAST(NULL AS BIGINT) AS n_boot_valid
   FROM percent_agreement AS c
@@ -1130,11 +1156,11 @@ CAST(NULL AS DOUBLE) AS se0, CAST(NULL AS DOUBLE) AS z,
          c.coefficient, c.value,
          c.observed_agreement, c.chance_agreement,
          CAST(NULL AS DOUBLE) AS observed_disagreement, CAST(NULL AS DOUBLE) AS expected_disagreement,
-         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories, c.variance,
+         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories,
+         c.variance,
+         CAST(NULL AS DOUBLE) AS null_variance, CAST(NULL AS BIGINT) AS n_se,
          c.n_raters, c.n_paired_ratings, c.rater_a, c.rater_b,
 CAST(NULL AS BIGINT) AS n_pairs,
-CAST(NULL AS DOUBLE) AS se0, CAST(NULL AS DOUBLE) AS z,
-         CAST(NULL AS DOUBLE) AS p_one_sided, CAST(NULL AS DOUBLE) AS p_value,
          CAST(NULL AS DOUBLE) AS se, CAST(NULL AS DOUBLE) AS ci_low,
          CAST(NULL AS DOUBLE) AS ci_high, CAST(NULL AS BIGINT) AS n_boot_valid
   FROM bangdiwala_b AS c
@@ -1143,15 +1169,21 @@ CAST(NULL AS DOUBLE) AS se0, CAST(NULL AS DOUBLE) AS z,
          c.coefficient, c.value,
          CAST(NULL AS DOUBLE) AS observed_agreement, CAST(NULL AS DOUBLE) AS chance_agreement,
          c.observed_disagreement, c.expected_disagreement, c.n_items, c.n_values, c.n_categories,
-         CAST(NULL AS DOUBLE) AS variance,
+         c.variance,
+         CAST(NULL AS DOUBLE) AS null_variance, CAST(NULL AS BIGINT) AS n_se,
          CAST(NULL AS BIGINT) AS n_raters, CAST(NULL AS BIGINT) AS n_paired_ratings,
          CAST(NULL AS VARCHAR) AS rater_a, CAST(NULL AS VARCHAR) AS rater_b,
-         CAST(NULL AS BIGINT) AS n_pairs, CAST(NULL AS DOUBLE) AS se0,
-         CAST(NULL AS DOUBLE) AS z, CAST(NULL AS DOUBLE) AS p_one_sided,
-         CAST(NULL AS DOUBLE) AS p_value,
+         CAST(NULL AS BIGINT) AS n_pairs,
          CAST(NULL AS DOUBLE) AS se, CAST(NULL AS DOUBLE) AS ci_low,
          CAST(NULL AS DOUBLE) AS ci_high, CAST(NULL AS BIGINT) AS n_boot_valid
   FROM krippendorff_alpha AS c
+),
+coefficient_tests AS (
+  -- no interval asked for: no test
+  SELECT r.*, CAST(NULL AS DOUBLE) AS se0, CAST(NULL AS DOUBLE) AS z,
+         CAST(NULL AS DOUBLE) AS abs_z, CAST(NULL AS DOUBLE) AS p_one_sided,
+         CAST(NULL AS DOUBLE) AS p_value
+  FROM coefficient_rows AS r
 )
 SELECT r.*, u.n_units, u.n_ratings, u.n_single, u.n_merged, u.n_duplicate_units,
        u.n_raters AS key_raters,
@@ -1173,6 +1205,6 @@ SELECT r.*, u.n_units, u.n_ratings, u.n_single, u.n_merged, u.n_duplicate_units,
        i.ms_cols AS icc_ms_cols,
        i.ms_error AS icc_ms_error
 FROM unit_counts AS u
-LEFT JOIN coefficient_rows AS r ON r.metric = u.metric
+LEFT JOIN coefficient_tests AS r ON r.metric = u.metric
 LEFT JOIN icc AS i ON i.metric = u.metric AND i.form = getvariable('icc_form')
 ORDER BY u.metric, r.position;

@@ -11,6 +11,8 @@ CREATE OR REPLACE TEMP MACRO agreement_isnan(x) AS (NOT ISFINITE(x) AND NOT ISIN
 --   sql/_fleiss, _gwet_ac1, _brennan_prediger, _percent_agreement (through sql/_kappa.sql.j2),
 --   _alpha, _cohen, _scott, _conger .sql.j2; their inputs from sql/_kappa_inputs.sql.j2,
 --   sql/_alpha_sums.sql.j2 and sql/_pairs.sql.j2, whichever form (wide or counts) the plan chose.
+--   With option oriented (asymmetric_weights "oriented") the rater-free coefficients read their
+--   inputs from the pair tables of the metric's two raters (sql/_kappa_pair_inputs.sql.j2).
 --   With option rater_patterns (the plan's, for the pair coefficients and Conger's kappa) the
 --   pair inputs come from sql/_pair_patterns.sql.j2 and Conger's per-rater counts from
 --   pattern_ratings (sql/_rater_patterns.sql.j2): the same per-unit pass, the ratings read once.
@@ -20,10 +22,19 @@ CREATE OR REPLACE TEMP MACRO agreement_isnan(x) AS (NOT ISFINITE(x) AND NOT ISIN
 --   same order: one row contract, shaped by family and declared fields, never by name.
 -- Returns: one row per metric (and slice) and coefficient, in `which` order: the coefficient
 --   contract (name, coefficient, value, observed/chance agreement, observed/expected
---   disagreement, n_items, n_values, n_categories, variance, se, ci_low, ci_high,
---   n_boot_valid, pair columns) and the unit counts the caller checks and reports.
+--   disagreement, n_items, n_values, n_categories, variance, null_variance, n_se, se, ci_low,
+--   ci_high, n_boot_valid, pair columns, and the test se0, z, abs_z, p_one_sided, p_value) and
+--   the unit counts the caller checks and reports.
 --   With option ci the analytic se = sqrt(variance) and value -/+ $z se; with option bootstrap
 --   every coefficient's percentile interval over the same replicates (sql/_bootstrap.sql.j2).
+--   With ci or bootstrap, every coefficient that reports null_test (its partial gives
+--   null_variance, the variance under H0: no agreement beyond chance, and n_se, the units its
+--   variance is over) gets its test, in one place for all (coefficient_tests): option
+--   inference "normal" (the default) se0 = sqrt(null_variance), z = value / se0,
+--   p_one_sided = 1 - Phi(z), p_value = 2 (1 - Phi(|z|)) (sql/_normal.sql.j2); "irrcac" (irrCAC's
+--   convention) se0 = se, the same z, and Student's t on n_se - 1 degrees of freedom
+--   (sql/_student_t.sql.j2) for both p-values, the interval's ends left NULL for the caller to
+--   take value -/+ t quantile x se (agreement_sql.distributions: DuckDB has no t quantile).
 --   With option icc_from_patterns (numeric ratings, rater patterns, rater_digits = the raters)
 --   every row also carries its metric's (and slice's) intraclass correlation, the row of form
 --   $icc_form (ICC2) of sql/_icc.sql.j2 computed from the same rater patterns (pattern_ratings),
@@ -307,46 +318,6 @@ cohen_pair_null_variance AS (
   JOIN cohen_pair_kappa AS pk ON r.metric = pk.metric AND r.rater_a = pk.rater_a AND r.rater_b = pk.rater_b
   GROUP BY r.metric, r.rater_a, r.rater_b
 ),
-cohen_pair_null_z AS (
-  -- se0 = sqrt(var0) (0 when var0 rounds below 0), z = kappa / se0 (NULL when se0 = 0), |z|
-  SELECT v.metric, v.rater_a, v.rater_b,
-         SQRT(CASE WHEN v.null_variance < 0.0 THEN 0.0 ELSE v.null_variance END) AS se0,
-         pk.kappa / NULLIF(SQRT(CASE WHEN v.null_variance < 0.0 THEN 0.0 ELSE v.null_variance END), 0.0) AS z,
-         ABS(pk.kappa) / NULLIF(SQRT(CASE WHEN v.null_variance < 0.0 THEN 0.0 ELSE v.null_variance END), 0.0) AS abs_z
-  FROM cohen_pair_null_variance AS v
-  JOIN cohen_pair_kappa AS pk ON v.metric = pk.metric AND v.rater_a = pk.rater_a AND v.rater_b = pk.rater_b
-),
-cohen_pair_null_test AS (
-  -- p_one_sided = 1 - Phi(z), p_value = 2 (1 - Phi(|z|))
-  SELECT t.metric, t.rater_a, t.rater_b, t.se0, t.z,
-         CASE WHEN t.z IS NULL THEN NULL
-     WHEN t.z >= 0.0 THEN (0.3989422804014327 * EXP(-0.5 * t.z * t.z)
- * (1.0 / (1.0 + 0.2316419 * t.z))
- * (0.319381530 + (1.0 / (1.0 + 0.2316419 * t.z))
-   * (-0.356563782 + (1.0 / (1.0 + 0.2316419 * t.z))
-     * (1.781477937 + (1.0 / (1.0 + 0.2316419 * t.z))
-       * (-1.821255978 + (1.0 / (1.0 + 0.2316419 * t.z)) * 1.330274429)))))
-     ELSE 1.0 - (0.3989422804014327 * EXP(-0.5 * (-t.z) * (-t.z))
- * (1.0 / (1.0 + 0.2316419 * (-t.z)))
- * (0.319381530 + (1.0 / (1.0 + 0.2316419 * (-t.z)))
-   * (-0.356563782 + (1.0 / (1.0 + 0.2316419 * (-t.z)))
-     * (1.781477937 + (1.0 / (1.0 + 0.2316419 * (-t.z)))
-       * (-1.821255978 + (1.0 / (1.0 + 0.2316419 * (-t.z))) * 1.330274429))))) END AS p_one_sided,
-         2.0 * CASE WHEN t.abs_z IS NULL THEN NULL
-     WHEN t.abs_z >= 0.0 THEN (0.3989422804014327 * EXP(-0.5 * t.abs_z * t.abs_z)
- * (1.0 / (1.0 + 0.2316419 * t.abs_z))
- * (0.319381530 + (1.0 / (1.0 + 0.2316419 * t.abs_z))
-   * (-0.356563782 + (1.0 / (1.0 + 0.2316419 * t.abs_z))
-     * (1.781477937 + (1.0 / (1.0 + 0.2316419 * t.abs_z))
-       * (-1.821255978 + (1.0 / (1.0 + 0.2316419 * t.abs_z)) * 1.330274429)))))
-     ELSE 1.0 - (0.3989422804014327 * EXP(-0.5 * (-t.abs_z) * (-t.abs_z))
- * (1.0 / (1.0 + 0.2316419 * (-t.abs_z)))
- * (0.319381530 + (1.0 / (1.0 + 0.2316419 * (-t.abs_z)))
-   * (-0.356563782 + (1.0 / (1.0 + 0.2316419 * (-t.abs_z)))
-     * (1.781477937 + (1.0 / (1.0 + 0.2316419 * (-t.abs_z)))
-       * (-1.821255978 + (1.0 / (1.0 + 0.2316419 * (-t.abs_z))) * 1.330274429))))) END AS p_value
-  FROM cohen_pair_null_z AS t
-),
 cohen_kappa AS (
   -- two raters: the pair's kappa with its variance; more: Light's kappa, the mean over pairs
   SELECT r.metric,
@@ -362,14 +333,12 @@ cohen_kappa AS (
          CASE WHEN r.n_raters = 2 THEN MIN(pk.rater_a) END AS rater_a,
          CASE WHEN r.n_raters = 2 THEN MIN(pk.rater_b) END AS rater_b,
          CASE WHEN r.n_raters = 2 THEN MIN(v.variance) END AS variance,
-         CASE WHEN r.n_raters = 2 THEN MIN(t.se0) END AS se0,
-         CASE WHEN r.n_raters = 2 THEN MIN(t.z) END AS z,
-         CASE WHEN r.n_raters = 2 THEN MIN(t.p_one_sided) END AS p_one_sided,
-         CASE WHEN r.n_raters = 2 THEN MIN(t.p_value) END AS p_value
+         CASE WHEN r.n_raters = 2 THEN MIN(t.null_variance) END AS null_variance,
+         CASE WHEN r.n_raters = 2 THEN MIN(pk.n_shared) END AS n_se
   FROM pair_keys AS r
   LEFT JOIN cohen_pair_kappa AS pk ON r.metric = pk.metric
   LEFT JOIN cohen_pair_variance AS v ON pk.metric = v.metric AND pk.rater_a = v.rater_a AND pk.rater_b = v.rater_b
-  LEFT JOIN cohen_pair_null_test AS t ON pk.metric = t.metric AND pk.rater_a = t.rater_a AND pk.rater_b = t.rater_b
+  LEFT JOIN cohen_pair_null_variance AS t ON pk.metric = t.metric AND pk.rater_a = t.rater_a AND pk.rater_b = t.rater_b
   GROUP BY r.metric, r.n_raters, r.n_items, r.n_categories, r.n_paired_ratings
 )
 ,
@@ -378,18 +347,78 @@ coefficient_rows AS (
          c.coefficient, c.value,
          c.observed_agreement, c.chance_agreement,
          CAST(NULL AS DOUBLE) AS observed_disagreement, CAST(NULL AS DOUBLE) AS expected_disagreement,
-         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories, c.variance,
+         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories,
+         c.variance,
+         c.null_variance, c.n_se,
          c.n_raters, c.n_paired_ratings, c.rater_a, c.rater_b,
 c.n_pairs AS n_pairs,
-c.se0, c.z, c.p_one_sided, c.p_value,
          SQRT(CASE WHEN c.variance < 0.0 THEN 0.0 ELSE c.variance END) AS se,
          c.value - getvariable('z') * SQRT(CASE WHEN c.variance < 0.0 THEN 0.0 ELSE c.variance END) AS ci_low,
          c.value + getvariable('z') * SQRT(CASE WHEN c.variance < 0.0 THEN 0.0 ELSE c.variance END) AS ci_high,
          CAST(NULL AS BIGINT) AS n_boot_valid
   FROM cohen_kappa AS c
+),
+coefficient_z AS (
+  -- the test of H0: no agreement beyond chance. se0 = sqrt(null_variance) (inference "normal":
+  -- each coefficient's null variance) or sqrt(variance) (inference "irrcac": the estimate's own,
+  -- as irrCAC tests); z = value / se0 (NULL when se0 = 0) and |z|
+  SELECT r.*,
+         SQRT(CASE WHEN r.null_variance < 0.0 THEN 0.0 ELSE r.null_variance END) AS se0,
+         r.value / NULLIF(SQRT(CASE WHEN r.null_variance < 0.0 THEN 0.0 ELSE r.null_variance END), 0.0) AS z,
+         ABS(r.value) / NULLIF(SQRT(CASE WHEN r.null_variance < 0.0 THEN 0.0 ELSE r.null_variance END), 0.0) AS abs_z
+  FROM coefficient_rows AS r
+),
+coefficient_tests AS (
+  -- p_one_sided = 1 - Phi(z) = erfc(y) / 2, p_value = 2 (1 - Phi(|z|)) = erfc(|y|), y = z / sqrt 2
+  -- (sql/_normal.sql.j2)
+  SELECT y.*, 0.5e0 * CASE WHEN y.y IS NULL THEN NULL
+     WHEN y.y >= 0.0e0 THEN (CASE WHEN y.y <= 0.46875e0
+      THEN 1.0e0 - y.y * (3.20937758913846947e03 + (y.y * y.y) * (3.77485237685302021e02 + (y.y * y.y) * (1.13864154151050156e02 + (y.y * y.y) * (3.16112374387056560e00 + (y.y * y.y) * 1.85777706184603153e-1))))
+                 / (2.84423683343917062e03 + (y.y * y.y) * (1.28261652607737228e03 + (y.y * y.y) * (2.44024637934444173e02 + (y.y * y.y) * (2.36012909523441209e01 + (y.y * y.y) * 1.0e0))))
+      WHEN y.y <= 4.0e0
+      THEN (EXP(-(FLOOR(y.y * 16.0e0) / 16.0e0) * (FLOOR(y.y * 16.0e0) / 16.0e0)) * EXP(-(y.y - (FLOOR(y.y * 16.0e0) / 16.0e0)) * (y.y + (FLOOR(y.y * 16.0e0) / 16.0e0)))) * (1.23033935479799725e03 + y.y * (2.05107837782607147e03 + y.y * (1.71204761263407058e03 + y.y * (8.81952221241769090e02 + y.y * (2.98635138197400131e02 + y.y * (6.61191906371416295e01 + y.y * (8.88314979438837594e00 + y.y * (5.64188496988670089e-1 + y.y * 2.15311535474403846e-8))))))))
+           / (1.23033935480374942e03 + y.y * (3.43936767414372164e03 + y.y * (4.36261909014324716e03 + y.y * (3.29079923573345963e03 + y.y * (1.62138957456669019e03 + y.y * (5.37181101862009858e02 + y.y * (1.17693950891312499e02 + y.y * (1.57449261107098347e01 + y.y * 1.0e0))))))))
+      WHEN y.y < 26.0e0
+      THEN (EXP(-(FLOOR(y.y * 16.0e0) / 16.0e0) * (FLOOR(y.y * 16.0e0) / 16.0e0)) * EXP(-(y.y - (FLOOR(y.y * 16.0e0) / 16.0e0)) * (y.y + (FLOOR(y.y * 16.0e0) / 16.0e0)))) * (5.6418958354775628695e-1 - (1.0e0 / (y.y * y.y)) * (6.58749161529837803e-4 + (1.0e0 / (y.y * y.y)) * (1.60837851487422766e-2 + (1.0e0 / (y.y * y.y)) * (1.25781726111229246e-1 + (1.0e0 / (y.y * y.y)) * (3.60344899949804439e-1 + (1.0e0 / (y.y * y.y)) * (3.05326634961232344e-1 + (1.0e0 / (y.y * y.y)) * 1.63153871373020978e-2)))))
+                                                   / (2.33520497626869185e-3 + (1.0e0 / (y.y * y.y)) * (6.05183413124413191e-2 + (1.0e0 / (y.y * y.y)) * (5.27905102951428412e-1 + (1.0e0 / (y.y * y.y)) * (1.87295284992346047e00 + (1.0e0 / (y.y * y.y)) * (2.56852019228982242e00 + (1.0e0 / (y.y * y.y)) * 1.0e0)))))) / y.y
+      ELSE 0.0e0 END)
+     ELSE 2.0e0 - (CASE WHEN (-y.y) <= 0.46875e0
+      THEN 1.0e0 - (-y.y) * (3.20937758913846947e03 + ((-y.y) * (-y.y)) * (3.77485237685302021e02 + ((-y.y) * (-y.y)) * (1.13864154151050156e02 + ((-y.y) * (-y.y)) * (3.16112374387056560e00 + ((-y.y) * (-y.y)) * 1.85777706184603153e-1))))
+                 / (2.84423683343917062e03 + ((-y.y) * (-y.y)) * (1.28261652607737228e03 + ((-y.y) * (-y.y)) * (2.44024637934444173e02 + ((-y.y) * (-y.y)) * (2.36012909523441209e01 + ((-y.y) * (-y.y)) * 1.0e0))))
+      WHEN (-y.y) <= 4.0e0
+      THEN (EXP(-(FLOOR((-y.y) * 16.0e0) / 16.0e0) * (FLOOR((-y.y) * 16.0e0) / 16.0e0)) * EXP(-((-y.y) - (FLOOR((-y.y) * 16.0e0) / 16.0e0)) * ((-y.y) + (FLOOR((-y.y) * 16.0e0) / 16.0e0)))) * (1.23033935479799725e03 + (-y.y) * (2.05107837782607147e03 + (-y.y) * (1.71204761263407058e03 + (-y.y) * (8.81952221241769090e02 + (-y.y) * (2.98635138197400131e02 + (-y.y) * (6.61191906371416295e01 + (-y.y) * (8.88314979438837594e00 + (-y.y) * (5.64188496988670089e-1 + (-y.y) * 2.15311535474403846e-8))))))))
+           / (1.23033935480374942e03 + (-y.y) * (3.43936767414372164e03 + (-y.y) * (4.36261909014324716e03 + (-y.y) * (3.29079923573345963e03 + (-y.y) * (1.62138957456669019e03 + (-y.y) * (5.37181101862009858e02 + (-y.y) * (1.17693950891312499e02 + (-y.y) * (1.57449261107098347e01 + (-y.y) * 1.0e0))))))))
+      WHEN (-y.y) < 26.0e0
+      THEN (EXP(-(FLOOR((-y.y) * 16.0e0) / 16.0e0) * (FLOOR((-y.y) * 16.0e0) / 16.0e0)) * EXP(-((-y.y) - (FLOOR((-y.y) * 16.0e0) / 16.0e0)) * ((-y.y) + (FLOOR((-y.y) * 16.0e0) / 16.0e0)))) * (5.6418958354775628695e-1 - (1.0e0 / ((-y.y) * (-y.y))) * (6.58749161529837803e-4 + (1.0e0 / ((-y.y) * (-y.y))) * (1.60837851487422766e-2 + (1.0e0 / ((-y.y) * (-y.y))) * (1.25781726111229246e-1 + (1.0e0 / ((-y.y) * (-y.y))) * (3.60344899949804439e-1 + (1.0e0 / ((-y.y) * (-y.y))) * (3.05326634961232344e-1 + (1.0e0 / ((-y.y) * (-y.y))) * 1.63153871373020978e-2)))))
+                                                   / (2.33520497626869185e-3 + (1.0e0 / ((-y.y) * (-y.y))) * (6.05183413124413191e-2 + (1.0e0 / ((-y.y) * (-y.y))) * (5.27905102951428412e-1 + (1.0e0 / ((-y.y) * (-y.y))) * (1.87295284992346047e00 + (1.0e0 / ((-y.y) * (-y.y))) * (2.56852019228982242e00 + (1.0e0 / ((-y.y) * (-y.y))) * 1.0e0)))))) / (-y.y)
+      ELSE 0.0e0 END) END AS p_one_sided, CASE WHEN y.abs_y IS NULL THEN NULL
+     WHEN y.abs_y >= 0.0e0 THEN (CASE WHEN y.abs_y <= 0.46875e0
+      THEN 1.0e0 - y.abs_y * (3.20937758913846947e03 + (y.abs_y * y.abs_y) * (3.77485237685302021e02 + (y.abs_y * y.abs_y) * (1.13864154151050156e02 + (y.abs_y * y.abs_y) * (3.16112374387056560e00 + (y.abs_y * y.abs_y) * 1.85777706184603153e-1))))
+                 / (2.84423683343917062e03 + (y.abs_y * y.abs_y) * (1.28261652607737228e03 + (y.abs_y * y.abs_y) * (2.44024637934444173e02 + (y.abs_y * y.abs_y) * (2.36012909523441209e01 + (y.abs_y * y.abs_y) * 1.0e0))))
+      WHEN y.abs_y <= 4.0e0
+      THEN (EXP(-(FLOOR(y.abs_y * 16.0e0) / 16.0e0) * (FLOOR(y.abs_y * 16.0e0) / 16.0e0)) * EXP(-(y.abs_y - (FLOOR(y.abs_y * 16.0e0) / 16.0e0)) * (y.abs_y + (FLOOR(y.abs_y * 16.0e0) / 16.0e0)))) * (1.23033935479799725e03 + y.abs_y * (2.05107837782607147e03 + y.abs_y * (1.71204761263407058e03 + y.abs_y * (8.81952221241769090e02 + y.abs_y * (2.98635138197400131e02 + y.abs_y * (6.61191906371416295e01 + y.abs_y * (8.88314979438837594e00 + y.abs_y * (5.64188496988670089e-1 + y.abs_y * 2.15311535474403846e-8))))))))
+           / (1.23033935480374942e03 + y.abs_y * (3.43936767414372164e03 + y.abs_y * (4.36261909014324716e03 + y.abs_y * (3.29079923573345963e03 + y.abs_y * (1.62138957456669019e03 + y.abs_y * (5.37181101862009858e02 + y.abs_y * (1.17693950891312499e02 + y.abs_y * (1.57449261107098347e01 + y.abs_y * 1.0e0))))))))
+      WHEN y.abs_y < 26.0e0
+      THEN (EXP(-(FLOOR(y.abs_y * 16.0e0) / 16.0e0) * (FLOOR(y.abs_y * 16.0e0) / 16.0e0)) * EXP(-(y.abs_y - (FLOOR(y.abs_y * 16.0e0) / 16.0e0)) * (y.abs_y + (FLOOR(y.abs_y * 16.0e0) / 16.0e0)))) * (5.6418958354775628695e-1 - (1.0e0 / (y.abs_y * y.abs_y)) * (6.58749161529837803e-4 + (1.0e0 / (y.abs_y * y.abs_y)) * (1.60837851487422766e-2 + (1.0e0 / (y.abs_y * y.abs_y)) * (1.25781726111229246e-1 + (1.0e0 / (y.abs_y * y.abs_y)) * (3.60344899949804439e-1 + (1.0e0 / (y.abs_y * y.abs_y)) * (3.05326634961232344e-1 + (1.0e0 / (y.abs_y * y.abs_y)) * 1.63153871373020978e-2)))))
+                                                   / (2.33520497626869185e-3 + (1.0e0 / (y.abs_y * y.abs_y)) * (6.05183413124413191e-2 + (1.0e0 / (y.abs_y * y.abs_y)) * (5.27905102951428412e-1 + (1.0e0 / (y.abs_y * y.abs_y)) * (1.87295284992346047e00 + (1.0e0 / (y.abs_y * y.abs_y)) * (2.56852019228982242e00 + (1.0e0 / (y.abs_y * y.abs_y)) * 1.0e0)))))) / y.abs_y
+      ELSE 0.0e0 END)
+     ELSE 2.0e0 - (CASE WHEN (-y.abs_y) <= 0.46875e0
+      THEN 1.0e0 - (-y.abs_y) * (3.20937758913846947e03 + ((-y.abs_y) * (-y.abs_y)) * (3.77485237685302021e02 + ((-y.abs_y) * (-y.abs_y)) * (1.13864154151050156e02 + ((-y.abs_y) * (-y.abs_y)) * (3.16112374387056560e00 + ((-y.abs_y) * (-y.abs_y)) * 1.85777706184603153e-1))))
+                 / (2.84423683343917062e03 + ((-y.abs_y) * (-y.abs_y)) * (1.28261652607737228e03 + ((-y.abs_y) * (-y.abs_y)) * (2.44024637934444173e02 + ((-y.abs_y) * (-y.abs_y)) * (2.36012909523441209e01 + ((-y.abs_y) * (-y.abs_y)) * 1.0e0))))
+      WHEN (-y.abs_y) <= 4.0e0
+      THEN (EXP(-(FLOOR((-y.abs_y) * 16.0e0) / 16.0e0) * (FLOOR((-y.abs_y) * 16.0e0) / 16.0e0)) * EXP(-((-y.abs_y) - (FLOOR((-y.abs_y) * 16.0e0) / 16.0e0)) * ((-y.abs_y) + (FLOOR((-y.abs_y) * 16.0e0) / 16.0e0)))) * (1.23033935479799725e03 + (-y.abs_y) * (2.05107837782607147e03 + (-y.abs_y) * (1.71204761263407058e03 + (-y.abs_y) * (8.81952221241769090e02 + (-y.abs_y) * (2.98635138197400131e02 + (-y.abs_y) * (6.61191906371416295e01 + (-y.abs_y) * (8.88314979438837594e00 + (-y.abs_y) * (5.64188496988670089e-1 + (-y.abs_y) * 2.15311535474403846e-8))))))))
+           / (1.23033935480374942e03 + (-y.abs_y) * (3.43936767414372164e03 + (-y.abs_y) * (4.36261909014324716e03 + (-y.abs_y) * (3.29079923573345963e03 + (-y.abs_y) * (1.62138957456669019e03 + (-y.abs_y) * (5.37181101862009858e02 + (-y.abs_y) * (1.17693950891312499e02 + (-y.abs_y) * (1.57449261107098347e01 + (-y.abs_y) * 1.0e0))))))))
+      WHEN (-y.abs_y) < 26.0e0
+      THEN (EXP(-(FLOOR((-y.abs_y) * 16.0e0) / 16.0e0) * (FLOOR((-y.abs_y) * 16.0e0) / 16.0e0)) * EXP(-((-y.abs_y) - (FLOOR((-y.abs_y) * 16.0e0) / 16.0e0)) * ((-y.abs_y) + (FLOOR((-y.abs_y) * 16.0e0) / 16.0e0)))) * (5.6418958354775628695e-1 - (1.0e0 / ((-y.abs_y) * (-y.abs_y))) * (6.58749161529837803e-4 + (1.0e0 / ((-y.abs_y) * (-y.abs_y))) * (1.60837851487422766e-2 + (1.0e0 / ((-y.abs_y) * (-y.abs_y))) * (1.25781726111229246e-1 + (1.0e0 / ((-y.abs_y) * (-y.abs_y))) * (3.60344899949804439e-1 + (1.0e0 / ((-y.abs_y) * (-y.abs_y))) * (3.05326634961232344e-1 + (1.0e0 / ((-y.abs_y) * (-y.abs_y))) * 1.63153871373020978e-2)))))
+                                                   / (2.33520497626869185e-3 + (1.0e0 / ((-y.abs_y) * (-y.abs_y))) * (6.05183413124413191e-2 + (1.0e0 / ((-y.abs_y) * (-y.abs_y))) * (5.27905102951428412e-1 + (1.0e0 / ((-y.abs_y) * (-y.abs_y))) * (1.87295284992346047e00 + (1.0e0 / ((-y.abs_y) * (-y.abs_y))) * (2.56852019228982242e00 + (1.0e0 / ((-y.abs_y) * (-y.abs_y))) * 1.0e0)))))) / (-y.abs_y)
+      ELSE 0.0e0 END) END AS p_value
+  FROM (
+    SELECT z.*, z.z * 7.0710678118654752440e-1 AS y, z.abs_z * 7.0710678118654752440e-1 AS abs_y
+    FROM coefficient_z AS z
+  ) AS y
 )
 SELECT r.*, u.n_units, u.n_ratings, u.n_single, u.n_merged, u.n_duplicate_units,
        u.n_raters AS key_raters
 FROM unit_counts AS u
-LEFT JOIN coefficient_rows AS r ON r.metric = u.metric
+LEFT JOIN coefficient_tests AS r ON r.metric = u.metric
 ORDER BY u.metric, r.position;

@@ -13,6 +13,8 @@ CREATE OR REPLACE TEMP MACRO agreement_isnan(x) AS (NOT ISFINITE(x) AND NOT ISIN
 --   sql/_fleiss, _gwet_ac1, _brennan_prediger, _percent_agreement (through sql/_kappa.sql.j2),
 --   _alpha, _cohen, _scott, _conger .sql.j2; their inputs from sql/_kappa_inputs.sql.j2,
 --   sql/_alpha_sums.sql.j2 and sql/_pairs.sql.j2, whichever form (wide or counts) the plan chose.
+--   With option oriented (asymmetric_weights "oriented") the rater-free coefficients read their
+--   inputs from the pair tables of the metric's two raters (sql/_kappa_pair_inputs.sql.j2).
 --   With option rater_patterns (the plan's, for the pair coefficients and Conger's kappa) the
 --   pair inputs come from sql/_pair_patterns.sql.j2 and Conger's per-rater counts from
 --   pattern_ratings (sql/_rater_patterns.sql.j2): the same per-unit pass, the ratings read once.
@@ -22,10 +24,19 @@ CREATE OR REPLACE TEMP MACRO agreement_isnan(x) AS (NOT ISFINITE(x) AND NOT ISIN
 --   same order: one row contract, shaped by family and declared fields, never by name.
 -- Returns: one row per metric (and slice) and coefficient, in `which` order: the coefficient
 --   contract (name, coefficient, value, observed/chance agreement, observed/expected
---   disagreement, n_items, n_values, n_categories, variance, se, ci_low, ci_high,
---   n_boot_valid, pair columns) and the unit counts the caller checks and reports.
+--   disagreement, n_items, n_values, n_categories, variance, null_variance, n_se, se, ci_low,
+--   ci_high, n_boot_valid, pair columns, and the test se0, z, abs_z, p_one_sided, p_value) and
+--   the unit counts the caller checks and reports.
 --   With option ci the analytic se = sqrt(variance) and value -/+ $z se; with option bootstrap
 --   every coefficient's percentile interval over the same replicates (sql/_bootstrap.sql.j2).
+--   With ci or bootstrap, every coefficient that reports null_test (its partial gives
+--   null_variance, the variance under H0: no agreement beyond chance, and n_se, the units its
+--   variance is over) gets its test, in one place for all (coefficient_tests): option
+--   inference "normal" (the default) se0 = sqrt(null_variance), z = value / se0,
+--   p_one_sided = 1 - Phi(z), p_value = 2 (1 - Phi(|z|)) (sql/_normal.sql.j2); "irrcac" (irrCAC's
+--   convention) se0 = se, the same z, and Student's t on n_se - 1 degrees of freedom
+--   (sql/_student_t.sql.j2) for both p-values, the interval's ends left NULL for the caller to
+--   take value -/+ t quantile x se (agreement_sql.distributions: DuckDB has no t quantile).
 --   With option icc_from_patterns (numeric ratings, rater patterns, rater_digits = the raters)
 --   every row also carries its metric's (and slice's) intraclass correlation, the row of form
 --   $icc_form (ICC2) of sql/_icc.sql.j2 computed from the same rater patterns (pattern_ratings),
@@ -405,6 +416,23 @@ fleiss_kappa_item_weights AS (
   JOIN kappa_shares AS s ON w.metric = s.metric AND w.slice_0 = s.slice_0 AND w.replicate = s.replicate AND s.position = w.pos_l
   GROUP BY w.metric, w.slice_0, w.replicate, w.pos_k
 ),
+fleiss_kappa_null AS (
+  -- var0 = 2 [(sum p q)^2 - sum p q (q - p)] / ((sum p q)^2 n m (m - 1)), one m for every unit
+  SELECT s.metric, s.slice_0, s.replicate,
+         CASE WHEN MIN(u.m_min) = MIN(u.m_max) AND MIN(u.m_min) >= 2
+              THEN 2.0 * (POWER(agreement_fsum(s.pi_k * (1.0 - s.pi_k)), 2)
+                          - agreement_fsum(s.pi_k * (1.0 - s.pi_k) * (1.0 - 2.0 * s.pi_k)))
+                   / NULLIF(POWER(agreement_fsum(s.pi_k * (1.0 - s.pi_k)), 2)
+                            * MIN(u.n) * MIN(u.m_min) * (MIN(u.m_min) - 1.0), 0.0)
+         END AS null_variance
+  FROM kappa_shares AS s
+  JOIN (
+    SELECT metric, slice_0, replicate, MIN(r_i) AS m_min, MAX(r_i) AS m_max, SUM(w_u) AS n
+    FROM kappa_units
+    GROUP BY metric, slice_0, replicate
+  ) AS u ON s.metric = u.metric AND s.slice_0 = u.slice_0 AND s.replicate = u.replicate
+  GROUP BY s.metric, s.slice_0, s.replicate
+),
 fleiss_kappa_value AS (
   SELECT s.metric, s.slice_0, s.replicate, s.p_a, e.p_e,
          CASE WHEN s.n_items = 0 THEN NULL
@@ -412,6 +440,30 @@ fleiss_kappa_value AS (
               ELSE (s.p_a - e.p_e) / NULLIF(1.0 - e.p_e, 0.0) END AS value
   FROM kappa_summary AS s
   JOIN fleiss_kappa_expected AS e ON s.metric = e.metric AND s.slice_0 = e.slice_0 AND s.replicate = e.replicate
+),
+fleiss_kappa_item_pe AS (
+  -- pe_i = sum_k r_ik c_k / r_i
+  SELECT c.metric, c.slice_0, c.replicate, c.item AS unit, 1 AS w_u, MIN(u.m_u) AS r_i,
+         agreement_fsum(c.n_uc * w.c_k) / NULLIF(MIN(u.m_u), 0) AS pe_i
+  FROM kappa_counts AS c
+  JOIN units AS u ON c.metric = u.metric AND c.slice_0 = u.slice_0 AND c.replicate = u.replicate AND u.item = c.item
+  JOIN fleiss_kappa_item_weights AS w ON c.metric = w.metric AND c.slice_0 = w.slice_0 AND c.replicate = w.replicate AND w.position = c.position
+  GROUP BY c.metric, c.slice_0, c.replicate, c.item
+),
+fleiss_kappa_variance AS (
+  -- sum_i (kappa_i - value)^2 over the units (w_u alike units per pattern)
+  SELECT u.metric, u.slice_0, u.replicate,
+         agreement_fsum(u.w_u * POWER(
+           CAST(s.n_rated AS DOUBLE) / NULLIF(s.n_items, 0)
+             * (u.pa_i - CASE WHEN u.r_i >= 2 THEN v.p_e ELSE 0.0 END) / NULLIF(1.0 - v.p_e, 0.0)
+             - 2.0 * (1.0 - v.value) * (p.pe_i - v.p_e) / NULLIF(1.0 - v.p_e, 0.0)
+             - v.value, 2)) AS ss
+  FROM kappa_units AS u
+  JOIN kappa_summary AS s ON u.metric = s.metric AND u.slice_0 = s.slice_0 AND u.replicate = s.replicate
+  JOIN fleiss_kappa_value AS v ON u.metric = v.metric AND u.slice_0 = v.slice_0 AND u.replicate = v.replicate
+  JOIN fleiss_kappa_item_pe AS p ON u.metric = p.metric AND u.slice_0 = p.slice_0 AND u.replicate = p.replicate AND p.unit = u.unit
+  WHERE u.replicate = 0    -- the observed data only: the test's variance
+  GROUP BY u.metric, u.slice_0, u.replicate
 ),
 fleiss_kappa AS (
   SELECT s.metric, s.slice_0, s.replicate,
@@ -422,9 +474,13 @@ fleiss_kappa AS (
          s.n_items,
          s.q AS n_categories,
          s.n_rated,
-         CAST(NULL AS DOUBLE) AS variance
+         t.ss / NULLIF(CAST(s.n_rated AS DOUBLE) * (s.n_rated - 1), 0.0) AS variance,
+o.null_variance AS null_variance,
+         s.n_rated AS n_se
   FROM kappa_summary AS s
   JOIN fleiss_kappa_value AS v ON s.metric = v.metric AND s.slice_0 = v.slice_0 AND s.replicate = v.replicate
+  LEFT JOIN fleiss_kappa_variance AS t ON s.metric = t.metric AND s.slice_0 = t.slice_0 AND s.replicate = t.replicate
+  LEFT JOIN fleiss_kappa_null AS o ON s.metric = o.metric AND s.slice_0 = o.slice_0 AND s.replicate = o.replicate
 )
 ,
 fleiss_kappa_boot_means AS (
@@ -463,18 +519,77 @@ coefficient_rows AS (
          c.coefficient, c.value,
          c.observed_agreement, c.chance_agreement,
          CAST(NULL AS DOUBLE) AS observed_disagreement, CAST(NULL AS DOUBLE) AS expected_disagreement,
-         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories, c.variance,
+         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories,
+         c.variance,
+         c.null_variance, c.n_se,
          CAST(NULL AS BIGINT) AS n_raters, CAST(NULL AS BIGINT) AS n_paired_ratings,
          CAST(NULL AS VARCHAR) AS rater_a, CAST(NULL AS VARCHAR) AS rater_b,
-         CAST(NULL AS BIGINT) AS n_pairs, CAST(NULL AS DOUBLE) AS se0,
-         CAST(NULL AS DOUBLE) AS z, CAST(NULL AS DOUBLE) AS p_one_sided,
-         CAST(NULL AS DOUBLE) AS p_value,
+         CAST(NULL AS BIGINT) AS n_pairs,
          c.se, c.ci_low, c.ci_high, c.n_boot_valid
   FROM fleiss_kappa_interval AS c
+),
+coefficient_z AS (
+  -- the test of H0: no agreement beyond chance. se0 = sqrt(null_variance) (inference "normal":
+  -- each coefficient's null variance) or sqrt(variance) (inference "irrcac": the estimate's own,
+  -- as irrCAC tests); z = value / se0 (NULL when se0 = 0) and |z|
+  SELECT r.*,
+         SQRT(CASE WHEN r.null_variance < 0.0 THEN 0.0 ELSE r.null_variance END) AS se0,
+         r.value / NULLIF(SQRT(CASE WHEN r.null_variance < 0.0 THEN 0.0 ELSE r.null_variance END), 0.0) AS z,
+         ABS(r.value) / NULLIF(SQRT(CASE WHEN r.null_variance < 0.0 THEN 0.0 ELSE r.null_variance END), 0.0) AS abs_z
+  FROM coefficient_rows AS r
+),
+coefficient_tests AS (
+  -- p_one_sided = 1 - Phi(z) = erfc(y) / 2, p_value = 2 (1 - Phi(|z|)) = erfc(|y|), y = z / sqrt 2
+  -- (sql/_normal.sql.j2)
+  SELECT y.*, 0.5e0 * CASE WHEN y.y IS NULL THEN NULL
+     WHEN y.y >= 0.0e0 THEN (CASE WHEN y.y <= 0.46875e0
+      THEN 1.0e0 - y.y * (3.20937758913846947e03 + (y.y * y.y) * (3.77485237685302021e02 + (y.y * y.y) * (1.13864154151050156e02 + (y.y * y.y) * (3.16112374387056560e00 + (y.y * y.y) * 1.85777706184603153e-1))))
+                 / (2.84423683343917062e03 + (y.y * y.y) * (1.28261652607737228e03 + (y.y * y.y) * (2.44024637934444173e02 + (y.y * y.y) * (2.36012909523441209e01 + (y.y * y.y) * 1.0e0))))
+      WHEN y.y <= 4.0e0
+      THEN (EXP(-(FLOOR(y.y * 16.0e0) / 16.0e0) * (FLOOR(y.y * 16.0e0) / 16.0e0)) * EXP(-(y.y - (FLOOR(y.y * 16.0e0) / 16.0e0)) * (y.y + (FLOOR(y.y * 16.0e0) / 16.0e0)))) * (1.23033935479799725e03 + y.y * (2.05107837782607147e03 + y.y * (1.71204761263407058e03 + y.y * (8.81952221241769090e02 + y.y * (2.98635138197400131e02 + y.y * (6.61191906371416295e01 + y.y * (8.88314979438837594e00 + y.y * (5.64188496988670089e-1 + y.y * 2.15311535474403846e-8))))))))
+           / (1.23033935480374942e03 + y.y * (3.43936767414372164e03 + y.y * (4.36261909014324716e03 + y.y * (3.29079923573345963e03 + y.y * (1.62138957456669019e03 + y.y * (5.37181101862009858e02 + y.y * (1.17693950891312499e02 + y.y * (1.57449261107098347e01 + y.y * 1.0e0))))))))
+      WHEN y.y < 26.0e0
+      THEN (EXP(-(FLOOR(y.y * 16.0e0) / 16.0e0) * (FLOOR(y.y * 16.0e0) / 16.0e0)) * EXP(-(y.y - (FLOOR(y.y * 16.0e0) / 16.0e0)) * (y.y + (FLOOR(y.y * 16.0e0) / 16.0e0)))) * (5.6418958354775628695e-1 - (1.0e0 / (y.y * y.y)) * (6.58749161529837803e-4 + (1.0e0 / (y.y * y.y)) * (1.60837851487422766e-2 + (1.0e0 / (y.y * y.y)) * (1.25781726111229246e-1 + (1.0e0 / (y.y * y.y)) * (3.60344899949804439e-1 + (1.0e0 / (y.y * y.y)) * (3.05326634961232344e-1 + (1.0e0 / (y.y * y.y)) * 1.63153871373020978e-2)))))
+                                                   / (2.33520497626869185e-3 + (1.0e0 / (y.y * y.y)) * (6.05183413124413191e-2 + (1.0e0 / (y.y * y.y)) * (5.27905102951428412e-1 + (1.0e0 / (y.y * y.y)) * (1.87295284992346047e00 + (1.0e0 / (y.y * y.y)) * (2.56852019228982242e00 + (1.0e0 / (y.y * y.y)) * 1.0e0)))))) / y.y
+      ELSE 0.0e0 END)
+     ELSE 2.0e0 - (CASE WHEN (-y.y) <= 0.46875e0
+      THEN 1.0e0 - (-y.y) * (3.20937758913846947e03 + ((-y.y) * (-y.y)) * (3.77485237685302021e02 + ((-y.y) * (-y.y)) * (1.13864154151050156e02 + ((-y.y) * (-y.y)) * (3.16112374387056560e00 + ((-y.y) * (-y.y)) * 1.85777706184603153e-1))))
+                 / (2.84423683343917062e03 + ((-y.y) * (-y.y)) * (1.28261652607737228e03 + ((-y.y) * (-y.y)) * (2.44024637934444173e02 + ((-y.y) * (-y.y)) * (2.36012909523441209e01 + ((-y.y) * (-y.y)) * 1.0e0))))
+      WHEN (-y.y) <= 4.0e0
+      THEN (EXP(-(FLOOR((-y.y) * 16.0e0) / 16.0e0) * (FLOOR((-y.y) * 16.0e0) / 16.0e0)) * EXP(-((-y.y) - (FLOOR((-y.y) * 16.0e0) / 16.0e0)) * ((-y.y) + (FLOOR((-y.y) * 16.0e0) / 16.0e0)))) * (1.23033935479799725e03 + (-y.y) * (2.05107837782607147e03 + (-y.y) * (1.71204761263407058e03 + (-y.y) * (8.81952221241769090e02 + (-y.y) * (2.98635138197400131e02 + (-y.y) * (6.61191906371416295e01 + (-y.y) * (8.88314979438837594e00 + (-y.y) * (5.64188496988670089e-1 + (-y.y) * 2.15311535474403846e-8))))))))
+           / (1.23033935480374942e03 + (-y.y) * (3.43936767414372164e03 + (-y.y) * (4.36261909014324716e03 + (-y.y) * (3.29079923573345963e03 + (-y.y) * (1.62138957456669019e03 + (-y.y) * (5.37181101862009858e02 + (-y.y) * (1.17693950891312499e02 + (-y.y) * (1.57449261107098347e01 + (-y.y) * 1.0e0))))))))
+      WHEN (-y.y) < 26.0e0
+      THEN (EXP(-(FLOOR((-y.y) * 16.0e0) / 16.0e0) * (FLOOR((-y.y) * 16.0e0) / 16.0e0)) * EXP(-((-y.y) - (FLOOR((-y.y) * 16.0e0) / 16.0e0)) * ((-y.y) + (FLOOR((-y.y) * 16.0e0) / 16.0e0)))) * (5.6418958354775628695e-1 - (1.0e0 / ((-y.y) * (-y.y))) * (6.58749161529837803e-4 + (1.0e0 / ((-y.y) * (-y.y))) * (1.60837851487422766e-2 + (1.0e0 / ((-y.y) * (-y.y))) * (1.25781726111229246e-1 + (1.0e0 / ((-y.y) * (-y.y))) * (3.60344899949804439e-1 + (1.0e0 / ((-y.y) * (-y.y))) * (3.05326634961232344e-1 + (1.0e0 / ((-y.y) * (-y.y))) * 1.63153871373020978e-2)))))
+                                                   / (2.33520497626869185e-3 + (1.0e0 / ((-y.y) * (-y.y))) * (6.05183413124413191e-2 + (1.0e0 / ((-y.y) * (-y.y))) * (5.27905102951428412e-1 + (1.0e0 / ((-y.y) * (-y.y))) * (1.87295284992346047e00 + (1.0e0 / ((-y.y) * (-y.y))) * (2.56852019228982242e00 + (1.0e0 / ((-y.y) * (-y.y))) * 1.0e0)))))) / (-y.y)
+      ELSE 0.0e0 END) END AS p_one_sided, CASE WHEN y.abs_y IS NULL THEN NULL
+     WHEN y.abs_y >= 0.0e0 THEN (CASE WHEN y.abs_y <= 0.46875e0
+      THEN 1.0e0 - y.abs_y * (3.20937758913846947e03 + (y.abs_y * y.abs_y) * (3.77485237685302021e02 + (y.abs_y * y.abs_y) * (1.13864154151050156e02 + (y.abs_y * y.abs_y) * (3.16112374387056560e00 + (y.abs_y * y.abs_y) * 1.85777706184603153e-1))))
+                 / (2.84423683343917062e03 + (y.abs_y * y.abs_y) * (1.28261652607737228e03 + (y.abs_y * y.abs_y) * (2.44024637934444173e02 + (y.abs_y * y.abs_y) * (2.36012909523441209e01 + (y.abs_y * y.abs_y) * 1.0e0))))
+      WHEN y.abs_y <= 4.0e0
+      THEN (EXP(-(FLOOR(y.abs_y * 16.0e0) / 16.0e0) * (FLOOR(y.abs_y * 16.0e0) / 16.0e0)) * EXP(-(y.abs_y - (FLOOR(y.abs_y * 16.0e0) / 16.0e0)) * (y.abs_y + (FLOOR(y.abs_y * 16.0e0) / 16.0e0)))) * (1.23033935479799725e03 + y.abs_y * (2.05107837782607147e03 + y.abs_y * (1.71204761263407058e03 + y.abs_y * (8.81952221241769090e02 + y.abs_y * (2.98635138197400131e02 + y.abs_y * (6.61191906371416295e01 + y.abs_y * (8.88314979438837594e00 + y.abs_y * (5.64188496988670089e-1 + y.abs_y * 2.15311535474403846e-8))))))))
+           / (1.23033935480374942e03 + y.abs_y * (3.43936767414372164e03 + y.abs_y * (4.36261909014324716e03 + y.abs_y * (3.29079923573345963e03 + y.abs_y * (1.62138957456669019e03 + y.abs_y * (5.37181101862009858e02 + y.abs_y * (1.17693950891312499e02 + y.abs_y * (1.57449261107098347e01 + y.abs_y * 1.0e0))))))))
+      WHEN y.abs_y < 26.0e0
+      THEN (EXP(-(FLOOR(y.abs_y * 16.0e0) / 16.0e0) * (FLOOR(y.abs_y * 16.0e0) / 16.0e0)) * EXP(-(y.abs_y - (FLOOR(y.abs_y * 16.0e0) / 16.0e0)) * (y.abs_y + (FLOOR(y.abs_y * 16.0e0) / 16.0e0)))) * (5.6418958354775628695e-1 - (1.0e0 / (y.abs_y * y.abs_y)) * (6.58749161529837803e-4 + (1.0e0 / (y.abs_y * y.abs_y)) * (1.60837851487422766e-2 + (1.0e0 / (y.abs_y * y.abs_y)) * (1.25781726111229246e-1 + (1.0e0 / (y.abs_y * y.abs_y)) * (3.60344899949804439e-1 + (1.0e0 / (y.abs_y * y.abs_y)) * (3.05326634961232344e-1 + (1.0e0 / (y.abs_y * y.abs_y)) * 1.63153871373020978e-2)))))
+                                                   / (2.33520497626869185e-3 + (1.0e0 / (y.abs_y * y.abs_y)) * (6.05183413124413191e-2 + (1.0e0 / (y.abs_y * y.abs_y)) * (5.27905102951428412e-1 + (1.0e0 / (y.abs_y * y.abs_y)) * (1.87295284992346047e00 + (1.0e0 / (y.abs_y * y.abs_y)) * (2.56852019228982242e00 + (1.0e0 / (y.abs_y * y.abs_y)) * 1.0e0)))))) / y.abs_y
+      ELSE 0.0e0 END)
+     ELSE 2.0e0 - (CASE WHEN (-y.abs_y) <= 0.46875e0
+      THEN 1.0e0 - (-y.abs_y) * (3.20937758913846947e03 + ((-y.abs_y) * (-y.abs_y)) * (3.77485237685302021e02 + ((-y.abs_y) * (-y.abs_y)) * (1.13864154151050156e02 + ((-y.abs_y) * (-y.abs_y)) * (3.16112374387056560e00 + ((-y.abs_y) * (-y.abs_y)) * 1.85777706184603153e-1))))
+                 / (2.84423683343917062e03 + ((-y.abs_y) * (-y.abs_y)) * (1.28261652607737228e03 + ((-y.abs_y) * (-y.abs_y)) * (2.44024637934444173e02 + ((-y.abs_y) * (-y.abs_y)) * (2.36012909523441209e01 + ((-y.abs_y) * (-y.abs_y)) * 1.0e0))))
+      WHEN (-y.abs_y) <= 4.0e0
+      THEN (EXP(-(FLOOR((-y.abs_y) * 16.0e0) / 16.0e0) * (FLOOR((-y.abs_y) * 16.0e0) / 16.0e0)) * EXP(-((-y.abs_y) - (FLOOR((-y.abs_y) * 16.0e0) / 16.0e0)) * ((-y.abs_y) + (FLOOR((-y.abs_y) * 16.0e0) / 16.0e0)))) * (1.23033935479799725e03 + (-y.abs_y) * (2.05107837782607147e03 + (-y.abs_y) * (1.71204761263407058e03 + (-y.abs_y) * (8.81952221241769090e02 + (-y.abs_y) * (2.98635138197400131e02 + (-y.abs_y) * (6.61191906371416295e01 + (-y.abs_y) * (8.88314979438837594e00 + (-y.abs_y) * (5.64188496988670089e-1 + (-y.abs_y) * 2.15311535474403846e-8))))))))
+           / (1.23033935480374942e03 + (-y.abs_y) * (3.43936767414372164e03 + (-y.abs_y) * (4.36261909014324716e03 + (-y.abs_y) * (3.29079923573345963e03 + (-y.abs_y) * (1.62138957456669019e03 + (-y.abs_y) * (5.37181101862009858e02 + (-y.abs_y) * (1.17693950891312499e02 + (-y.abs_y) * (1.57449261107098347e01 + (-y.abs_y) * 1.0e0))))))))
+      WHEN (-y.abs_y) < 26.0e0
+      THEN (EXP(-(FLOOR((-y.abs_y) * 16.0e0) / 16.0e0) * (FLOOR((-y.abs_y) * 16.0e0) / 16.0e0)) * EXP(-((-y.abs_y) - (FLOOR((-y.abs_y) * 16.0e0) / 16.0e0)) * ((-y.abs_y) + (FLOOR((-y.abs_y) * 16.0e0) / 16.0e0)))) * (5.6418958354775628695e-1 - (1.0e0 / ((-y.abs_y) * (-y.abs_y))) * (6.58749161529837803e-4 + (1.0e0 / ((-y.abs_y) * (-y.abs_y))) * (1.60837851487422766e-2 + (1.0e0 / ((-y.abs_y) * (-y.abs_y))) * (1.25781726111229246e-1 + (1.0e0 / ((-y.abs_y) * (-y.abs_y))) * (3.60344899949804439e-1 + (1.0e0 / ((-y.abs_y) * (-y.abs_y))) * (3.05326634961232344e-1 + (1.0e0 / ((-y.abs_y) * (-y.abs_y))) * 1.63153871373020978e-2)))))
+                                                   / (2.33520497626869185e-3 + (1.0e0 / ((-y.abs_y) * (-y.abs_y))) * (6.05183413124413191e-2 + (1.0e0 / ((-y.abs_y) * (-y.abs_y))) * (5.27905102951428412e-1 + (1.0e0 / ((-y.abs_y) * (-y.abs_y))) * (1.87295284992346047e00 + (1.0e0 / ((-y.abs_y) * (-y.abs_y))) * (2.56852019228982242e00 + (1.0e0 / ((-y.abs_y) * (-y.abs_y))) * 1.0e0)))))) / (-y.abs_y)
+      ELSE 0.0e0 END) END AS p_value
+  FROM (
+    SELECT z.*, z.z * 7.0710678118654752440e-1 AS y, z.abs_z * 7.0710678118654752440e-1 AS abs_y
+    FROM coefficient_z AS z
+  ) AS y
 )
 SELECT r.*, u.n_units, u.n_ratings, u.n_single, u.n_merged, u.n_duplicate_units,
        u.n_raters AS key_raters
 FROM unit_counts AS u
-LEFT JOIN coefficient_rows AS r ON r.metric = u.metric AND r.slice_0 = u.slice_0
+LEFT JOIN coefficient_tests AS r ON r.metric = u.metric AND r.slice_0 = u.slice_0
 WHERE u.replicate = 0
 ORDER BY u.metric, u.slice_0, r.position;
