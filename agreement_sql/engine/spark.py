@@ -305,6 +305,12 @@ class SparkCallSession:
             if is_dir and os.path.isdir(os.path.join(text, "_delta_log")):
                 df = reader.format("delta").load(text)
                 return df, list(df.columns), description, False
+            if is_dir and not suffix:
+                # a local folder of Parquet or CSV files: read as DuckDB reads it, its
+                # partition folders as text columns (agreement_sql.sources, decision 0024)
+                from ..sources import file_source
+
+                return self._read_files(file_source(text), None)
             if suffix in CSV:
                 sep = "\t" if suffix == ".tsv" else ","
                 df = (reader.option("header", True).option("sep", sep).option("quote", '"')

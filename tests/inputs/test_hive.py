@@ -134,6 +134,7 @@ def test_spark_reads_the_partitions_as_duckdb(folders, spark_engine, kind):
     got = ag.coefficients(source, con=spark_engine, **options)
     for want, have in zip(expected, got):
         assert want["metric"] == have["metric"] and want["group"] == have["group"]
-        for name in WHICH:
+        assert set(have["coefficients"]) == set(want["coefficients"])
+        for name in want["coefficients"]:
             a, b = want["coefficients"][name]["value"], have["coefficients"][name]["value"]
             assert (a is None and b is None) or abs(a - b) < 1e-9, name
