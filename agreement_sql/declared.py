@@ -164,6 +164,13 @@ def path(optional: bool = True) -> Check:
     return check
 
 
+def destination(name: str, value: Any) -> None:
+    """``to=``: a .parquet or .csv path, or ("table", name) (agreement_sql.tables)."""
+    from .tables import check_to
+
+    check_to(value)
+
+
 def ci_or_bool(name: str, value: Any) -> None:
     """A coefficient's ``ci``: a confidence level, True (0.95) or None/False (no interval)."""
     if value is None or isinstance(value, bool):
@@ -285,6 +292,9 @@ PARAMETERS: dict[str, Parameter] = _declared(
     # the input and its columns
     Parameter("source", "the ratings: a path or glob, an Arrow/pandas/polars table, a DuckDB "
               "relation, a table name with con=, label arrays", anything),
+    Parameter("to", "write the result here as long typed rows, one per slice and coefficient: "
+              "a .parquet or .csv path, or ('table', name) on the caller's DuckDB connection",
+              destination, refuses=("out.json", ("table", ""), 5)),
     Parameter("con", "the connection or engine to run on (None: a private in-memory DuckDB)",
               anything),
     Parameter("item", "the column naming each rated unit", text(column=True), "item",

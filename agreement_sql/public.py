@@ -9,6 +9,10 @@
 * collects the route of every statement the call runs (agreement_sql.routes) and puts it in
   each result as ``route``: a list with, per statement, the producers its inputs came from
   (docs/decisions/0013), so a result says how it was computed;
+* writes the result where ``to=`` says (a ``.parquet`` or ``.csv`` file, or ``("table",
+  name)`` on the caller's DuckDB connection), as long typed rows: agreement_sql.tables,
+  docs/decisions/0024. ``to=`` is declared once (agreement_sql.declared) and taken here, so
+  every public function returning results accepts it and none repeats it;
 
 and it is where the rules every call must follow are applied once, rather than remembered by
 each function. A function whose parameter is not declared cannot be made public (an import-time
@@ -47,16 +51,25 @@ def public(attach: str = "result") -> Callable[[F], F]:
 
         @functools.wraps(function)
         def call(*args: Any, **kwargs: Any) -> Any:
+            to = kwargs.pop("to", None)
+            if to is not None:
+                declared.check_arguments(name, {"to": to})
+                if attach == "none":
+                    from .errors import OptionError
+                    raise OptionError(f"{name}() returns text, not a result: to= cannot apply")
             try:
                 given = signature.bind(*args, **kwargs).arguments
             except TypeError as exc:
                 from .errors import OptionError
                 raise OptionError(f"{name}(): {exc}") from None
             declared.check_arguments(name, given)
+            target = _destination(to, given) if to is not None else None
             with routes.collecting() as log:
                 result = function(*args, **kwargs)
             if attach != "none":
                 _attach(result, [dict(entry) for entry in log], attach)
+            if target is not None:
+                target.write(result, name)
             return result
 
         PUBLIC[name] = call
@@ -78,3 +91,16 @@ def _attach(result: Any, log: list[dict[str, str]], attach: str) -> None:
                     value["route"] = [dict(e) for e in log]
         else:
             result["route"] = [dict(e) for e in log]
+
+
+def _destination(to: Any, given: dict[str, Any]) -> Any:
+    """``to`` checked before anything runs (agreement_sql.tables): never a file the call reads."""
+    from . import tables
+    from .outputs import Inputs
+
+    read = [value for key, value in given.items() if key not in WRITTEN]
+    return tables.destination(to, inputs=Inputs.of(*read), con=given.get("con"))
+
+
+# the arguments naming files a call writes (not inputs)
+WRITTEN = ("output", "points_to", "disagreements_tsv")

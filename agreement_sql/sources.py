@@ -1,6 +1,7 @@
 """Sources: what a caller may pass as ``source``, recognised without touching a database.
 
-Accepted: a path or glob of Parquet, CSV/TSV, JSON or JSONL files; a pyarrow Table or
+Accepted: a path or glob of Parquet, CSV/TSV, JSON or JSONL files, or a folder of Parquet or CSV
+files (hive partition folders key=value read as text columns, docs/decisions/0024); a pyarrow Table or
 RecordBatchReader; a pandas or polars DataFrame; an engine's native relation (a DuckDB
 relation); or the name of a table or view (with ``con=``). The engine
 (:mod:`agreement_sql.engine`) registers the source under a generated name and never modifies it.
@@ -49,14 +50,16 @@ class FileSource:
     header: tuple[str, ...] = ()      # CSV column names, from the first line
     delimiter: str = ","
     json_format: str = "auto"
+    hive: tuple[str, ...] = ()        # hive partition columns (key=value folders), in order
+    base: str = ""                    # the folder the key=value folders start under
 
     @property
     def names(self) -> tuple[str, ...]:
         """A CSV's column names as a call sees them: the header's, R's empty first name (its
-        row names) read as ``row_names``."""
+        row names) read as ``row_names``, then the hive partition columns."""
         if self.header and self.header[0] == "":
-            return (ROW_NAMES,) + self.header[1:]
-        return self.header
+            return (ROW_NAMES,) + self.header[1:] + self.hive
+        return self.header + self.hive
 
     @property
     def row_names(self) -> str | None:
@@ -92,7 +95,56 @@ def _csv_row_problem(paths: tuple[str, ...], line_no: int, n_columns: int, delim
     return "a malformed row"
 
 
+def _hidden(relative: str) -> bool:
+    """A file a folder source skips: a name or folder starting with '.' or '_' (a writer's
+    temporary file, Spark's _SUCCESS and .crc files, agreement-sql's own .NAME.tmp)."""
+    return any(part.startswith((".", "_")) for part in Path(relative).parts)
+
+
+def folder_files(folder: str) -> list[str]:
+    """Every Parquet or CSV file under ``folder``, at any depth (hidden ones left out)."""
+    found = []
+    for root, dirs, files in os.walk(folder):
+        dirs.sort()
+        for name in sorted(files):
+            path = os.path.join(root, name)
+            if Path(name).suffix.lower() in PARQUET + CSV and \
+                    not _hidden(os.path.relpath(path, folder)):
+                found.append(path)
+    return found
+
+
+HIVE_FOLDER = re.compile(r"^([^=]+)=(.*)$")
+
+
+def hive_partitions(paths: list[str]) -> tuple[tuple[str, ...], str]:
+    """The hive partition columns of ``paths`` (folders named ``key=value``, as Spark, DuckDB
+    and Hive write them) and the folder they start under: () when a file has none, or when
+    the files do not all have the same keys in the same order (then none is read, as a glob
+    of unrelated files)."""
+    keys: tuple[str, ...] | None = None
+    base: str | None = None
+    for path in paths:
+        parts = Path(os.path.abspath(path)).parent.parts
+        found = [(k, HIVE_FOLDER.match(part)) for k, part in enumerate(parts)]
+        named = [(k, m.group(1)) for k, m in found if m]
+        these = tuple(name for _, name in named)
+        start = str(Path(*parts[:named[0][0]])) if named else ""
+        if keys is None:
+            keys, base = these, start
+        elif these != keys or start != base:
+            return (), ""
+    if not keys:
+        return (), ""
+    return keys, base or ""
+
+
 def _paths(pattern: str) -> list[str]:
+    if os.path.isdir(pattern):
+        found = folder_files(pattern)
+        if not found:
+            raise SourceError(f"the folder {pattern!r} holds no Parquet or CSV file")
+        return found
     if any(ch in pattern for ch in "*?["):
         found = sorted(p for p in _glob.glob(pattern, recursive=True) if os.path.isfile(p))
         if not found:
@@ -100,8 +152,6 @@ def _paths(pattern: str) -> list[str]:
         return found
     if not os.path.exists(pattern):
         raise SourceError(f"file not found: {pattern!r}")
-    if os.path.isdir(pattern):
-        raise SourceError(f"{pattern!r} is a folder; give a file or a glob such as '{pattern}/*.parquet'")
     return [pattern]
 
 
@@ -121,8 +171,9 @@ def file_source(pattern: str) -> FileSource:
     for p in paths:
         if os.path.getsize(p) == 0:
             raise SourceError(f"{p!r} is empty (no header, no rows)")
+    hive, base = hive_partitions(paths) if suffix in PARQUET + CSV else ((), "")
     if suffix in PARQUET:
-        return FileSource(tuple(paths), "parquet", description)
+        return FileSource(tuple(paths), "parquet", description, hive=hive, base=base)
     if suffix in CSV:
         delimiter = "\t" if suffix == ".tsv" else ","
         header = _csv_header(paths[0], delimiter)
@@ -131,11 +182,22 @@ def file_source(pattern: str) -> FileSource:
             if other != header:
                 raise SourceError(f"{p!r} has the header {list(other)!r}, but {paths[0]!r} has "
                                   f"{list(header)!r}; every file of a glob needs the same columns")
-        return FileSource(tuple(paths), "csv", description, header=header, delimiter=delimiter)
+        refuse_overlap(header, hive, pattern)
+        return FileSource(tuple(paths), "csv", description, header=header, delimiter=delimiter,
+                          hive=hive, base=base)
     if suffix in JSON:
         fmt = "newline_delimited" if suffix in (".jsonl", ".ndjson") else "auto"
         return FileSource(tuple(paths), "json", description, json_format=fmt)
     raise SourceError(f"{pattern!r}: unknown file type {suffix!r}; expected Parquet, CSV, JSON or JSONL")
+
+
+def refuse_overlap(names: Any, hive: tuple[str, ...], pattern: str) -> None:
+    """A partition folder named like a column of the files: which one a call reads would be
+    the reader's choice; refused, naming both."""
+    both = sorted({n.lower() for n in names} & {h.lower() for h in hive})
+    if both:
+        raise SourceError(f"{pattern!r}: the partition folders ({', '.join(hive)}=...) name "
+                          f"{both[0]!r}, which the files also hold as a column; rename one")
 
 
 def _csv_header(path: str, delimiter: str) -> tuple[str, ...]:

@@ -115,7 +115,8 @@ def add_output_arguments(parser: argparse.ArgumentParser, formats=("json", "tabl
     mark(parser, parser.add_argument(
         "--output", "-o", default=None, metavar="PATH",
         help="write here, not stdout (never onto an input; a file there is replaced once the "
-             "result is complete)"), "output")
+             "result is complete); a .parquet path, or a .csv path without --format, gets the "
+             "result as long typed rows, one per slice and coefficient"), "output")
 
 
 class CommandEngine(DuckDBEngine):
@@ -165,6 +166,12 @@ def emit(args: argparse.Namespace, result: Any, *,
     character itself; for table and CSV the text fields of the result are escaped first
     (formatting.shown: C0, DEL, C1, bidi controls and line separators as ``\\xHH``/``\\uHHHH``,
     a backslash doubled), so no name or label can move the cursor or reorder the text."""
+    if long_table(args):
+        from ..tables import write
+
+        write(result, args.output, function=str(args.command).replace("-", "_"),
+              inputs=inputs_of(args), what="--output")
+        return
     if args.format == "json":
         text = to_json(result)
     else:
@@ -178,6 +185,17 @@ def emit(args: argparse.Namespace, result: Any, *,
         write_output(args, text)
     else:
         sys.stdout.write(text)
+
+
+def long_table(args: argparse.Namespace) -> bool:
+    """--output names a .parquet file, or a .csv file with no --format but the default: the
+    result is written as long typed rows, one per slice and coefficient (agreement_sql.tables,
+    docs/decisions/0024), as the API's to= writes it."""
+    output = getattr(args, "output", None)
+    if not isinstance(output, str):
+        return False
+    suffix = os.path.splitext(output)[1].lower()
+    return suffix == ".parquet" or (suffix == ".csv" and args.format == "json")
 
 
 def write_output(args: argparse.Namespace, text: str) -> None:

@@ -14,7 +14,8 @@ from ..metrics.coefficients import coefficients
 from ..parameters import DEFAULT_LEVEL, LEVELS
 from ..metrics.functions import FUNCTIONS
 from ..registry import REGISTRY, Coefficient
-from ._common import add_output_arguments, add_source_arguments, connection, emit, source_keywords
+from ._common import (add_output_arguments, add_source_arguments, connection, emit, long_table,
+                      source_keywords)
 
 TABLE_COLUMNS = ["metric", "group", "coefficient", "level", "value", "se", "ci_low", "ci_high",
                  "ci_method", "observed_agreement", "chance_agreement", "observed_disagreement",
@@ -151,7 +152,7 @@ def _run_coefficients(args: argparse.Namespace) -> int:
         result = coefficients(args.source, which=args.which, con=engine, **_keywords(args))
     finally:
         engine.close()
-    if args.format == "json":
+    if args.format == "json" or long_table(args):
         emit(args, result)
     else:
         emit(args, rows_of(result), table_text=_table)

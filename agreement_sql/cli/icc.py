@@ -9,7 +9,8 @@ from typing import Any
 from ..formatting import flatten, table
 from ..metrics.concordance import bland_altman, concordance
 from ..metrics.icc import FORMS, icc
-from ._common import add_output_arguments, add_source_arguments, connection, emit, source_keywords
+from ._common import (add_output_arguments, add_source_arguments, connection, emit, long_table,
+                      source_keywords)
 
 ICC_COLUMNS = ["metric", "group", "form", "shrout_fleiss", "mcgraw_wong", "value", "ci_low",
                "ci_high", "f", "df1", "df2", "p_value", "n_items", "n_raters", "n_excluded_items",
@@ -72,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
         result = icc(args.source, form=args.form, ci=args.ci, con=engine, **source_keywords(args))
     finally:
         engine.close()
-    emit(args, _rows(result) if args.format == "csv" else result, table_text=_table(ICC_COLUMNS))
+    emit(args, _rows(result) if args.format == "csv" and not long_table(args) else result, table_text=_table(ICC_COLUMNS))
     return 0
 
 

@@ -34,7 +34,8 @@ import duckdb
 
 from ..dialects import DUCKDB, Dialect
 from ..errors import AgreementError, SourceError
-from ..sources import FileSource, _first_bad_json_line, as_arrow, resolve_source
+from ..sources import (FileSource, _first_bad_json_line, refuse_overlap, as_arrow,
+                       resolve_source)
 from .base import (BOOLEAN, DECIMAL, FLOAT, INTEGER, NUMBER, OTHER, STRUCT, TEXT, Column, Columns,
                    Relation, keeping, kept_columns)
 
@@ -379,11 +380,24 @@ class DuckDBSession:
     def _read_files(self, files: FileSource, columns: Columns | None = None) -> Relation:
         try:
             if files.kind == "parquet":
-                rel = self.cursor.read_parquet(list(files.paths))
+                names = _parquet_names(files.paths[0])
+                if files.hive:
+                    # partition columns (key=value folders) read as text, as a CSV's values
+                    # are: the typing rule decides what they hold (decisions 0014, 0024)
+                    if names is not None:
+                        refuse_overlap(names, files.hive, files.description)
+                        names = names + list(files.hive)
+                    rel = self.cursor.sql(
+                        "SELECT * FROM read_parquet($paths, hive_partitioning = true, "
+                        "hive_types_autocast = false)", params={"paths": list(files.paths)})
+                    if names is not None:       # the partition columns, in the reader's order
+                        names = names[:-len(files.hive)] + list(rel.columns)[-len(files.hive):]
+                else:
+                    rel = self.cursor.read_parquet(list(files.paths), hive_partitioning=False)
                 name = self.generated_name("files")
                 self.cursor.register(name, rel)
                 self._owned.append(("view", name))
-                return self._expose(name, _parquet_names(files.paths[0]), files.description, columns)
+                return self._expose(name, names, files.description, columns)
             if files.kind == "json":
                 return self._read_json(files, columns)
             # every column as text, under a name of its position (the header's names may
@@ -395,11 +409,15 @@ class DuckDBSession:
                 # some duckdb stubs omit lists
                 list(files.paths),  # type: ignore[arg-type, unused-ignore]
                 header=True, auto_detect=False, sep=files.delimiter,
-                quotechar='"', escapechar='"', strict_mode=True, columns=positions)
+                quotechar='"', escapechar='"', strict_mode=True, columns=positions,
+                # partition columns (key=value folders) as text, after the header's columns
+                hive_partitioning=bool(files.hive), hive_types_autocast=False)
             name = self.generated_name("files")
             self.cursor.register(name, rel)
             self._owned.append(("view", name))
-            return self._expose(name, list(files.names), files.description, columns, copy=True,
+            # the partition columns after the header's, in the reader's order
+            names = list(files.names)[:len(files.header)] + list(rel.columns)[len(files.header):]
+            return self._expose(name, names, files.description, columns, copy=True,
                                 row_names=files.row_names)
         except duckdb.Error as exc:
             raise SourceError(files.explain(_first_line(exc))) from None

@@ -305,6 +305,12 @@ class SparkCallSession:
             if is_dir and os.path.isdir(os.path.join(text, "_delta_log")):
                 df = reader.format("delta").load(text)
                 return df, list(df.columns), description, False
+            if is_dir and not suffix:
+                # a local folder of Parquet or CSV files: read as DuckDB reads it, its
+                # partition folders as text columns (agreement_sql.sources, decision 0024)
+                from ..sources import file_source
+
+                return self._read_files(file_source(text), None)
             if suffix in CSV:
                 sep = "\t" if suffix == ".tsv" else ","
                 df = (reader.option("header", True).option("sep", sep).option("quote", '"')
@@ -336,19 +342,28 @@ class SparkCallSession:
         reader = self.spark.read
         paths = [os.path.abspath(p) for p in files.paths]
         try:
+            if files.hive:
+                # hive partition columns (key=value folders) found from the folder they start
+                # under, read as text as on DuckDB (decisions 0014, 0024)
+                reader = reader.option("basePath", os.path.abspath(files.base))
             if files.kind == "parquet":
                 df = reader.parquet(*paths)
+                if files.hive:
+                    df = self._partitions_as_text(df, files, paths)
                 return df, list(df.columns), files.description, False
             if files.kind == "csv":
                 # every column as text under a name of its position (the header's names may
                 # differ only in case, or be R's empty first name)
                 from pyspark.sql.types import StringType, StructField, StructType
                 schema = StructType([StructField(f"c{i}", StringType(), True)
-                                     for i in range(len(files.header))])
+                                     for i in range(len(files.header))]
+                                    + [StructField(h, StringType(), True) for h in files.hive])
                 df = (reader.schema(schema).option("header", True).option("enforceSchema", True)
                       .option("sep", files.delimiter).option("quote", '"').option("escape", '"')
                       .option("multiLine", True).option("mode", "FAILFAST").csv(paths))
-                return df, list(files.names), files.description, True
+                # the partition columns after the header's, in the reader's order
+                names = list(files.names)[:len(files.header)] + list(df.columns)[len(files.header):]
+                return df, names, files.description, True
             # JSON as text, as a CSV is (docs/decisions/0014): every primitive as a string
             array = files.json_format != "newline_delimited" and _json_array(paths[0])
             try:
@@ -362,6 +377,19 @@ class SparkCallSession:
             return df, list(df.columns), files.description, True
         except self._errors as exc:
             raise SourceError(_explain(files, _first_line(exc))) from None
+
+    def _partitions_as_text(self, df: Any, files: FileSource, paths: list[str]) -> Any:
+        """``df`` read again with its partition columns typed as text (Spark infers numbers and
+        dates from the folder names: '007' would be 7, where DuckDB keeps '007')."""
+        from pyspark.sql.types import StringType, StructField, StructType
+
+        fields = df.schema.fields
+        if all(isinstance(f.dataType, StringType) for f in fields if f.name in files.hive):
+            return df
+        schema = StructType([StructField(f.name, StringType(), True) if f.name in files.hive
+                             else f for f in fields])
+        return (self.spark.read.schema(schema).option("basePath", os.path.abspath(files.base))
+                .parquet(*paths))
 
     def _json_differing_in_case(self, paths: list[str], array: bool, description: str,
                                 columns: Columns | None) -> Any:

@@ -1,0 +1,26 @@
+"""``agreement-sql dbt-package DIR``: write the dbt package generated from the templates
+(agreement_sql.dbt; docs/decisions/0025). The repository's ``dbt/`` folder is its output."""
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ._common import mark
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("dbt-package", help="write the dbt package (macros for dbt-duckdb)",
+                       description=__doc__)
+    mark(p, p.add_argument("folder", metavar="DIR", help="the package's folder (written)"),
+         "output_dir", ("dbt_project.yml", "README.md", "macros/agreement_sql.sql",
+                        "macros/agreement_sql_install.sql"))
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..dbt import write_package
+
+    written = write_package(args.folder)
+    print(f"agreement-sql: wrote the dbt package ({len(written)} files) into {args.folder!r}",
+          file=sys.stderr)
+    return 0
