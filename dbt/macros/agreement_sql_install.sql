@@ -16,6 +16,8 @@ CREATE OR REPLACE MACRO agreement_sql_cohen_kappa__none__value(agreement_src, ag
 --   sql/_fleiss, _gwet_ac1, _brennan_prediger, _percent_agreement (through sql/_kappa.sql.j2),
 --   _alpha, _cohen, _scott, _conger .sql.j2; their inputs from sql/_kappa_inputs.sql.j2,
 --   sql/_alpha_sums.sql.j2 and sql/_pairs.sql.j2, whichever form (wide or counts) the plan chose.
+--   With option oriented (asymmetric_weights "oriented") the rater-free coefficients read their
+--   inputs from the pair tables of the metric's two raters (sql/_kappa_pair_inputs.sql.j2).
 --   With option rater_patterns (the plan's, for the pair coefficients and Conger's kappa) the
 --   pair inputs come from sql/_pair_patterns.sql.j2 and Conger's per-rater counts from
 --   pattern_ratings (sql/_rater_patterns.sql.j2): the same per-unit pass, the ratings read once.
@@ -25,10 +27,19 @@ CREATE OR REPLACE MACRO agreement_sql_cohen_kappa__none__value(agreement_src, ag
 --   same order: one row contract, shaped by family and declared fields, never by name.
 -- Returns: one row per metric (and slice) and coefficient, in `which` order: the coefficient
 --   contract (name, coefficient, value, observed/chance agreement, observed/expected
---   disagreement, n_items, n_values, n_categories, variance, se, ci_low, ci_high,
---   n_boot_valid, pair columns) and the unit counts the caller checks and reports.
+--   disagreement, n_items, n_values, n_categories, variance, null_variance, n_se, se, ci_low,
+--   ci_high, n_boot_valid, pair columns, and the test se0, z, abs_z, p_one_sided, p_value) and
+--   the unit counts the caller checks and reports.
 --   With option ci the analytic se = sqrt(variance) and value -/+ $z se; with option bootstrap
 --   every coefficient's percentile interval over the same replicates (sql/_bootstrap.sql.j2).
+--   With ci or bootstrap, every coefficient that reports null_test (its partial gives
+--   null_variance, the variance under H0: no agreement beyond chance, and n_se, the units its
+--   variance is over) gets its test, in one place for all (coefficient_tests): option
+--   inference "normal" (the default) se0 = sqrt(null_variance), z = value / se0,
+--   p_one_sided = 1 - Phi(z), p_value = 2 (1 - Phi(|z|)) (sql/_normal.sql.j2); "irrcac" (irrCAC's
+--   convention) se0 = se, the same z, and Student's t on n_se - 1 degrees of freedom
+--   (sql/_student_t.sql.j2) for both p-values, the interval's ends left NULL for the caller to
+--   take value -/+ t quantile x se (agreement_sql.distributions: DuckDB has no t quantile).
 --   With option icc_from_patterns (numeric ratings, rater patterns, rater_digits = the raters)
 --   every row also carries its metric's (and slice's) intraclass correlation, the row of form
 --   $icc_form (ICC2) of sql/_icc.sql.j2 computed from the same rater patterns (pattern_ratings),
@@ -323,7 +334,9 @@ cohen_kappa AS (
          COUNT(pk.kappa) AS n_pairs,
          CASE WHEN r.n_raters = 2 THEN MIN(pk.rater_a) END AS rater_a,
          CASE WHEN r.n_raters = 2 THEN MIN(pk.rater_b) END AS rater_b,
-         CASE WHEN r.n_raters = 2 THEN MIN(v.variance) END AS variance
+         CASE WHEN r.n_raters = 2 THEN MIN(v.variance) END AS variance,
+         CAST(NULL AS DOUBLE) AS null_variance,
+         CASE WHEN r.n_raters = 2 THEN MIN(pk.n_shared) END AS n_se
   FROM pair_keys AS r
   LEFT JOIN cohen_pair_kappa AS pk ON r.metric = pk.metric
   LEFT JOIN cohen_pair_variance AS v ON pk.metric = v.metric AND pk.rater_a = v.rater_a AND pk.rater_b = v.rater_b
@@ -335,19 +348,26 @@ coefficient_rows AS (
          c.coefficient, c.value,
          c.observed_agreement, c.chance_agreement,
          CAST(NULL AS DOUBLE) AS observed_disagreement, CAST(NULL AS DOUBLE) AS expected_disagreement,
-         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories, c.variance,
+         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories,
+         c.variance,
+         CAST(NULL AS DOUBLE) AS null_variance, CAST(NULL AS BIGINT) AS n_se,
          c.n_raters, c.n_paired_ratings, c.rater_a, c.rater_b,
 c.n_pairs AS n_pairs,
-CAST(NULL AS DOUBLE) AS se0, CAST(NULL AS DOUBLE) AS z,
-         CAST(NULL AS DOUBLE) AS p_one_sided, CAST(NULL AS DOUBLE) AS p_value,
          CAST(NULL AS DOUBLE) AS se, CAST(NULL AS DOUBLE) AS ci_low,
          CAST(NULL AS DOUBLE) AS ci_high, CAST(NULL AS BIGINT) AS n_boot_valid
   FROM cohen_kappa AS c
+),
+coefficient_tests AS (
+  -- no interval asked for: no test
+  SELECT r.*, CAST(NULL AS DOUBLE) AS se0, CAST(NULL AS DOUBLE) AS z,
+         CAST(NULL AS DOUBLE) AS abs_z, CAST(NULL AS DOUBLE) AS p_one_sided,
+         CAST(NULL AS DOUBLE) AS p_value
+  FROM coefficient_rows AS r
 )
 SELECT r.*, u.n_units, u.n_ratings, u.n_single, u.n_merged, u.n_duplicate_units,
        u.n_raters AS key_raters
 FROM unit_counts AS u
-LEFT JOIN coefficient_rows AS r ON r.metric = u.metric
+LEFT JOIN coefficient_tests AS r ON r.metric = u.metric
 ORDER BY u.metric, r.position;
 CREATE OR REPLACE MACRO agreement_sql_cohen_kappa__none__metric(agreement_src, agreement_item, agreement_rater, agreement_value, agreement_metric, agreement_p_default_metric := 'value') AS TABLE
 -- coefficients: agreement coefficients per metric (and slice), any number of them in one
@@ -356,6 +376,8 @@ CREATE OR REPLACE MACRO agreement_sql_cohen_kappa__none__metric(agreement_src, a
 --   sql/_fleiss, _gwet_ac1, _brennan_prediger, _percent_agreement (through sql/_kappa.sql.j2),
 --   _alpha, _cohen, _scott, _conger .sql.j2; their inputs from sql/_kappa_inputs.sql.j2,
 --   sql/_alpha_sums.sql.j2 and sql/_pairs.sql.j2, whichever form (wide or counts) the plan chose.
+--   With option oriented (asymmetric_weights "oriented") the rater-free coefficients read their
+--   inputs from the pair tables of the metric's two raters (sql/_kappa_pair_inputs.sql.j2).
 --   With option rater_patterns (the plan's, for the pair coefficients and Conger's kappa) the
 --   pair inputs come from sql/_pair_patterns.sql.j2 and Conger's per-rater counts from
 --   pattern_ratings (sql/_rater_patterns.sql.j2): the same per-unit pass, the ratings read once.
@@ -365,10 +387,19 @@ CREATE OR REPLACE MACRO agreement_sql_cohen_kappa__none__metric(agreement_src, a
 --   same order: one row contract, shaped by family and declared fields, never by name.
 -- Returns: one row per metric (and slice) and coefficient, in `which` order: the coefficient
 --   contract (name, coefficient, value, observed/chance agreement, observed/expected
---   disagreement, n_items, n_values, n_categories, variance, se, ci_low, ci_high,
---   n_boot_valid, pair columns) and the unit counts the caller checks and reports.
+--   disagreement, n_items, n_values, n_categories, variance, null_variance, n_se, se, ci_low,
+--   ci_high, n_boot_valid, pair columns, and the test se0, z, abs_z, p_one_sided, p_value) and
+--   the unit counts the caller checks and reports.
 --   With option ci the analytic se = sqrt(variance) and value -/+ $z se; with option bootstrap
 --   every coefficient's percentile interval over the same replicates (sql/_bootstrap.sql.j2).
+--   With ci or bootstrap, every coefficient that reports null_test (its partial gives
+--   null_variance, the variance under H0: no agreement beyond chance, and n_se, the units its
+--   variance is over) gets its test, in one place for all (coefficient_tests): option
+--   inference "normal" (the default) se0 = sqrt(null_variance), z = value / se0,
+--   p_one_sided = 1 - Phi(z), p_value = 2 (1 - Phi(|z|)) (sql/_normal.sql.j2); "irrcac" (irrCAC's
+--   convention) se0 = se, the same z, and Student's t on n_se - 1 degrees of freedom
+--   (sql/_student_t.sql.j2) for both p-values, the interval's ends left NULL for the caller to
+--   take value -/+ t quantile x se (agreement_sql.distributions: DuckDB has no t quantile).
 --   With option icc_from_patterns (numeric ratings, rater patterns, rater_digits = the raters)
 --   every row also carries its metric's (and slice's) intraclass correlation, the row of form
 --   $icc_form (ICC2) of sql/_icc.sql.j2 computed from the same rater patterns (pattern_ratings),
@@ -663,7 +694,9 @@ cohen_kappa AS (
          COUNT(pk.kappa) AS n_pairs,
          CASE WHEN r.n_raters = 2 THEN MIN(pk.rater_a) END AS rater_a,
          CASE WHEN r.n_raters = 2 THEN MIN(pk.rater_b) END AS rater_b,
-         CASE WHEN r.n_raters = 2 THEN MIN(v.variance) END AS variance
+         CASE WHEN r.n_raters = 2 THEN MIN(v.variance) END AS variance,
+         CAST(NULL AS DOUBLE) AS null_variance,
+         CASE WHEN r.n_raters = 2 THEN MIN(pk.n_shared) END AS n_se
   FROM pair_keys AS r
   LEFT JOIN cohen_pair_kappa AS pk ON r.metric = pk.metric
   LEFT JOIN cohen_pair_variance AS v ON pk.metric = v.metric AND pk.rater_a = v.rater_a AND pk.rater_b = v.rater_b
@@ -675,19 +708,26 @@ coefficient_rows AS (
          c.coefficient, c.value,
          c.observed_agreement, c.chance_agreement,
          CAST(NULL AS DOUBLE) AS observed_disagreement, CAST(NULL AS DOUBLE) AS expected_disagreement,
-         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories, c.variance,
+         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories,
+         c.variance,
+         CAST(NULL AS DOUBLE) AS null_variance, CAST(NULL AS BIGINT) AS n_se,
          c.n_raters, c.n_paired_ratings, c.rater_a, c.rater_b,
 c.n_pairs AS n_pairs,
-CAST(NULL AS DOUBLE) AS se0, CAST(NULL AS DOUBLE) AS z,
-         CAST(NULL AS DOUBLE) AS p_one_sided, CAST(NULL AS DOUBLE) AS p_value,
          CAST(NULL AS DOUBLE) AS se, CAST(NULL AS DOUBLE) AS ci_low,
          CAST(NULL AS DOUBLE) AS ci_high, CAST(NULL AS BIGINT) AS n_boot_valid
   FROM cohen_kappa AS c
+),
+coefficient_tests AS (
+  -- no interval asked for: no test
+  SELECT r.*, CAST(NULL AS DOUBLE) AS se0, CAST(NULL AS DOUBLE) AS z,
+         CAST(NULL AS DOUBLE) AS abs_z, CAST(NULL AS DOUBLE) AS p_one_sided,
+         CAST(NULL AS DOUBLE) AS p_value
+  FROM coefficient_rows AS r
 )
 SELECT r.*, u.n_units, u.n_ratings, u.n_single, u.n_merged, u.n_duplicate_units,
        u.n_raters AS key_raters
 FROM unit_counts AS u
-LEFT JOIN coefficient_rows AS r ON r.metric = u.metric
+LEFT JOIN coefficient_tests AS r ON r.metric = u.metric
 ORDER BY u.metric, r.position;
 CREATE OR REPLACE MACRO agreement_sql_cohen_kappa__linear__value(agreement_src, agreement_item, agreement_rater, agreement_value, agreement_metric, agreement_p_default_metric := 'value') AS TABLE
 -- coefficients: agreement coefficients per metric (and slice), any number of them in one
@@ -696,6 +736,8 @@ CREATE OR REPLACE MACRO agreement_sql_cohen_kappa__linear__value(agreement_src, 
 --   sql/_fleiss, _gwet_ac1, _brennan_prediger, _percent_agreement (through sql/_kappa.sql.j2),
 --   _alpha, _cohen, _scott, _conger .sql.j2; their inputs from sql/_kappa_inputs.sql.j2,
 --   sql/_alpha_sums.sql.j2 and sql/_pairs.sql.j2, whichever form (wide or counts) the plan chose.
+--   With option oriented (asymmetric_weights "oriented") the rater-free coefficients read their
+--   inputs from the pair tables of the metric's two raters (sql/_kappa_pair_inputs.sql.j2).
 --   With option rater_patterns (the plan's, for the pair coefficients and Conger's kappa) the
 --   pair inputs come from sql/_pair_patterns.sql.j2 and Conger's per-rater counts from
 --   pattern_ratings (sql/_rater_patterns.sql.j2): the same per-unit pass, the ratings read once.
@@ -705,10 +747,19 @@ CREATE OR REPLACE MACRO agreement_sql_cohen_kappa__linear__value(agreement_src, 
 --   same order: one row contract, shaped by family and declared fields, never by name.
 -- Returns: one row per metric (and slice) and coefficient, in `which` order: the coefficient
 --   contract (name, coefficient, value, observed/chance agreement, observed/expected
---   disagreement, n_items, n_values, n_categories, variance, se, ci_low, ci_high,
---   n_boot_valid, pair columns) and the unit counts the caller checks and reports.
+--   disagreement, n_items, n_values, n_categories, variance, null_variance, n_se, se, ci_low,
+--   ci_high, n_boot_valid, pair columns, and the test se0, z, abs_z, p_one_sided, p_value) and
+--   the unit counts the caller checks and reports.
 --   With option ci the analytic se = sqrt(variance) and value -/+ $z se; with option bootstrap
 --   every coefficient's percentile interval over the same replicates (sql/_bootstrap.sql.j2).
+--   With ci or bootstrap, every coefficient that reports null_test (its partial gives
+--   null_variance, the variance under H0: no agreement beyond chance, and n_se, the units its
+--   variance is over) gets its test, in one place for all (coefficient_tests): option
+--   inference "normal" (the default) se0 = sqrt(null_variance), z = value / se0,
+--   p_one_sided = 1 - Phi(z), p_value = 2 (1 - Phi(|z|)) (sql/_normal.sql.j2); "irrcac" (irrCAC's
+--   convention) se0 = se, the same z, and Student's t on n_se - 1 degrees of freedom
+--   (sql/_student_t.sql.j2) for both p-values, the interval's ends left NULL for the caller to
+--   take value -/+ t quantile x se (agreement_sql.distributions: DuckDB has no t quantile).
 --   With option icc_from_patterns (numeric ratings, rater patterns, rater_digits = the raters)
 --   every row also carries its metric's (and slice's) intraclass correlation, the row of form
 --   $icc_form (ICC2) of sql/_icc.sql.j2 computed from the same rater patterns (pattern_ratings),
@@ -1005,7 +1056,9 @@ cohen_kappa AS (
          COUNT(pk.kappa) AS n_pairs,
          CASE WHEN r.n_raters = 2 THEN MIN(pk.rater_a) END AS rater_a,
          CASE WHEN r.n_raters = 2 THEN MIN(pk.rater_b) END AS rater_b,
-         CASE WHEN r.n_raters = 2 THEN MIN(v.variance) END AS variance
+         CASE WHEN r.n_raters = 2 THEN MIN(v.variance) END AS variance,
+         CAST(NULL AS DOUBLE) AS null_variance,
+         CASE WHEN r.n_raters = 2 THEN MIN(pk.n_shared) END AS n_se
   FROM pair_keys AS r
   LEFT JOIN cohen_pair_kappa AS pk ON r.metric = pk.metric
   LEFT JOIN cohen_pair_variance AS v ON pk.metric = v.metric AND pk.rater_a = v.rater_a AND pk.rater_b = v.rater_b
@@ -1017,19 +1070,26 @@ coefficient_rows AS (
          c.coefficient, c.value,
          c.observed_agreement, c.chance_agreement,
          CAST(NULL AS DOUBLE) AS observed_disagreement, CAST(NULL AS DOUBLE) AS expected_disagreement,
-         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories, c.variance,
+         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories,
+         c.variance,
+         CAST(NULL AS DOUBLE) AS null_variance, CAST(NULL AS BIGINT) AS n_se,
          c.n_raters, c.n_paired_ratings, c.rater_a, c.rater_b,
 c.n_pairs AS n_pairs,
-CAST(NULL AS DOUBLE) AS se0, CAST(NULL AS DOUBLE) AS z,
-         CAST(NULL AS DOUBLE) AS p_one_sided, CAST(NULL AS DOUBLE) AS p_value,
          CAST(NULL AS DOUBLE) AS se, CAST(NULL AS DOUBLE) AS ci_low,
          CAST(NULL AS DOUBLE) AS ci_high, CAST(NULL AS BIGINT) AS n_boot_valid
   FROM cohen_kappa AS c
+),
+coefficient_tests AS (
+  -- no interval asked for: no test
+  SELECT r.*, CAST(NULL AS DOUBLE) AS se0, CAST(NULL AS DOUBLE) AS z,
+         CAST(NULL AS DOUBLE) AS abs_z, CAST(NULL AS DOUBLE) AS p_one_sided,
+         CAST(NULL AS DOUBLE) AS p_value
+  FROM coefficient_rows AS r
 )
 SELECT r.*, u.n_units, u.n_ratings, u.n_single, u.n_merged, u.n_duplicate_units,
        u.n_raters AS key_raters
 FROM unit_counts AS u
-LEFT JOIN coefficient_rows AS r ON r.metric = u.metric
+LEFT JOIN coefficient_tests AS r ON r.metric = u.metric
 ORDER BY u.metric, r.position;
 CREATE OR REPLACE MACRO agreement_sql_cohen_kappa__linear__metric(agreement_src, agreement_item, agreement_rater, agreement_value, agreement_metric, agreement_p_default_metric := 'value') AS TABLE
 -- coefficients: agreement coefficients per metric (and slice), any number of them in one
@@ -1038,6 +1098,8 @@ CREATE OR REPLACE MACRO agreement_sql_cohen_kappa__linear__metric(agreement_src,
 --   sql/_fleiss, _gwet_ac1, _brennan_prediger, _percent_agreement (through sql/_kappa.sql.j2),
 --   _alpha, _cohen, _scott, _conger .sql.j2; their inputs from sql/_kappa_inputs.sql.j2,
 --   sql/_alpha_sums.sql.j2 and sql/_pairs.sql.j2, whichever form (wide or counts) the plan chose.
+--   With option oriented (asymmetric_weights "oriented") the rater-free coefficients read their
+--   inputs from the pair tables of the metric's two raters (sql/_kappa_pair_inputs.sql.j2).
 --   With option rater_patterns (the plan's, for the pair coefficients and Conger's kappa) the
 --   pair inputs come from sql/_pair_patterns.sql.j2 and Conger's per-rater counts from
 --   pattern_ratings (sql/_rater_patterns.sql.j2): the same per-unit pass, the ratings read once.
@@ -1047,10 +1109,19 @@ CREATE OR REPLACE MACRO agreement_sql_cohen_kappa__linear__metric(agreement_src,
 --   same order: one row contract, shaped by family and declared fields, never by name.
 -- Returns: one row per metric (and slice) and coefficient, in `which` order: the coefficient
 --   contract (name, coefficient, value, observed/chance agreement, observed/expected
---   disagreement, n_items, n_values, n_categories, variance, se, ci_low, ci_high,
---   n_boot_valid, pair columns) and the unit counts the caller checks and reports.
+--   disagreement, n_items, n_values, n_categories, variance, null_variance, n_se, se, ci_low,
+--   ci_high, n_boot_valid, pair columns, and the test se0, z, abs_z, p_one_sided, p_value) and
+--   the unit counts the caller checks and reports.
 --   With option ci the analytic se = sqrt(variance) and value -/+ $z se; with option bootstrap
 --   every coefficient's percentile interval over the same replicates (sql/_bootstrap.sql.j2).
+--   With ci or bootstrap, every coefficient that reports null_test (its partial gives
+--   null_variance, the variance under H0: no agreement beyond chance, and n_se, the units its
+--   variance is over) gets its test, in one place for all (coefficient_tests): option
+--   inference "normal" (the default) se0 = sqrt(null_variance), z = value / se0,
+--   p_one_sided = 1 - Phi(z), p_value = 2 (1 - Phi(|z|)) (sql/_normal.sql.j2); "irrcac" (irrCAC's
+--   convention) se0 = se, the same z, and Student's t on n_se - 1 degrees of freedom
+--   (sql/_student_t.sql.j2) for both p-values, the interval's ends left NULL for the caller to
+--   take value -/+ t quantile x se (agreement_sql.distributions: DuckDB has no t quantile).
 --   With option icc_from_patterns (numeric ratings, rater patterns, rater_digits = the raters)
 --   every row also carries its metric's (and slice's) intraclass correlation, the row of form
 --   $icc_form (ICC2) of sql/_icc.sql.j2 computed from the same rater patterns (pattern_ratings),
@@ -1347,7 +1418,9 @@ cohen_kappa AS (
          COUNT(pk.kappa) AS n_pairs,
          CASE WHEN r.n_raters = 2 THEN MIN(pk.rater_a) END AS rater_a,
          CASE WHEN r.n_raters = 2 THEN MIN(pk.rater_b) END AS rater_b,
-         CASE WHEN r.n_raters = 2 THEN MIN(v.variance) END AS variance
+         CASE WHEN r.n_raters = 2 THEN MIN(v.variance) END AS variance,
+         CAST(NULL AS DOUBLE) AS null_variance,
+         CASE WHEN r.n_raters = 2 THEN MIN(pk.n_shared) END AS n_se
   FROM pair_keys AS r
   LEFT JOIN cohen_pair_kappa AS pk ON r.metric = pk.metric
   LEFT JOIN cohen_pair_variance AS v ON pk.metric = v.metric AND pk.rater_a = v.rater_a AND pk.rater_b = v.rater_b
@@ -1359,19 +1432,26 @@ coefficient_rows AS (
          c.coefficient, c.value,
          c.observed_agreement, c.chance_agreement,
          CAST(NULL AS DOUBLE) AS observed_disagreement, CAST(NULL AS DOUBLE) AS expected_disagreement,
-         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories, c.variance,
+         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories,
+         c.variance,
+         CAST(NULL AS DOUBLE) AS null_variance, CAST(NULL AS BIGINT) AS n_se,
          c.n_raters, c.n_paired_ratings, c.rater_a, c.rater_b,
 c.n_pairs AS n_pairs,
-CAST(NULL AS DOUBLE) AS se0, CAST(NULL AS DOUBLE) AS z,
-         CAST(NULL AS DOUBLE) AS p_one_sided, CAST(NULL AS DOUBLE) AS p_value,
          CAST(NULL AS DOUBLE) AS se, CAST(NULL AS DOUBLE) AS ci_low,
          CAST(NULL AS DOUBLE) AS ci_high, CAST(NULL AS BIGINT) AS n_boot_valid
   FROM cohen_kappa AS c
+),
+coefficient_tests AS (
+  -- no interval asked for: no test
+  SELECT r.*, CAST(NULL AS DOUBLE) AS se0, CAST(NULL AS DOUBLE) AS z,
+         CAST(NULL AS DOUBLE) AS abs_z, CAST(NULL AS DOUBLE) AS p_one_sided,
+         CAST(NULL AS DOUBLE) AS p_value
+  FROM coefficient_rows AS r
 )
 SELECT r.*, u.n_units, u.n_ratings, u.n_single, u.n_merged, u.n_duplicate_units,
        u.n_raters AS key_raters
 FROM unit_counts AS u
-LEFT JOIN coefficient_rows AS r ON r.metric = u.metric
+LEFT JOIN coefficient_tests AS r ON r.metric = u.metric
 ORDER BY u.metric, r.position;
 CREATE OR REPLACE MACRO agreement_sql_cohen_kappa__quadratic__value(agreement_src, agreement_item, agreement_rater, agreement_value, agreement_metric, agreement_p_default_metric := 'value') AS TABLE
 -- coefficients: agreement coefficients per metric (and slice), any number of them in one
@@ -1380,6 +1460,8 @@ CREATE OR REPLACE MACRO agreement_sql_cohen_kappa__quadratic__value(agreement_sr
 --   sql/_fleiss, _gwet_ac1, _brennan_prediger, _percent_agreement (through sql/_kappa.sql.j2),
 --   _alpha, _cohen, _scott, _conger .sql.j2; their inputs from sql/_kappa_inputs.sql.j2,
 --   sql/_alpha_sums.sql.j2 and sql/_pairs.sql.j2, whichever form (wide or counts) the plan chose.
+--   With option oriented (asymmetric_weights "oriented") the rater-free coefficients read their
+--   inputs from the pair tables of the metric's two raters (sql/_kappa_pair_inputs.sql.j2).
 --   With option rater_patterns (the plan's, for the pair coefficients and Conger's kappa) the
 --   pair inputs come from sql/_pair_patterns.sql.j2 and Conger's per-rater counts from
 --   pattern_ratings (sql/_rater_patterns.sql.j2): the same per-unit pass, the ratings read once.
@@ -1389,10 +1471,19 @@ CREATE OR REPLACE MACRO agreement_sql_cohen_kappa__quadratic__value(agreement_sr
 --   same order: one row contract, shaped by family and declared fields, never by name.
 -- Returns: one row per metric (and slice) and coefficient, in `which` order: the coefficient
 --   contract (name, coefficient, value, observed/chance agreement, observed/expected
---   disagreement, n_items, n_values, n_categories, variance, se, ci_low, ci_high,
---   n_boot_valid, pair columns) and the unit counts the caller checks and reports.
+--   disagreement, n_items, n_values, n_categories, variance, null_variance, n_se, se, ci_low,
+--   ci_high, n_boot_valid, pair columns, and the test se0, z, abs_z, p_one_sided, p_value) and
+--   the unit counts the caller checks and reports.
 --   With option ci the analytic se = sqrt(variance) and value -/+ $z se; with option bootstrap
 --   every coefficient's percentile interval over the same replicates (sql/_bootstrap.sql.j2).
+--   With ci or bootstrap, every coefficient that reports null_test (its partial gives
+--   null_variance, the variance under H0: no agreement beyond chance, and n_se, the units its
+--   variance is over) gets its test, in one place for all (coefficient_tests): option
+--   inference "normal" (the default) se0 = sqrt(null_variance), z = value / se0,
+--   p_one_sided = 1 - Phi(z), p_value = 2 (1 - Phi(|z|)) (sql/_normal.sql.j2); "irrcac" (irrCAC's
+--   convention) se0 = se, the same z, and Student's t on n_se - 1 degrees of freedom
+--   (sql/_student_t.sql.j2) for both p-values, the interval's ends left NULL for the caller to
+--   take value -/+ t quantile x se (agreement_sql.distributions: DuckDB has no t quantile).
 --   With option icc_from_patterns (numeric ratings, rater patterns, rater_digits = the raters)
 --   every row also carries its metric's (and slice's) intraclass correlation, the row of form
 --   $icc_form (ICC2) of sql/_icc.sql.j2 computed from the same rater patterns (pattern_ratings),
@@ -1689,7 +1780,9 @@ cohen_kappa AS (
          COUNT(pk.kappa) AS n_pairs,
          CASE WHEN r.n_raters = 2 THEN MIN(pk.rater_a) END AS rater_a,
          CASE WHEN r.n_raters = 2 THEN MIN(pk.rater_b) END AS rater_b,
-         CASE WHEN r.n_raters = 2 THEN MIN(v.variance) END AS variance
+         CASE WHEN r.n_raters = 2 THEN MIN(v.variance) END AS variance,
+         CAST(NULL AS DOUBLE) AS null_variance,
+         CASE WHEN r.n_raters = 2 THEN MIN(pk.n_shared) END AS n_se
   FROM pair_keys AS r
   LEFT JOIN cohen_pair_kappa AS pk ON r.metric = pk.metric
   LEFT JOIN cohen_pair_variance AS v ON pk.metric = v.metric AND pk.rater_a = v.rater_a AND pk.rater_b = v.rater_b
@@ -1701,19 +1794,26 @@ coefficient_rows AS (
          c.coefficient, c.value,
          c.observed_agreement, c.chance_agreement,
          CAST(NULL AS DOUBLE) AS observed_disagreement, CAST(NULL AS DOUBLE) AS expected_disagreement,
-         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories, c.variance,
+         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories,
+         c.variance,
+         CAST(NULL AS DOUBLE) AS null_variance, CAST(NULL AS BIGINT) AS n_se,
          c.n_raters, c.n_paired_ratings, c.rater_a, c.rater_b,
 c.n_pairs AS n_pairs,
-CAST(NULL AS DOUBLE) AS se0, CAST(NULL AS DOUBLE) AS z,
-         CAST(NULL AS DOUBLE) AS p_one_sided, CAST(NULL AS DOUBLE) AS p_value,
          CAST(NULL AS DOUBLE) AS se, CAST(NULL AS DOUBLE) AS ci_low,
          CAST(NULL AS DOUBLE) AS ci_high, CAST(NULL AS BIGINT) AS n_boot_valid
   FROM cohen_kappa AS c
+),
+coefficient_tests AS (
+  -- no interval asked for: no test
+  SELECT r.*, CAST(NULL AS DOUBLE) AS se0, CAST(NULL AS DOUBLE) AS z,
+         CAST(NULL AS DOUBLE) AS abs_z, CAST(NULL AS DOUBLE) AS p_one_sided,
+         CAST(NULL AS DOUBLE) AS p_value
+  FROM coefficient_rows AS r
 )
 SELECT r.*, u.n_units, u.n_ratings, u.n_single, u.n_merged, u.n_duplicate_units,
        u.n_raters AS key_raters
 FROM unit_counts AS u
-LEFT JOIN coefficient_rows AS r ON r.metric = u.metric
+LEFT JOIN coefficient_tests AS r ON r.metric = u.metric
 ORDER BY u.metric, r.position;
 CREATE OR REPLACE MACRO agreement_sql_cohen_kappa__quadratic__metric(agreement_src, agreement_item, agreement_rater, agreement_value, agreement_metric, agreement_p_default_metric := 'value') AS TABLE
 -- coefficients: agreement coefficients per metric (and slice), any number of them in one
@@ -1722,6 +1822,8 @@ CREATE OR REPLACE MACRO agreement_sql_cohen_kappa__quadratic__metric(agreement_s
 --   sql/_fleiss, _gwet_ac1, _brennan_prediger, _percent_agreement (through sql/_kappa.sql.j2),
 --   _alpha, _cohen, _scott, _conger .sql.j2; their inputs from sql/_kappa_inputs.sql.j2,
 --   sql/_alpha_sums.sql.j2 and sql/_pairs.sql.j2, whichever form (wide or counts) the plan chose.
+--   With option oriented (asymmetric_weights "oriented") the rater-free coefficients read their
+--   inputs from the pair tables of the metric's two raters (sql/_kappa_pair_inputs.sql.j2).
 --   With option rater_patterns (the plan's, for the pair coefficients and Conger's kappa) the
 --   pair inputs come from sql/_pair_patterns.sql.j2 and Conger's per-rater counts from
 --   pattern_ratings (sql/_rater_patterns.sql.j2): the same per-unit pass, the ratings read once.
@@ -1731,10 +1833,19 @@ CREATE OR REPLACE MACRO agreement_sql_cohen_kappa__quadratic__metric(agreement_s
 --   same order: one row contract, shaped by family and declared fields, never by name.
 -- Returns: one row per metric (and slice) and coefficient, in `which` order: the coefficient
 --   contract (name, coefficient, value, observed/chance agreement, observed/expected
---   disagreement, n_items, n_values, n_categories, variance, se, ci_low, ci_high,
---   n_boot_valid, pair columns) and the unit counts the caller checks and reports.
+--   disagreement, n_items, n_values, n_categories, variance, null_variance, n_se, se, ci_low,
+--   ci_high, n_boot_valid, pair columns, and the test se0, z, abs_z, p_one_sided, p_value) and
+--   the unit counts the caller checks and reports.
 --   With option ci the analytic se = sqrt(variance) and value -/+ $z se; with option bootstrap
 --   every coefficient's percentile interval over the same replicates (sql/_bootstrap.sql.j2).
+--   With ci or bootstrap, every coefficient that reports null_test (its partial gives
+--   null_variance, the variance under H0: no agreement beyond chance, and n_se, the units its
+--   variance is over) gets its test, in one place for all (coefficient_tests): option
+--   inference "normal" (the default) se0 = sqrt(null_variance), z = value / se0,
+--   p_one_sided = 1 - Phi(z), p_value = 2 (1 - Phi(|z|)) (sql/_normal.sql.j2); "irrcac" (irrCAC's
+--   convention) se0 = se, the same z, and Student's t on n_se - 1 degrees of freedom
+--   (sql/_student_t.sql.j2) for both p-values, the interval's ends left NULL for the caller to
+--   take value -/+ t quantile x se (agreement_sql.distributions: DuckDB has no t quantile).
 --   With option icc_from_patterns (numeric ratings, rater patterns, rater_digits = the raters)
 --   every row also carries its metric's (and slice's) intraclass correlation, the row of form
 --   $icc_form (ICC2) of sql/_icc.sql.j2 computed from the same rater patterns (pattern_ratings),
@@ -2031,7 +2142,9 @@ cohen_kappa AS (
          COUNT(pk.kappa) AS n_pairs,
          CASE WHEN r.n_raters = 2 THEN MIN(pk.rater_a) END AS rater_a,
          CASE WHEN r.n_raters = 2 THEN MIN(pk.rater_b) END AS rater_b,
-         CASE WHEN r.n_raters = 2 THEN MIN(v.variance) END AS variance
+         CASE WHEN r.n_raters = 2 THEN MIN(v.variance) END AS variance,
+         CAST(NULL AS DOUBLE) AS null_variance,
+         CASE WHEN r.n_raters = 2 THEN MIN(pk.n_shared) END AS n_se
   FROM pair_keys AS r
   LEFT JOIN cohen_pair_kappa AS pk ON r.metric = pk.metric
   LEFT JOIN cohen_pair_variance AS v ON pk.metric = v.metric AND pk.rater_a = v.rater_a AND pk.rater_b = v.rater_b
@@ -2043,19 +2156,26 @@ coefficient_rows AS (
          c.coefficient, c.value,
          c.observed_agreement, c.chance_agreement,
          CAST(NULL AS DOUBLE) AS observed_disagreement, CAST(NULL AS DOUBLE) AS expected_disagreement,
-         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories, c.variance,
+         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories,
+         c.variance,
+         CAST(NULL AS DOUBLE) AS null_variance, CAST(NULL AS BIGINT) AS n_se,
          c.n_raters, c.n_paired_ratings, c.rater_a, c.rater_b,
 c.n_pairs AS n_pairs,
-CAST(NULL AS DOUBLE) AS se0, CAST(NULL AS DOUBLE) AS z,
-         CAST(NULL AS DOUBLE) AS p_one_sided, CAST(NULL AS DOUBLE) AS p_value,
          CAST(NULL AS DOUBLE) AS se, CAST(NULL AS DOUBLE) AS ci_low,
          CAST(NULL AS DOUBLE) AS ci_high, CAST(NULL AS BIGINT) AS n_boot_valid
   FROM cohen_kappa AS c
+),
+coefficient_tests AS (
+  -- no interval asked for: no test
+  SELECT r.*, CAST(NULL AS DOUBLE) AS se0, CAST(NULL AS DOUBLE) AS z,
+         CAST(NULL AS DOUBLE) AS abs_z, CAST(NULL AS DOUBLE) AS p_one_sided,
+         CAST(NULL AS DOUBLE) AS p_value
+  FROM coefficient_rows AS r
 )
 SELECT r.*, u.n_units, u.n_ratings, u.n_single, u.n_merged, u.n_duplicate_units,
        u.n_raters AS key_raters
 FROM unit_counts AS u
-LEFT JOIN coefficient_rows AS r ON r.metric = u.metric
+LEFT JOIN coefficient_tests AS r ON r.metric = u.metric
 ORDER BY u.metric, r.position;
 CREATE OR REPLACE MACRO cohen_kappa(src, weights := NULL, item := 'item', rater := 'rater', value := 'value', metric := NULL) AS TABLE
 SELECT * FROM agreement_sql_cohen_kappa__none__value(src, item, rater, value, COALESCE(metric, value), agreement_p_default_metric := value)
@@ -2085,6 +2205,8 @@ CREATE OR REPLACE MACRO agreement_sql_scott_pi__none__value(agreement_src, agree
 --   sql/_fleiss, _gwet_ac1, _brennan_prediger, _percent_agreement (through sql/_kappa.sql.j2),
 --   _alpha, _cohen, _scott, _conger .sql.j2; their inputs from sql/_kappa_inputs.sql.j2,
 --   sql/_alpha_sums.sql.j2 and sql/_pairs.sql.j2, whichever form (wide or counts) the plan chose.
+--   With option oriented (asymmetric_weights "oriented") the rater-free coefficients read their
+--   inputs from the pair tables of the metric's two raters (sql/_kappa_pair_inputs.sql.j2).
 --   With option rater_patterns (the plan's, for the pair coefficients and Conger's kappa) the
 --   pair inputs come from sql/_pair_patterns.sql.j2 and Conger's per-rater counts from
 --   pattern_ratings (sql/_rater_patterns.sql.j2): the same per-unit pass, the ratings read once.
@@ -2094,10 +2216,19 @@ CREATE OR REPLACE MACRO agreement_sql_scott_pi__none__value(agreement_src, agree
 --   same order: one row contract, shaped by family and declared fields, never by name.
 -- Returns: one row per metric (and slice) and coefficient, in `which` order: the coefficient
 --   contract (name, coefficient, value, observed/chance agreement, observed/expected
---   disagreement, n_items, n_values, n_categories, variance, se, ci_low, ci_high,
---   n_boot_valid, pair columns) and the unit counts the caller checks and reports.
+--   disagreement, n_items, n_values, n_categories, variance, null_variance, n_se, se, ci_low,
+--   ci_high, n_boot_valid, pair columns, and the test se0, z, abs_z, p_one_sided, p_value) and
+--   the unit counts the caller checks and reports.
 --   With option ci the analytic se = sqrt(variance) and value -/+ $z se; with option bootstrap
 --   every coefficient's percentile interval over the same replicates (sql/_bootstrap.sql.j2).
+--   With ci or bootstrap, every coefficient that reports null_test (its partial gives
+--   null_variance, the variance under H0: no agreement beyond chance, and n_se, the units its
+--   variance is over) gets its test, in one place for all (coefficient_tests): option
+--   inference "normal" (the default) se0 = sqrt(null_variance), z = value / se0,
+--   p_one_sided = 1 - Phi(z), p_value = 2 (1 - Phi(|z|)) (sql/_normal.sql.j2); "irrcac" (irrCAC's
+--   convention) se0 = se, the same z, and Student's t on n_se - 1 degrees of freedom
+--   (sql/_student_t.sql.j2) for both p-values, the interval's ends left NULL for the caller to
+--   take value -/+ t quantile x se (agreement_sql.distributions: DuckDB has no t quantile).
 --   With option icc_from_patterns (numeric ratings, rater patterns, rater_digits = the raters)
 --   every row also carries its metric's (and slice's) intraclass correlation, the row of form
 --   $icc_form (ICC2) of sql/_icc.sql.j2 computed from the same rater patterns (pattern_ratings),
@@ -2401,7 +2532,9 @@ scott_pi AS (
          r.n_paired_ratings,
          CASE WHEN r.n_raters = 2 THEN MIN(s.rater_a) END AS rater_a,
          CASE WHEN r.n_raters = 2 THEN MIN(s.rater_b) END AS rater_b,
-         CASE WHEN r.n_raters = 2 THEN MIN(v.variance) END AS variance
+         CASE WHEN r.n_raters = 2 THEN MIN(v.variance) END AS variance,
+         CASE WHEN r.n_raters = 2 THEN MIN(v.variance) END AS null_variance,
+         CASE WHEN r.n_raters = 2 THEN MIN(s.n_shared) END AS n_se
   FROM pair_keys AS r
   LEFT JOIN scott_pair_pi AS s ON r.metric = s.metric
   LEFT JOIN scott_pair_variance AS v ON s.metric = v.metric AND s.rater_a = v.rater_a AND s.rater_b = v.rater_b
@@ -2413,19 +2546,26 @@ coefficient_rows AS (
          c.coefficient, c.value,
          c.observed_agreement, c.chance_agreement,
          CAST(NULL AS DOUBLE) AS observed_disagreement, CAST(NULL AS DOUBLE) AS expected_disagreement,
-         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories, c.variance,
+         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories,
+         c.variance,
+         CAST(NULL AS DOUBLE) AS null_variance, CAST(NULL AS BIGINT) AS n_se,
          c.n_raters, c.n_paired_ratings, c.rater_a, c.rater_b,
 CAST(NULL AS BIGINT) AS n_pairs,
-CAST(NULL AS DOUBLE) AS se0, CAST(NULL AS DOUBLE) AS z,
-         CAST(NULL AS DOUBLE) AS p_one_sided, CAST(NULL AS DOUBLE) AS p_value,
          CAST(NULL AS DOUBLE) AS se, CAST(NULL AS DOUBLE) AS ci_low,
          CAST(NULL AS DOUBLE) AS ci_high, CAST(NULL AS BIGINT) AS n_boot_valid
   FROM scott_pi AS c
+),
+coefficient_tests AS (
+  -- no interval asked for: no test
+  SELECT r.*, CAST(NULL AS DOUBLE) AS se0, CAST(NULL AS DOUBLE) AS z,
+         CAST(NULL AS DOUBLE) AS abs_z, CAST(NULL AS DOUBLE) AS p_one_sided,
+         CAST(NULL AS DOUBLE) AS p_value
+  FROM coefficient_rows AS r
 )
 SELECT r.*, u.n_units, u.n_ratings, u.n_single, u.n_merged, u.n_duplicate_units,
        u.n_raters AS key_raters
 FROM unit_counts AS u
-LEFT JOIN coefficient_rows AS r ON r.metric = u.metric
+LEFT JOIN coefficient_tests AS r ON r.metric = u.metric
 ORDER BY u.metric, r.position;
 CREATE OR REPLACE MACRO agreement_sql_scott_pi__none__metric(agreement_src, agreement_item, agreement_rater, agreement_value, agreement_metric, agreement_p_default_metric := 'value') AS TABLE
 -- coefficients: agreement coefficients per metric (and slice), any number of them in one
@@ -2434,6 +2574,8 @@ CREATE OR REPLACE MACRO agreement_sql_scott_pi__none__metric(agreement_src, agre
 --   sql/_fleiss, _gwet_ac1, _brennan_prediger, _percent_agreement (through sql/_kappa.sql.j2),
 --   _alpha, _cohen, _scott, _conger .sql.j2; their inputs from sql/_kappa_inputs.sql.j2,
 --   sql/_alpha_sums.sql.j2 and sql/_pairs.sql.j2, whichever form (wide or counts) the plan chose.
+--   With option oriented (asymmetric_weights "oriented") the rater-free coefficients read their
+--   inputs from the pair tables of the metric's two raters (sql/_kappa_pair_inputs.sql.j2).
 --   With option rater_patterns (the plan's, for the pair coefficients and Conger's kappa) the
 --   pair inputs come from sql/_pair_patterns.sql.j2 and Conger's per-rater counts from
 --   pattern_ratings (sql/_rater_patterns.sql.j2): the same per-unit pass, the ratings read once.
@@ -2443,10 +2585,19 @@ CREATE OR REPLACE MACRO agreement_sql_scott_pi__none__metric(agreement_src, agre
 --   same order: one row contract, shaped by family and declared fields, never by name.
 -- Returns: one row per metric (and slice) and coefficient, in `which` order: the coefficient
 --   contract (name, coefficient, value, observed/chance agreement, observed/expected
---   disagreement, n_items, n_values, n_categories, variance, se, ci_low, ci_high,
---   n_boot_valid, pair columns) and the unit counts the caller checks and reports.
+--   disagreement, n_items, n_values, n_categories, variance, null_variance, n_se, se, ci_low,
+--   ci_high, n_boot_valid, pair columns, and the test se0, z, abs_z, p_one_sided, p_value) and
+--   the unit counts the caller checks and reports.
 --   With option ci the analytic se = sqrt(variance) and value -/+ $z se; with option bootstrap
 --   every coefficient's percentile interval over the same replicates (sql/_bootstrap.sql.j2).
+--   With ci or bootstrap, every coefficient that reports null_test (its partial gives
+--   null_variance, the variance under H0: no agreement beyond chance, and n_se, the units its
+--   variance is over) gets its test, in one place for all (coefficient_tests): option
+--   inference "normal" (the default) se0 = sqrt(null_variance), z = value / se0,
+--   p_one_sided = 1 - Phi(z), p_value = 2 (1 - Phi(|z|)) (sql/_normal.sql.j2); "irrcac" (irrCAC's
+--   convention) se0 = se, the same z, and Student's t on n_se - 1 degrees of freedom
+--   (sql/_student_t.sql.j2) for both p-values, the interval's ends left NULL for the caller to
+--   take value -/+ t quantile x se (agreement_sql.distributions: DuckDB has no t quantile).
 --   With option icc_from_patterns (numeric ratings, rater patterns, rater_digits = the raters)
 --   every row also carries its metric's (and slice's) intraclass correlation, the row of form
 --   $icc_form (ICC2) of sql/_icc.sql.j2 computed from the same rater patterns (pattern_ratings),
@@ -2750,7 +2901,9 @@ scott_pi AS (
          r.n_paired_ratings,
          CASE WHEN r.n_raters = 2 THEN MIN(s.rater_a) END AS rater_a,
          CASE WHEN r.n_raters = 2 THEN MIN(s.rater_b) END AS rater_b,
-         CASE WHEN r.n_raters = 2 THEN MIN(v.variance) END AS variance
+         CASE WHEN r.n_raters = 2 THEN MIN(v.variance) END AS variance,
+         CASE WHEN r.n_raters = 2 THEN MIN(v.variance) END AS null_variance,
+         CASE WHEN r.n_raters = 2 THEN MIN(s.n_shared) END AS n_se
   FROM pair_keys AS r
   LEFT JOIN scott_pair_pi AS s ON r.metric = s.metric
   LEFT JOIN scott_pair_variance AS v ON s.metric = v.metric AND s.rater_a = v.rater_a AND s.rater_b = v.rater_b
@@ -2762,19 +2915,26 @@ coefficient_rows AS (
          c.coefficient, c.value,
          c.observed_agreement, c.chance_agreement,
          CAST(NULL AS DOUBLE) AS observed_disagreement, CAST(NULL AS DOUBLE) AS expected_disagreement,
-         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories, c.variance,
+         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories,
+         c.variance,
+         CAST(NULL AS DOUBLE) AS null_variance, CAST(NULL AS BIGINT) AS n_se,
          c.n_raters, c.n_paired_ratings, c.rater_a, c.rater_b,
 CAST(NULL AS BIGINT) AS n_pairs,
-CAST(NULL AS DOUBLE) AS se0, CAST(NULL AS DOUBLE) AS z,
-         CAST(NULL AS DOUBLE) AS p_one_sided, CAST(NULL AS DOUBLE) AS p_value,
          CAST(NULL AS DOUBLE) AS se, CAST(NULL AS DOUBLE) AS ci_low,
          CAST(NULL AS DOUBLE) AS ci_high, CAST(NULL AS BIGINT) AS n_boot_valid
   FROM scott_pi AS c
+),
+coefficient_tests AS (
+  -- no interval asked for: no test
+  SELECT r.*, CAST(NULL AS DOUBLE) AS se0, CAST(NULL AS DOUBLE) AS z,
+         CAST(NULL AS DOUBLE) AS abs_z, CAST(NULL AS DOUBLE) AS p_one_sided,
+         CAST(NULL AS DOUBLE) AS p_value
+  FROM coefficient_rows AS r
 )
 SELECT r.*, u.n_units, u.n_ratings, u.n_single, u.n_merged, u.n_duplicate_units,
        u.n_raters AS key_raters
 FROM unit_counts AS u
-LEFT JOIN coefficient_rows AS r ON r.metric = u.metric
+LEFT JOIN coefficient_tests AS r ON r.metric = u.metric
 ORDER BY u.metric, r.position;
 CREATE OR REPLACE MACRO agreement_sql_scott_pi__linear__value(agreement_src, agreement_item, agreement_rater, agreement_value, agreement_metric, agreement_p_default_metric := 'value') AS TABLE
 -- coefficients: agreement coefficients per metric (and slice), any number of them in one
@@ -2783,6 +2943,8 @@ CREATE OR REPLACE MACRO agreement_sql_scott_pi__linear__value(agreement_src, agr
 --   sql/_fleiss, _gwet_ac1, _brennan_prediger, _percent_agreement (through sql/_kappa.sql.j2),
 --   _alpha, _cohen, _scott, _conger .sql.j2; their inputs from sql/_kappa_inputs.sql.j2,
 --   sql/_alpha_sums.sql.j2 and sql/_pairs.sql.j2, whichever form (wide or counts) the plan chose.
+--   With option oriented (asymmetric_weights "oriented") the rater-free coefficients read their
+--   inputs from the pair tables of the metric's two raters (sql/_kappa_pair_inputs.sql.j2).
 --   With option rater_patterns (the plan's, for the pair coefficients and Conger's kappa) the
 --   pair inputs come from sql/_pair_patterns.sql.j2 and Conger's per-rater counts from
 --   pattern_ratings (sql/_rater_patterns.sql.j2): the same per-unit pass, the ratings read once.
@@ -2792,10 +2954,19 @@ CREATE OR REPLACE MACRO agreement_sql_scott_pi__linear__value(agreement_src, agr
 --   same order: one row contract, shaped by family and declared fields, never by name.
 -- Returns: one row per metric (and slice) and coefficient, in `which` order: the coefficient
 --   contract (name, coefficient, value, observed/chance agreement, observed/expected
---   disagreement, n_items, n_values, n_categories, variance, se, ci_low, ci_high,
---   n_boot_valid, pair columns) and the unit counts the caller checks and reports.
+--   disagreement, n_items, n_values, n_categories, variance, null_variance, n_se, se, ci_low,
+--   ci_high, n_boot_valid, pair columns, and the test se0, z, abs_z, p_one_sided, p_value) and
+--   the unit counts the caller checks and reports.
 --   With option ci the analytic se = sqrt(variance) and value -/+ $z se; with option bootstrap
 --   every coefficient's percentile interval over the same replicates (sql/_bootstrap.sql.j2).
+--   With ci or bootstrap, every coefficient that reports null_test (its partial gives
+--   null_variance, the variance under H0: no agreement beyond chance, and n_se, the units its
+--   variance is over) gets its test, in one place for all (coefficient_tests): option
+--   inference "normal" (the default) se0 = sqrt(null_variance), z = value / se0,
+--   p_one_sided = 1 - Phi(z), p_value = 2 (1 - Phi(|z|)) (sql/_normal.sql.j2); "irrcac" (irrCAC's
+--   convention) se0 = se, the same z, and Student's t on n_se - 1 degrees of freedom
+--   (sql/_student_t.sql.j2) for both p-values, the interval's ends left NULL for the caller to
+--   take value -/+ t quantile x se (agreement_sql.distributions: DuckDB has no t quantile).
 --   With option icc_from_patterns (numeric ratings, rater patterns, rater_digits = the raters)
 --   every row also carries its metric's (and slice's) intraclass correlation, the row of form
 --   $icc_form (ICC2) of sql/_icc.sql.j2 computed from the same rater patterns (pattern_ratings),
@@ -3101,7 +3272,9 @@ scott_pi AS (
          r.n_paired_ratings,
          CASE WHEN r.n_raters = 2 THEN MIN(s.rater_a) END AS rater_a,
          CASE WHEN r.n_raters = 2 THEN MIN(s.rater_b) END AS rater_b,
-         CASE WHEN r.n_raters = 2 THEN MIN(v.variance) END AS variance
+         CASE WHEN r.n_raters = 2 THEN MIN(v.variance) END AS variance,
+         CASE WHEN r.n_raters = 2 THEN MIN(v.variance) END AS null_variance,
+         CASE WHEN r.n_raters = 2 THEN MIN(s.n_shared) END AS n_se
   FROM pair_keys AS r
   LEFT JOIN scott_pair_pi AS s ON r.metric = s.metric
   LEFT JOIN scott_pair_variance AS v ON s.metric = v.metric AND s.rater_a = v.rater_a AND s.rater_b = v.rater_b
@@ -3113,19 +3286,26 @@ coefficient_rows AS (
          c.coefficient, c.value,
          c.observed_agreement, c.chance_agreement,
          CAST(NULL AS DOUBLE) AS observed_disagreement, CAST(NULL AS DOUBLE) AS expected_disagreement,
-         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories, c.variance,
+         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories,
+         c.variance,
+         CAST(NULL AS DOUBLE) AS null_variance, CAST(NULL AS BIGINT) AS n_se,
          c.n_raters, c.n_paired_ratings, c.rater_a, c.rater_b,
 CAST(NULL AS BIGINT) AS n_pairs,
-CAST(NULL AS DOUBLE) AS se0, CAST(NULL AS DOUBLE) AS z,
-         CAST(NULL AS DOUBLE) AS p_one_sided, CAST(NULL AS DOUBLE) AS p_value,
          CAST(NULL AS DOUBLE) AS se, CAST(NULL AS DOUBLE) AS ci_low,
          CAST(NULL AS DOUBLE) AS ci_high, CAST(NULL AS BIGINT) AS n_boot_valid
   FROM scott_pi AS c
+),
+coefficient_tests AS (
+  -- no interval asked for: no test
+  SELECT r.*, CAST(NULL AS DOUBLE) AS se0, CAST(NULL AS DOUBLE) AS z,
+         CAST(NULL AS DOUBLE) AS abs_z, CAST(NULL AS DOUBLE) AS p_one_sided,
+         CAST(NULL AS DOUBLE) AS p_value
+  FROM coefficient_rows AS r
 )
 SELECT r.*, u.n_units, u.n_ratings, u.n_single, u.n_merged, u.n_duplicate_units,
        u.n_raters AS key_raters
 FROM unit_counts AS u
-LEFT JOIN coefficient_rows AS r ON r.metric = u.metric
+LEFT JOIN coefficient_tests AS r ON r.metric = u.metric
 ORDER BY u.metric, r.position;
 CREATE OR REPLACE MACRO agreement_sql_scott_pi__linear__metric(agreement_src, agreement_item, agreement_rater, agreement_value, agreement_metric, agreement_p_default_metric := 'value') AS TABLE
 -- coefficients: agreement coefficients per metric (and slice), any number of them in one
@@ -3134,6 +3314,8 @@ CREATE OR REPLACE MACRO agreement_sql_scott_pi__linear__metric(agreement_src, ag
 --   sql/_fleiss, _gwet_ac1, _brennan_prediger, _percent_agreement (through sql/_kappa.sql.j2),
 --   _alpha, _cohen, _scott, _conger .sql.j2; their inputs from sql/_kappa_inputs.sql.j2,
 --   sql/_alpha_sums.sql.j2 and sql/_pairs.sql.j2, whichever form (wide or counts) the plan chose.
+--   With option oriented (asymmetric_weights "oriented") the rater-free coefficients read their
+--   inputs from the pair tables of the metric's two raters (sql/_kappa_pair_inputs.sql.j2).
 --   With option rater_patterns (the plan's, for the pair coefficients and Conger's kappa) the
 --   pair inputs come from sql/_pair_patterns.sql.j2 and Conger's per-rater counts from
 --   pattern_ratings (sql/_rater_patterns.sql.j2): the same per-unit pass, the ratings read once.
@@ -3143,10 +3325,19 @@ CREATE OR REPLACE MACRO agreement_sql_scott_pi__linear__metric(agreement_src, ag
 --   same order: one row contract, shaped by family and declared fields, never by name.
 -- Returns: one row per metric (and slice) and coefficient, in `which` order: the coefficient
 --   contract (name, coefficient, value, observed/chance agreement, observed/expected
---   disagreement, n_items, n_values, n_categories, variance, se, ci_low, ci_high,
---   n_boot_valid, pair columns) and the unit counts the caller checks and reports.
+--   disagreement, n_items, n_values, n_categories, variance, null_variance, n_se, se, ci_low,
+--   ci_high, n_boot_valid, pair columns, and the test se0, z, abs_z, p_one_sided, p_value) and
+--   the unit counts the caller checks and reports.
 --   With option ci the analytic se = sqrt(variance) and value -/+ $z se; with option bootstrap
 --   every coefficient's percentile interval over the same replicates (sql/_bootstrap.sql.j2).
+--   With ci or bootstrap, every coefficient that reports null_test (its partial gives
+--   null_variance, the variance under H0: no agreement beyond chance, and n_se, the units its
+--   variance is over) gets its test, in one place for all (coefficient_tests): option
+--   inference "normal" (the default) se0 = sqrt(null_variance), z = value / se0,
+--   p_one_sided = 1 - Phi(z), p_value = 2 (1 - Phi(|z|)) (sql/_normal.sql.j2); "irrcac" (irrCAC's
+--   convention) se0 = se, the same z, and Student's t on n_se - 1 degrees of freedom
+--   (sql/_student_t.sql.j2) for both p-values, the interval's ends left NULL for the caller to
+--   take value -/+ t quantile x se (agreement_sql.distributions: DuckDB has no t quantile).
 --   With option icc_from_patterns (numeric ratings, rater patterns, rater_digits = the raters)
 --   every row also carries its metric's (and slice's) intraclass correlation, the row of form
 --   $icc_form (ICC2) of sql/_icc.sql.j2 computed from the same rater patterns (pattern_ratings),
@@ -3452,7 +3643,9 @@ scott_pi AS (
          r.n_paired_ratings,
          CASE WHEN r.n_raters = 2 THEN MIN(s.rater_a) END AS rater_a,
          CASE WHEN r.n_raters = 2 THEN MIN(s.rater_b) END AS rater_b,
-         CASE WHEN r.n_raters = 2 THEN MIN(v.variance) END AS variance
+         CASE WHEN r.n_raters = 2 THEN MIN(v.variance) END AS variance,
+         CASE WHEN r.n_raters = 2 THEN MIN(v.variance) END AS null_variance,
+         CASE WHEN r.n_raters = 2 THEN MIN(s.n_shared) END AS n_se
   FROM pair_keys AS r
   LEFT JOIN scott_pair_pi AS s ON r.metric = s.metric
   LEFT JOIN scott_pair_variance AS v ON s.metric = v.metric AND s.rater_a = v.rater_a AND s.rater_b = v.rater_b
@@ -3464,19 +3657,26 @@ coefficient_rows AS (
          c.coefficient, c.value,
          c.observed_agreement, c.chance_agreement,
          CAST(NULL AS DOUBLE) AS observed_disagreement, CAST(NULL AS DOUBLE) AS expected_disagreement,
-         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories, c.variance,
+         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories,
+         c.variance,
+         CAST(NULL AS DOUBLE) AS null_variance, CAST(NULL AS BIGINT) AS n_se,
          c.n_raters, c.n_paired_ratings, c.rater_a, c.rater_b,
 CAST(NULL AS BIGINT) AS n_pairs,
-CAST(NULL AS DOUBLE) AS se0, CAST(NULL AS DOUBLE) AS z,
-         CAST(NULL AS DOUBLE) AS p_one_sided, CAST(NULL AS DOUBLE) AS p_value,
          CAST(NULL AS DOUBLE) AS se, CAST(NULL AS DOUBLE) AS ci_low,
          CAST(NULL AS DOUBLE) AS ci_high, CAST(NULL AS BIGINT) AS n_boot_valid
   FROM scott_pi AS c
+),
+coefficient_tests AS (
+  -- no interval asked for: no test
+  SELECT r.*, CAST(NULL AS DOUBLE) AS se0, CAST(NULL AS DOUBLE) AS z,
+         CAST(NULL AS DOUBLE) AS abs_z, CAST(NULL AS DOUBLE) AS p_one_sided,
+         CAST(NULL AS DOUBLE) AS p_value
+  FROM coefficient_rows AS r
 )
 SELECT r.*, u.n_units, u.n_ratings, u.n_single, u.n_merged, u.n_duplicate_units,
        u.n_raters AS key_raters
 FROM unit_counts AS u
-LEFT JOIN coefficient_rows AS r ON r.metric = u.metric
+LEFT JOIN coefficient_tests AS r ON r.metric = u.metric
 ORDER BY u.metric, r.position;
 CREATE OR REPLACE MACRO agreement_sql_scott_pi__quadratic__value(agreement_src, agreement_item, agreement_rater, agreement_value, agreement_metric, agreement_p_default_metric := 'value') AS TABLE
 -- coefficients: agreement coefficients per metric (and slice), any number of them in one
@@ -3485,6 +3685,8 @@ CREATE OR REPLACE MACRO agreement_sql_scott_pi__quadratic__value(agreement_src, 
 --   sql/_fleiss, _gwet_ac1, _brennan_prediger, _percent_agreement (through sql/_kappa.sql.j2),
 --   _alpha, _cohen, _scott, _conger .sql.j2; their inputs from sql/_kappa_inputs.sql.j2,
 --   sql/_alpha_sums.sql.j2 and sql/_pairs.sql.j2, whichever form (wide or counts) the plan chose.
+--   With option oriented (asymmetric_weights "oriented") the rater-free coefficients read their
+--   inputs from the pair tables of the metric's two raters (sql/_kappa_pair_inputs.sql.j2).
 --   With option rater_patterns (the plan's, for the pair coefficients and Conger's kappa) the
 --   pair inputs come from sql/_pair_patterns.sql.j2 and Conger's per-rater counts from
 --   pattern_ratings (sql/_rater_patterns.sql.j2): the same per-unit pass, the ratings read once.
@@ -3494,10 +3696,19 @@ CREATE OR REPLACE MACRO agreement_sql_scott_pi__quadratic__value(agreement_src, 
 --   same order: one row contract, shaped by family and declared fields, never by name.
 -- Returns: one row per metric (and slice) and coefficient, in `which` order: the coefficient
 --   contract (name, coefficient, value, observed/chance agreement, observed/expected
---   disagreement, n_items, n_values, n_categories, variance, se, ci_low, ci_high,
---   n_boot_valid, pair columns) and the unit counts the caller checks and reports.
+--   disagreement, n_items, n_values, n_categories, variance, null_variance, n_se, se, ci_low,
+--   ci_high, n_boot_valid, pair columns, and the test se0, z, abs_z, p_one_sided, p_value) and
+--   the unit counts the caller checks and reports.
 --   With option ci the analytic se = sqrt(variance) and value -/+ $z se; with option bootstrap
 --   every coefficient's percentile interval over the same replicates (sql/_bootstrap.sql.j2).
+--   With ci or bootstrap, every coefficient that reports null_test (its partial gives
+--   null_variance, the variance under H0: no agreement beyond chance, and n_se, the units its
+--   variance is over) gets its test, in one place for all (coefficient_tests): option
+--   inference "normal" (the default) se0 = sqrt(null_variance), z = value / se0,
+--   p_one_sided = 1 - Phi(z), p_value = 2 (1 - Phi(|z|)) (sql/_normal.sql.j2); "irrcac" (irrCAC's
+--   convention) se0 = se, the same z, and Student's t on n_se - 1 degrees of freedom
+--   (sql/_student_t.sql.j2) for both p-values, the interval's ends left NULL for the caller to
+--   take value -/+ t quantile x se (agreement_sql.distributions: DuckDB has no t quantile).
 --   With option icc_from_patterns (numeric ratings, rater patterns, rater_digits = the raters)
 --   every row also carries its metric's (and slice's) intraclass correlation, the row of form
 --   $icc_form (ICC2) of sql/_icc.sql.j2 computed from the same rater patterns (pattern_ratings),
@@ -3803,7 +4014,9 @@ scott_pi AS (
          r.n_paired_ratings,
          CASE WHEN r.n_raters = 2 THEN MIN(s.rater_a) END AS rater_a,
          CASE WHEN r.n_raters = 2 THEN MIN(s.rater_b) END AS rater_b,
-         CASE WHEN r.n_raters = 2 THEN MIN(v.variance) END AS variance
+         CASE WHEN r.n_raters = 2 THEN MIN(v.variance) END AS variance,
+         CASE WHEN r.n_raters = 2 THEN MIN(v.variance) END AS null_variance,
+         CASE WHEN r.n_raters = 2 THEN MIN(s.n_shared) END AS n_se
   FROM pair_keys AS r
   LEFT JOIN scott_pair_pi AS s ON r.metric = s.metric
   LEFT JOIN scott_pair_variance AS v ON s.metric = v.metric AND s.rater_a = v.rater_a AND s.rater_b = v.rater_b
@@ -3815,19 +4028,26 @@ coefficient_rows AS (
          c.coefficient, c.value,
          c.observed_agreement, c.chance_agreement,
          CAST(NULL AS DOUBLE) AS observed_disagreement, CAST(NULL AS DOUBLE) AS expected_disagreement,
-         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories, c.variance,
+         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories,
+         c.variance,
+         CAST(NULL AS DOUBLE) AS null_variance, CAST(NULL AS BIGINT) AS n_se,
          c.n_raters, c.n_paired_ratings, c.rater_a, c.rater_b,
 CAST(NULL AS BIGINT) AS n_pairs,
-CAST(NULL AS DOUBLE) AS se0, CAST(NULL AS DOUBLE) AS z,
-         CAST(NULL AS DOUBLE) AS p_one_sided, CAST(NULL AS DOUBLE) AS p_value,
          CAST(NULL AS DOUBLE) AS se, CAST(NULL AS DOUBLE) AS ci_low,
          CAST(NULL AS DOUBLE) AS ci_high, CAST(NULL AS BIGINT) AS n_boot_valid
   FROM scott_pi AS c
+),
+coefficient_tests AS (
+  -- no interval asked for: no test
+  SELECT r.*, CAST(NULL AS DOUBLE) AS se0, CAST(NULL AS DOUBLE) AS z,
+         CAST(NULL AS DOUBLE) AS abs_z, CAST(NULL AS DOUBLE) AS p_one_sided,
+         CAST(NULL AS DOUBLE) AS p_value
+  FROM coefficient_rows AS r
 )
 SELECT r.*, u.n_units, u.n_ratings, u.n_single, u.n_merged, u.n_duplicate_units,
        u.n_raters AS key_raters
 FROM unit_counts AS u
-LEFT JOIN coefficient_rows AS r ON r.metric = u.metric
+LEFT JOIN coefficient_tests AS r ON r.metric = u.metric
 ORDER BY u.metric, r.position;
 CREATE OR REPLACE MACRO agreement_sql_scott_pi__quadratic__metric(agreement_src, agreement_item, agreement_rater, agreement_value, agreement_metric, agreement_p_default_metric := 'value') AS TABLE
 -- coefficients: agreement coefficients per metric (and slice), any number of them in one
@@ -3836,6 +4056,8 @@ CREATE OR REPLACE MACRO agreement_sql_scott_pi__quadratic__metric(agreement_src,
 --   sql/_fleiss, _gwet_ac1, _brennan_prediger, _percent_agreement (through sql/_kappa.sql.j2),
 --   _alpha, _cohen, _scott, _conger .sql.j2; their inputs from sql/_kappa_inputs.sql.j2,
 --   sql/_alpha_sums.sql.j2 and sql/_pairs.sql.j2, whichever form (wide or counts) the plan chose.
+--   With option oriented (asymmetric_weights "oriented") the rater-free coefficients read their
+--   inputs from the pair tables of the metric's two raters (sql/_kappa_pair_inputs.sql.j2).
 --   With option rater_patterns (the plan's, for the pair coefficients and Conger's kappa) the
 --   pair inputs come from sql/_pair_patterns.sql.j2 and Conger's per-rater counts from
 --   pattern_ratings (sql/_rater_patterns.sql.j2): the same per-unit pass, the ratings read once.
@@ -3845,10 +4067,19 @@ CREATE OR REPLACE MACRO agreement_sql_scott_pi__quadratic__metric(agreement_src,
 --   same order: one row contract, shaped by family and declared fields, never by name.
 -- Returns: one row per metric (and slice) and coefficient, in `which` order: the coefficient
 --   contract (name, coefficient, value, observed/chance agreement, observed/expected
---   disagreement, n_items, n_values, n_categories, variance, se, ci_low, ci_high,
---   n_boot_valid, pair columns) and the unit counts the caller checks and reports.
+--   disagreement, n_items, n_values, n_categories, variance, null_variance, n_se, se, ci_low,
+--   ci_high, n_boot_valid, pair columns, and the test se0, z, abs_z, p_one_sided, p_value) and
+--   the unit counts the caller checks and reports.
 --   With option ci the analytic se = sqrt(variance) and value -/+ $z se; with option bootstrap
 --   every coefficient's percentile interval over the same replicates (sql/_bootstrap.sql.j2).
+--   With ci or bootstrap, every coefficient that reports null_test (its partial gives
+--   null_variance, the variance under H0: no agreement beyond chance, and n_se, the units its
+--   variance is over) gets its test, in one place for all (coefficient_tests): option
+--   inference "normal" (the default) se0 = sqrt(null_variance), z = value / se0,
+--   p_one_sided = 1 - Phi(z), p_value = 2 (1 - Phi(|z|)) (sql/_normal.sql.j2); "irrcac" (irrCAC's
+--   convention) se0 = se, the same z, and Student's t on n_se - 1 degrees of freedom
+--   (sql/_student_t.sql.j2) for both p-values, the interval's ends left NULL for the caller to
+--   take value -/+ t quantile x se (agreement_sql.distributions: DuckDB has no t quantile).
 --   With option icc_from_patterns (numeric ratings, rater patterns, rater_digits = the raters)
 --   every row also carries its metric's (and slice's) intraclass correlation, the row of form
 --   $icc_form (ICC2) of sql/_icc.sql.j2 computed from the same rater patterns (pattern_ratings),
@@ -4154,7 +4385,9 @@ scott_pi AS (
          r.n_paired_ratings,
          CASE WHEN r.n_raters = 2 THEN MIN(s.rater_a) END AS rater_a,
          CASE WHEN r.n_raters = 2 THEN MIN(s.rater_b) END AS rater_b,
-         CASE WHEN r.n_raters = 2 THEN MIN(v.variance) END AS variance
+         CASE WHEN r.n_raters = 2 THEN MIN(v.variance) END AS variance,
+         CASE WHEN r.n_raters = 2 THEN MIN(v.variance) END AS null_variance,
+         CASE WHEN r.n_raters = 2 THEN MIN(s.n_shared) END AS n_se
   FROM pair_keys AS r
   LEFT JOIN scott_pair_pi AS s ON r.metric = s.metric
   LEFT JOIN scott_pair_variance AS v ON s.metric = v.metric AND s.rater_a = v.rater_a AND s.rater_b = v.rater_b
@@ -4166,19 +4399,26 @@ coefficient_rows AS (
          c.coefficient, c.value,
          c.observed_agreement, c.chance_agreement,
          CAST(NULL AS DOUBLE) AS observed_disagreement, CAST(NULL AS DOUBLE) AS expected_disagreement,
-         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories, c.variance,
+         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories,
+         c.variance,
+         CAST(NULL AS DOUBLE) AS null_variance, CAST(NULL AS BIGINT) AS n_se,
          c.n_raters, c.n_paired_ratings, c.rater_a, c.rater_b,
 CAST(NULL AS BIGINT) AS n_pairs,
-CAST(NULL AS DOUBLE) AS se0, CAST(NULL AS DOUBLE) AS z,
-         CAST(NULL AS DOUBLE) AS p_one_sided, CAST(NULL AS DOUBLE) AS p_value,
          CAST(NULL AS DOUBLE) AS se, CAST(NULL AS DOUBLE) AS ci_low,
          CAST(NULL AS DOUBLE) AS ci_high, CAST(NULL AS BIGINT) AS n_boot_valid
   FROM scott_pi AS c
+),
+coefficient_tests AS (
+  -- no interval asked for: no test
+  SELECT r.*, CAST(NULL AS DOUBLE) AS se0, CAST(NULL AS DOUBLE) AS z,
+         CAST(NULL AS DOUBLE) AS abs_z, CAST(NULL AS DOUBLE) AS p_one_sided,
+         CAST(NULL AS DOUBLE) AS p_value
+  FROM coefficient_rows AS r
 )
 SELECT r.*, u.n_units, u.n_ratings, u.n_single, u.n_merged, u.n_duplicate_units,
        u.n_raters AS key_raters
 FROM unit_counts AS u
-LEFT JOIN coefficient_rows AS r ON r.metric = u.metric
+LEFT JOIN coefficient_tests AS r ON r.metric = u.metric
 ORDER BY u.metric, r.position;
 CREATE OR REPLACE MACRO scott_pi(src, weights := NULL, item := 'item', rater := 'rater', value := 'value', metric := NULL) AS TABLE
 SELECT * FROM agreement_sql_scott_pi__none__value(src, item, rater, value, COALESCE(metric, value), agreement_p_default_metric := value)
@@ -4208,6 +4448,8 @@ CREATE OR REPLACE MACRO agreement_sql_fleiss_kappa__none__value(agreement_src, a
 --   sql/_fleiss, _gwet_ac1, _brennan_prediger, _percent_agreement (through sql/_kappa.sql.j2),
 --   _alpha, _cohen, _scott, _conger .sql.j2; their inputs from sql/_kappa_inputs.sql.j2,
 --   sql/_alpha_sums.sql.j2 and sql/_pairs.sql.j2, whichever form (wide or counts) the plan chose.
+--   With option oriented (asymmetric_weights "oriented") the rater-free coefficients read their
+--   inputs from the pair tables of the metric's two raters (sql/_kappa_pair_inputs.sql.j2).
 --   With option rater_patterns (the plan's, for the pair coefficients and Conger's kappa) the
 --   pair inputs come from sql/_pair_patterns.sql.j2 and Conger's per-rater counts from
 --   pattern_ratings (sql/_rater_patterns.sql.j2): the same per-unit pass, the ratings read once.
@@ -4217,10 +4459,19 @@ CREATE OR REPLACE MACRO agreement_sql_fleiss_kappa__none__value(agreement_src, a
 --   same order: one row contract, shaped by family and declared fields, never by name.
 -- Returns: one row per metric (and slice) and coefficient, in `which` order: the coefficient
 --   contract (name, coefficient, value, observed/chance agreement, observed/expected
---   disagreement, n_items, n_values, n_categories, variance, se, ci_low, ci_high,
---   n_boot_valid, pair columns) and the unit counts the caller checks and reports.
+--   disagreement, n_items, n_values, n_categories, variance, null_variance, n_se, se, ci_low,
+--   ci_high, n_boot_valid, pair columns, and the test se0, z, abs_z, p_one_sided, p_value) and
+--   the unit counts the caller checks and reports.
 --   With option ci the analytic se = sqrt(variance) and value -/+ $z se; with option bootstrap
 --   every coefficient's percentile interval over the same replicates (sql/_bootstrap.sql.j2).
+--   With ci or bootstrap, every coefficient that reports null_test (its partial gives
+--   null_variance, the variance under H0: no agreement beyond chance, and n_se, the units its
+--   variance is over) gets its test, in one place for all (coefficient_tests): option
+--   inference "normal" (the default) se0 = sqrt(null_variance), z = value / se0,
+--   p_one_sided = 1 - Phi(z), p_value = 2 (1 - Phi(|z|)) (sql/_normal.sql.j2); "irrcac" (irrCAC's
+--   convention) se0 = se, the same z, and Student's t on n_se - 1 degrees of freedom
+--   (sql/_student_t.sql.j2) for both p-values, the interval's ends left NULL for the caller to
+--   take value -/+ t quantile x se (agreement_sql.distributions: DuckDB has no t quantile).
 --   With option icc_from_patterns (numeric ratings, rater patterns, rater_digits = the raters)
 --   every row also carries its metric's (and slice's) intraclass correlation, the row of form
 --   $icc_form (ICC2) of sql/_icc.sql.j2 computed from the same rater patterns (pattern_ratings),
@@ -4451,7 +4702,8 @@ fleiss_kappa AS (
          s.n_items,
          s.q AS n_categories,
          s.n_rated,
-         CAST(NULL AS DOUBLE) AS variance
+         CAST(NULL AS DOUBLE) AS variance, CAST(NULL AS DOUBLE) AS null_variance,
+         CAST(NULL AS BIGINT) AS n_se
   FROM kappa_summary AS s
   JOIN fleiss_kappa_value AS v ON s.metric = v.metric
 )
@@ -4461,20 +4713,27 @@ coefficient_rows AS (
          c.coefficient, c.value,
          c.observed_agreement, c.chance_agreement,
          CAST(NULL AS DOUBLE) AS observed_disagreement, CAST(NULL AS DOUBLE) AS expected_disagreement,
-         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories, c.variance,
+         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories,
+         c.variance,
+         CAST(NULL AS DOUBLE) AS null_variance, CAST(NULL AS BIGINT) AS n_se,
          CAST(NULL AS BIGINT) AS n_raters, CAST(NULL AS BIGINT) AS n_paired_ratings,
          CAST(NULL AS VARCHAR) AS rater_a, CAST(NULL AS VARCHAR) AS rater_b,
-         CAST(NULL AS BIGINT) AS n_pairs, CAST(NULL AS DOUBLE) AS se0,
-         CAST(NULL AS DOUBLE) AS z, CAST(NULL AS DOUBLE) AS p_one_sided,
-         CAST(NULL AS DOUBLE) AS p_value,
+         CAST(NULL AS BIGINT) AS n_pairs,
          CAST(NULL AS DOUBLE) AS se, CAST(NULL AS DOUBLE) AS ci_low,
          CAST(NULL AS DOUBLE) AS ci_high, CAST(NULL AS BIGINT) AS n_boot_valid
   FROM fleiss_kappa AS c
+),
+coefficient_tests AS (
+  -- no interval asked for: no test
+  SELECT r.*, CAST(NULL AS DOUBLE) AS se0, CAST(NULL AS DOUBLE) AS z,
+         CAST(NULL AS DOUBLE) AS abs_z, CAST(NULL AS DOUBLE) AS p_one_sided,
+         CAST(NULL AS DOUBLE) AS p_value
+  FROM coefficient_rows AS r
 )
 SELECT r.*, u.n_units, u.n_ratings, u.n_single, u.n_merged, u.n_duplicate_units,
        u.n_raters AS key_raters
 FROM unit_counts AS u
-LEFT JOIN coefficient_rows AS r ON r.metric = u.metric
+LEFT JOIN coefficient_tests AS r ON r.metric = u.metric
 ORDER BY u.metric, r.position;
 CREATE OR REPLACE MACRO agreement_sql_fleiss_kappa__none__metric(agreement_src, agreement_item, agreement_rater, agreement_value, agreement_metric, agreement_p_default_metric := 'value') AS TABLE
 -- coefficients: agreement coefficients per metric (and slice), any number of them in one
@@ -4483,6 +4742,8 @@ CREATE OR REPLACE MACRO agreement_sql_fleiss_kappa__none__metric(agreement_src, 
 --   sql/_fleiss, _gwet_ac1, _brennan_prediger, _percent_agreement (through sql/_kappa.sql.j2),
 --   _alpha, _cohen, _scott, _conger .sql.j2; their inputs from sql/_kappa_inputs.sql.j2,
 --   sql/_alpha_sums.sql.j2 and sql/_pairs.sql.j2, whichever form (wide or counts) the plan chose.
+--   With option oriented (asymmetric_weights "oriented") the rater-free coefficients read their
+--   inputs from the pair tables of the metric's two raters (sql/_kappa_pair_inputs.sql.j2).
 --   With option rater_patterns (the plan's, for the pair coefficients and Conger's kappa) the
 --   pair inputs come from sql/_pair_patterns.sql.j2 and Conger's per-rater counts from
 --   pattern_ratings (sql/_rater_patterns.sql.j2): the same per-unit pass, the ratings read once.
@@ -4492,10 +4753,19 @@ CREATE OR REPLACE MACRO agreement_sql_fleiss_kappa__none__metric(agreement_src, 
 --   same order: one row contract, shaped by family and declared fields, never by name.
 -- Returns: one row per metric (and slice) and coefficient, in `which` order: the coefficient
 --   contract (name, coefficient, value, observed/chance agreement, observed/expected
---   disagreement, n_items, n_values, n_categories, variance, se, ci_low, ci_high,
---   n_boot_valid, pair columns) and the unit counts the caller checks and reports.
+--   disagreement, n_items, n_values, n_categories, variance, null_variance, n_se, se, ci_low,
+--   ci_high, n_boot_valid, pair columns, and the test se0, z, abs_z, p_one_sided, p_value) and
+--   the unit counts the caller checks and reports.
 --   With option ci the analytic se = sqrt(variance) and value -/+ $z se; with option bootstrap
 --   every coefficient's percentile interval over the same replicates (sql/_bootstrap.sql.j2).
+--   With ci or bootstrap, every coefficient that reports null_test (its partial gives
+--   null_variance, the variance under H0: no agreement beyond chance, and n_se, the units its
+--   variance is over) gets its test, in one place for all (coefficient_tests): option
+--   inference "normal" (the default) se0 = sqrt(null_variance), z = value / se0,
+--   p_one_sided = 1 - Phi(z), p_value = 2 (1 - Phi(|z|)) (sql/_normal.sql.j2); "irrcac" (irrCAC's
+--   convention) se0 = se, the same z, and Student's t on n_se - 1 degrees of freedom
+--   (sql/_student_t.sql.j2) for both p-values, the interval's ends left NULL for the caller to
+--   take value -/+ t quantile x se (agreement_sql.distributions: DuckDB has no t quantile).
 --   With option icc_from_patterns (numeric ratings, rater patterns, rater_digits = the raters)
 --   every row also carries its metric's (and slice's) intraclass correlation, the row of form
 --   $icc_form (ICC2) of sql/_icc.sql.j2 computed from the same rater patterns (pattern_ratings),
@@ -4726,7 +4996,8 @@ fleiss_kappa AS (
          s.n_items,
          s.q AS n_categories,
          s.n_rated,
-         CAST(NULL AS DOUBLE) AS variance
+         CAST(NULL AS DOUBLE) AS variance, CAST(NULL AS DOUBLE) AS null_variance,
+         CAST(NULL AS BIGINT) AS n_se
   FROM kappa_summary AS s
   JOIN fleiss_kappa_value AS v ON s.metric = v.metric
 )
@@ -4736,20 +5007,27 @@ coefficient_rows AS (
          c.coefficient, c.value,
          c.observed_agreement, c.chance_agreement,
          CAST(NULL AS DOUBLE) AS observed_disagreement, CAST(NULL AS DOUBLE) AS expected_disagreement,
-         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories, c.variance,
+         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories,
+         c.variance,
+         CAST(NULL AS DOUBLE) AS null_variance, CAST(NULL AS BIGINT) AS n_se,
          CAST(NULL AS BIGINT) AS n_raters, CAST(NULL AS BIGINT) AS n_paired_ratings,
          CAST(NULL AS VARCHAR) AS rater_a, CAST(NULL AS VARCHAR) AS rater_b,
-         CAST(NULL AS BIGINT) AS n_pairs, CAST(NULL AS DOUBLE) AS se0,
-         CAST(NULL AS DOUBLE) AS z, CAST(NULL AS DOUBLE) AS p_one_sided,
-         CAST(NULL AS DOUBLE) AS p_value,
+         CAST(NULL AS BIGINT) AS n_pairs,
          CAST(NULL AS DOUBLE) AS se, CAST(NULL AS DOUBLE) AS ci_low,
          CAST(NULL AS DOUBLE) AS ci_high, CAST(NULL AS BIGINT) AS n_boot_valid
   FROM fleiss_kappa AS c
+),
+coefficient_tests AS (
+  -- no interval asked for: no test
+  SELECT r.*, CAST(NULL AS DOUBLE) AS se0, CAST(NULL AS DOUBLE) AS z,
+         CAST(NULL AS DOUBLE) AS abs_z, CAST(NULL AS DOUBLE) AS p_one_sided,
+         CAST(NULL AS DOUBLE) AS p_value
+  FROM coefficient_rows AS r
 )
 SELECT r.*, u.n_units, u.n_ratings, u.n_single, u.n_merged, u.n_duplicate_units,
        u.n_raters AS key_raters
 FROM unit_counts AS u
-LEFT JOIN coefficient_rows AS r ON r.metric = u.metric
+LEFT JOIN coefficient_tests AS r ON r.metric = u.metric
 ORDER BY u.metric, r.position;
 CREATE OR REPLACE MACRO agreement_sql_fleiss_kappa__linear__value(agreement_src, agreement_item, agreement_rater, agreement_value, agreement_metric, agreement_p_default_metric := 'value') AS TABLE
 -- coefficients: agreement coefficients per metric (and slice), any number of them in one
@@ -4758,6 +5036,8 @@ CREATE OR REPLACE MACRO agreement_sql_fleiss_kappa__linear__value(agreement_src,
 --   sql/_fleiss, _gwet_ac1, _brennan_prediger, _percent_agreement (through sql/_kappa.sql.j2),
 --   _alpha, _cohen, _scott, _conger .sql.j2; their inputs from sql/_kappa_inputs.sql.j2,
 --   sql/_alpha_sums.sql.j2 and sql/_pairs.sql.j2, whichever form (wide or counts) the plan chose.
+--   With option oriented (asymmetric_weights "oriented") the rater-free coefficients read their
+--   inputs from the pair tables of the metric's two raters (sql/_kappa_pair_inputs.sql.j2).
 --   With option rater_patterns (the plan's, for the pair coefficients and Conger's kappa) the
 --   pair inputs come from sql/_pair_patterns.sql.j2 and Conger's per-rater counts from
 --   pattern_ratings (sql/_rater_patterns.sql.j2): the same per-unit pass, the ratings read once.
@@ -4767,10 +5047,19 @@ CREATE OR REPLACE MACRO agreement_sql_fleiss_kappa__linear__value(agreement_src,
 --   same order: one row contract, shaped by family and declared fields, never by name.
 -- Returns: one row per metric (and slice) and coefficient, in `which` order: the coefficient
 --   contract (name, coefficient, value, observed/chance agreement, observed/expected
---   disagreement, n_items, n_values, n_categories, variance, se, ci_low, ci_high,
---   n_boot_valid, pair columns) and the unit counts the caller checks and reports.
+--   disagreement, n_items, n_values, n_categories, variance, null_variance, n_se, se, ci_low,
+--   ci_high, n_boot_valid, pair columns, and the test se0, z, abs_z, p_one_sided, p_value) and
+--   the unit counts the caller checks and reports.
 --   With option ci the analytic se = sqrt(variance) and value -/+ $z se; with option bootstrap
 --   every coefficient's percentile interval over the same replicates (sql/_bootstrap.sql.j2).
+--   With ci or bootstrap, every coefficient that reports null_test (its partial gives
+--   null_variance, the variance under H0: no agreement beyond chance, and n_se, the units its
+--   variance is over) gets its test, in one place for all (coefficient_tests): option
+--   inference "normal" (the default) se0 = sqrt(null_variance), z = value / se0,
+--   p_one_sided = 1 - Phi(z), p_value = 2 (1 - Phi(|z|)) (sql/_normal.sql.j2); "irrcac" (irrCAC's
+--   convention) se0 = se, the same z, and Student's t on n_se - 1 degrees of freedom
+--   (sql/_student_t.sql.j2) for both p-values, the interval's ends left NULL for the caller to
+--   take value -/+ t quantile x se (agreement_sql.distributions: DuckDB has no t quantile).
 --   With option icc_from_patterns (numeric ratings, rater patterns, rater_digits = the raters)
 --   every row also carries its metric's (and slice's) intraclass correlation, the row of form
 --   $icc_form (ICC2) of sql/_icc.sql.j2 computed from the same rater patterns (pattern_ratings),
@@ -5010,7 +5299,8 @@ fleiss_kappa AS (
          s.n_items,
          s.q AS n_categories,
          s.n_rated,
-         CAST(NULL AS DOUBLE) AS variance
+         CAST(NULL AS DOUBLE) AS variance, CAST(NULL AS DOUBLE) AS null_variance,
+         CAST(NULL AS BIGINT) AS n_se
   FROM kappa_summary AS s
   JOIN fleiss_kappa_value AS v ON s.metric = v.metric
 )
@@ -5020,20 +5310,27 @@ coefficient_rows AS (
          c.coefficient, c.value,
          c.observed_agreement, c.chance_agreement,
          CAST(NULL AS DOUBLE) AS observed_disagreement, CAST(NULL AS DOUBLE) AS expected_disagreement,
-         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories, c.variance,
+         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories,
+         c.variance,
+         CAST(NULL AS DOUBLE) AS null_variance, CAST(NULL AS BIGINT) AS n_se,
          CAST(NULL AS BIGINT) AS n_raters, CAST(NULL AS BIGINT) AS n_paired_ratings,
          CAST(NULL AS VARCHAR) AS rater_a, CAST(NULL AS VARCHAR) AS rater_b,
-         CAST(NULL AS BIGINT) AS n_pairs, CAST(NULL AS DOUBLE) AS se0,
-         CAST(NULL AS DOUBLE) AS z, CAST(NULL AS DOUBLE) AS p_one_sided,
-         CAST(NULL AS DOUBLE) AS p_value,
+         CAST(NULL AS BIGINT) AS n_pairs,
          CAST(NULL AS DOUBLE) AS se, CAST(NULL AS DOUBLE) AS ci_low,
          CAST(NULL AS DOUBLE) AS ci_high, CAST(NULL AS BIGINT) AS n_boot_valid
   FROM fleiss_kappa AS c
+),
+coefficient_tests AS (
+  -- no interval asked for: no test
+  SELECT r.*, CAST(NULL AS DOUBLE) AS se0, CAST(NULL AS DOUBLE) AS z,
+         CAST(NULL AS DOUBLE) AS abs_z, CAST(NULL AS DOUBLE) AS p_one_sided,
+         CAST(NULL AS DOUBLE) AS p_value
+  FROM coefficient_rows AS r
 )
 SELECT r.*, u.n_units, u.n_ratings, u.n_single, u.n_merged, u.n_duplicate_units,
        u.n_raters AS key_raters
 FROM unit_counts AS u
-LEFT JOIN coefficient_rows AS r ON r.metric = u.metric
+LEFT JOIN coefficient_tests AS r ON r.metric = u.metric
 ORDER BY u.metric, r.position;
 CREATE OR REPLACE MACRO agreement_sql_fleiss_kappa__linear__metric(agreement_src, agreement_item, agreement_rater, agreement_value, agreement_metric, agreement_p_default_metric := 'value') AS TABLE
 -- coefficients: agreement coefficients per metric (and slice), any number of them in one
@@ -5042,6 +5339,8 @@ CREATE OR REPLACE MACRO agreement_sql_fleiss_kappa__linear__metric(agreement_src
 --   sql/_fleiss, _gwet_ac1, _brennan_prediger, _percent_agreement (through sql/_kappa.sql.j2),
 --   _alpha, _cohen, _scott, _conger .sql.j2; their inputs from sql/_kappa_inputs.sql.j2,
 --   sql/_alpha_sums.sql.j2 and sql/_pairs.sql.j2, whichever form (wide or counts) the plan chose.
+--   With option oriented (asymmetric_weights "oriented") the rater-free coefficients read their
+--   inputs from the pair tables of the metric's two raters (sql/_kappa_pair_inputs.sql.j2).
 --   With option rater_patterns (the plan's, for the pair coefficients and Conger's kappa) the
 --   pair inputs come from sql/_pair_patterns.sql.j2 and Conger's per-rater counts from
 --   pattern_ratings (sql/_rater_patterns.sql.j2): the same per-unit pass, the ratings read once.
@@ -5051,10 +5350,19 @@ CREATE OR REPLACE MACRO agreement_sql_fleiss_kappa__linear__metric(agreement_src
 --   same order: one row contract, shaped by family and declared fields, never by name.
 -- Returns: one row per metric (and slice) and coefficient, in `which` order: the coefficient
 --   contract (name, coefficient, value, observed/chance agreement, observed/expected
---   disagreement, n_items, n_values, n_categories, variance, se, ci_low, ci_high,
---   n_boot_valid, pair columns) and the unit counts the caller checks and reports.
+--   disagreement, n_items, n_values, n_categories, variance, null_variance, n_se, se, ci_low,
+--   ci_high, n_boot_valid, pair columns, and the test se0, z, abs_z, p_one_sided, p_value) and
+--   the unit counts the caller checks and reports.
 --   With option ci the analytic se = sqrt(variance) and value -/+ $z se; with option bootstrap
 --   every coefficient's percentile interval over the same replicates (sql/_bootstrap.sql.j2).
+--   With ci or bootstrap, every coefficient that reports null_test (its partial gives
+--   null_variance, the variance under H0: no agreement beyond chance, and n_se, the units its
+--   variance is over) gets its test, in one place for all (coefficient_tests): option
+--   inference "normal" (the default) se0 = sqrt(null_variance), z = value / se0,
+--   p_one_sided = 1 - Phi(z), p_value = 2 (1 - Phi(|z|)) (sql/_normal.sql.j2); "irrcac" (irrCAC's
+--   convention) se0 = se, the same z, and Student's t on n_se - 1 degrees of freedom
+--   (sql/_student_t.sql.j2) for both p-values, the interval's ends left NULL for the caller to
+--   take value -/+ t quantile x se (agreement_sql.distributions: DuckDB has no t quantile).
 --   With option icc_from_patterns (numeric ratings, rater patterns, rater_digits = the raters)
 --   every row also carries its metric's (and slice's) intraclass correlation, the row of form
 --   $icc_form (ICC2) of sql/_icc.sql.j2 computed from the same rater patterns (pattern_ratings),
@@ -5294,7 +5602,8 @@ fleiss_kappa AS (
          s.n_items,
          s.q AS n_categories,
          s.n_rated,
-         CAST(NULL AS DOUBLE) AS variance
+         CAST(NULL AS DOUBLE) AS variance, CAST(NULL AS DOUBLE) AS null_variance,
+         CAST(NULL AS BIGINT) AS n_se
   FROM kappa_summary AS s
   JOIN fleiss_kappa_value AS v ON s.metric = v.metric
 )
@@ -5304,20 +5613,27 @@ coefficient_rows AS (
          c.coefficient, c.value,
          c.observed_agreement, c.chance_agreement,
          CAST(NULL AS DOUBLE) AS observed_disagreement, CAST(NULL AS DOUBLE) AS expected_disagreement,
-         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories, c.variance,
+         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories,
+         c.variance,
+         CAST(NULL AS DOUBLE) AS null_variance, CAST(NULL AS BIGINT) AS n_se,
          CAST(NULL AS BIGINT) AS n_raters, CAST(NULL AS BIGINT) AS n_paired_ratings,
          CAST(NULL AS VARCHAR) AS rater_a, CAST(NULL AS VARCHAR) AS rater_b,
-         CAST(NULL AS BIGINT) AS n_pairs, CAST(NULL AS DOUBLE) AS se0,
-         CAST(NULL AS DOUBLE) AS z, CAST(NULL AS DOUBLE) AS p_one_sided,
-         CAST(NULL AS DOUBLE) AS p_value,
+         CAST(NULL AS BIGINT) AS n_pairs,
          CAST(NULL AS DOUBLE) AS se, CAST(NULL AS DOUBLE) AS ci_low,
          CAST(NULL AS DOUBLE) AS ci_high, CAST(NULL AS BIGINT) AS n_boot_valid
   FROM fleiss_kappa AS c
+),
+coefficient_tests AS (
+  -- no interval asked for: no test
+  SELECT r.*, CAST(NULL AS DOUBLE) AS se0, CAST(NULL AS DOUBLE) AS z,
+         CAST(NULL AS DOUBLE) AS abs_z, CAST(NULL AS DOUBLE) AS p_one_sided,
+         CAST(NULL AS DOUBLE) AS p_value
+  FROM coefficient_rows AS r
 )
 SELECT r.*, u.n_units, u.n_ratings, u.n_single, u.n_merged, u.n_duplicate_units,
        u.n_raters AS key_raters
 FROM unit_counts AS u
-LEFT JOIN coefficient_rows AS r ON r.metric = u.metric
+LEFT JOIN coefficient_tests AS r ON r.metric = u.metric
 ORDER BY u.metric, r.position;
 CREATE OR REPLACE MACRO agreement_sql_fleiss_kappa__quadratic__value(agreement_src, agreement_item, agreement_rater, agreement_value, agreement_metric, agreement_p_default_metric := 'value') AS TABLE
 -- coefficients: agreement coefficients per metric (and slice), any number of them in one
@@ -5326,6 +5642,8 @@ CREATE OR REPLACE MACRO agreement_sql_fleiss_kappa__quadratic__value(agreement_s
 --   sql/_fleiss, _gwet_ac1, _brennan_prediger, _percent_agreement (through sql/_kappa.sql.j2),
 --   _alpha, _cohen, _scott, _conger .sql.j2; their inputs from sql/_kappa_inputs.sql.j2,
 --   sql/_alpha_sums.sql.j2 and sql/_pairs.sql.j2, whichever form (wide or counts) the plan chose.
+--   With option oriented (asymmetric_weights "oriented") the rater-free coefficients read their
+--   inputs from the pair tables of the metric's two raters (sql/_kappa_pair_inputs.sql.j2).
 --   With option rater_patterns (the plan's, for the pair coefficients and Conger's kappa) the
 --   pair inputs come from sql/_pair_patterns.sql.j2 and Conger's per-rater counts from
 --   pattern_ratings (sql/_rater_patterns.sql.j2): the same per-unit pass, the ratings read once.
@@ -5335,10 +5653,19 @@ CREATE OR REPLACE MACRO agreement_sql_fleiss_kappa__quadratic__value(agreement_s
 --   same order: one row contract, shaped by family and declared fields, never by name.
 -- Returns: one row per metric (and slice) and coefficient, in `which` order: the coefficient
 --   contract (name, coefficient, value, observed/chance agreement, observed/expected
---   disagreement, n_items, n_values, n_categories, variance, se, ci_low, ci_high,
---   n_boot_valid, pair columns) and the unit counts the caller checks and reports.
+--   disagreement, n_items, n_values, n_categories, variance, null_variance, n_se, se, ci_low,
+--   ci_high, n_boot_valid, pair columns, and the test se0, z, abs_z, p_one_sided, p_value) and
+--   the unit counts the caller checks and reports.
 --   With option ci the analytic se = sqrt(variance) and value -/+ $z se; with option bootstrap
 --   every coefficient's percentile interval over the same replicates (sql/_bootstrap.sql.j2).
+--   With ci or bootstrap, every coefficient that reports null_test (its partial gives
+--   null_variance, the variance under H0: no agreement beyond chance, and n_se, the units its
+--   variance is over) gets its test, in one place for all (coefficient_tests): option
+--   inference "normal" (the default) se0 = sqrt(null_variance), z = value / se0,
+--   p_one_sided = 1 - Phi(z), p_value = 2 (1 - Phi(|z|)) (sql/_normal.sql.j2); "irrcac" (irrCAC's
+--   convention) se0 = se, the same z, and Student's t on n_se - 1 degrees of freedom
+--   (sql/_student_t.sql.j2) for both p-values, the interval's ends left NULL for the caller to
+--   take value -/+ t quantile x se (agreement_sql.distributions: DuckDB has no t quantile).
 --   With option icc_from_patterns (numeric ratings, rater patterns, rater_digits = the raters)
 --   every row also carries its metric's (and slice's) intraclass correlation, the row of form
 --   $icc_form (ICC2) of sql/_icc.sql.j2 computed from the same rater patterns (pattern_ratings),
@@ -5578,7 +5905,8 @@ fleiss_kappa AS (
          s.n_items,
          s.q AS n_categories,
          s.n_rated,
-         CAST(NULL AS DOUBLE) AS variance
+         CAST(NULL AS DOUBLE) AS variance, CAST(NULL AS DOUBLE) AS null_variance,
+         CAST(NULL AS BIGINT) AS n_se
   FROM kappa_summary AS s
   JOIN fleiss_kappa_value AS v ON s.metric = v.metric
 )
@@ -5588,20 +5916,27 @@ coefficient_rows AS (
          c.coefficient, c.value,
          c.observed_agreement, c.chance_agreement,
          CAST(NULL AS DOUBLE) AS observed_disagreement, CAST(NULL AS DOUBLE) AS expected_disagreement,
-         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories, c.variance,
+         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories,
+         c.variance,
+         CAST(NULL AS DOUBLE) AS null_variance, CAST(NULL AS BIGINT) AS n_se,
          CAST(NULL AS BIGINT) AS n_raters, CAST(NULL AS BIGINT) AS n_paired_ratings,
          CAST(NULL AS VARCHAR) AS rater_a, CAST(NULL AS VARCHAR) AS rater_b,
-         CAST(NULL AS BIGINT) AS n_pairs, CAST(NULL AS DOUBLE) AS se0,
-         CAST(NULL AS DOUBLE) AS z, CAST(NULL AS DOUBLE) AS p_one_sided,
-         CAST(NULL AS DOUBLE) AS p_value,
+         CAST(NULL AS BIGINT) AS n_pairs,
          CAST(NULL AS DOUBLE) AS se, CAST(NULL AS DOUBLE) AS ci_low,
          CAST(NULL AS DOUBLE) AS ci_high, CAST(NULL AS BIGINT) AS n_boot_valid
   FROM fleiss_kappa AS c
+),
+coefficient_tests AS (
+  -- no interval asked for: no test
+  SELECT r.*, CAST(NULL AS DOUBLE) AS se0, CAST(NULL AS DOUBLE) AS z,
+         CAST(NULL AS DOUBLE) AS abs_z, CAST(NULL AS DOUBLE) AS p_one_sided,
+         CAST(NULL AS DOUBLE) AS p_value
+  FROM coefficient_rows AS r
 )
 SELECT r.*, u.n_units, u.n_ratings, u.n_single, u.n_merged, u.n_duplicate_units,
        u.n_raters AS key_raters
 FROM unit_counts AS u
-LEFT JOIN coefficient_rows AS r ON r.metric = u.metric
+LEFT JOIN coefficient_tests AS r ON r.metric = u.metric
 ORDER BY u.metric, r.position;
 CREATE OR REPLACE MACRO agreement_sql_fleiss_kappa__quadratic__metric(agreement_src, agreement_item, agreement_rater, agreement_value, agreement_metric, agreement_p_default_metric := 'value') AS TABLE
 -- coefficients: agreement coefficients per metric (and slice), any number of them in one
@@ -5610,6 +5945,8 @@ CREATE OR REPLACE MACRO agreement_sql_fleiss_kappa__quadratic__metric(agreement_
 --   sql/_fleiss, _gwet_ac1, _brennan_prediger, _percent_agreement (through sql/_kappa.sql.j2),
 --   _alpha, _cohen, _scott, _conger .sql.j2; their inputs from sql/_kappa_inputs.sql.j2,
 --   sql/_alpha_sums.sql.j2 and sql/_pairs.sql.j2, whichever form (wide or counts) the plan chose.
+--   With option oriented (asymmetric_weights "oriented") the rater-free coefficients read their
+--   inputs from the pair tables of the metric's two raters (sql/_kappa_pair_inputs.sql.j2).
 --   With option rater_patterns (the plan's, for the pair coefficients and Conger's kappa) the
 --   pair inputs come from sql/_pair_patterns.sql.j2 and Conger's per-rater counts from
 --   pattern_ratings (sql/_rater_patterns.sql.j2): the same per-unit pass, the ratings read once.
@@ -5619,10 +5956,19 @@ CREATE OR REPLACE MACRO agreement_sql_fleiss_kappa__quadratic__metric(agreement_
 --   same order: one row contract, shaped by family and declared fields, never by name.
 -- Returns: one row per metric (and slice) and coefficient, in `which` order: the coefficient
 --   contract (name, coefficient, value, observed/chance agreement, observed/expected
---   disagreement, n_items, n_values, n_categories, variance, se, ci_low, ci_high,
---   n_boot_valid, pair columns) and the unit counts the caller checks and reports.
+--   disagreement, n_items, n_values, n_categories, variance, null_variance, n_se, se, ci_low,
+--   ci_high, n_boot_valid, pair columns, and the test se0, z, abs_z, p_one_sided, p_value) and
+--   the unit counts the caller checks and reports.
 --   With option ci the analytic se = sqrt(variance) and value -/+ $z se; with option bootstrap
 --   every coefficient's percentile interval over the same replicates (sql/_bootstrap.sql.j2).
+--   With ci or bootstrap, every coefficient that reports null_test (its partial gives
+--   null_variance, the variance under H0: no agreement beyond chance, and n_se, the units its
+--   variance is over) gets its test, in one place for all (coefficient_tests): option
+--   inference "normal" (the default) se0 = sqrt(null_variance), z = value / se0,
+--   p_one_sided = 1 - Phi(z), p_value = 2 (1 - Phi(|z|)) (sql/_normal.sql.j2); "irrcac" (irrCAC's
+--   convention) se0 = se, the same z, and Student's t on n_se - 1 degrees of freedom
+--   (sql/_student_t.sql.j2) for both p-values, the interval's ends left NULL for the caller to
+--   take value -/+ t quantile x se (agreement_sql.distributions: DuckDB has no t quantile).
 --   With option icc_from_patterns (numeric ratings, rater patterns, rater_digits = the raters)
 --   every row also carries its metric's (and slice's) intraclass correlation, the row of form
 --   $icc_form (ICC2) of sql/_icc.sql.j2 computed from the same rater patterns (pattern_ratings),
@@ -5862,7 +6208,8 @@ fleiss_kappa AS (
          s.n_items,
          s.q AS n_categories,
          s.n_rated,
-         CAST(NULL AS DOUBLE) AS variance
+         CAST(NULL AS DOUBLE) AS variance, CAST(NULL AS DOUBLE) AS null_variance,
+         CAST(NULL AS BIGINT) AS n_se
   FROM kappa_summary AS s
   JOIN fleiss_kappa_value AS v ON s.metric = v.metric
 )
@@ -5872,20 +6219,27 @@ coefficient_rows AS (
          c.coefficient, c.value,
          c.observed_agreement, c.chance_agreement,
          CAST(NULL AS DOUBLE) AS observed_disagreement, CAST(NULL AS DOUBLE) AS expected_disagreement,
-         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories, c.variance,
+         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories,
+         c.variance,
+         CAST(NULL AS DOUBLE) AS null_variance, CAST(NULL AS BIGINT) AS n_se,
          CAST(NULL AS BIGINT) AS n_raters, CAST(NULL AS BIGINT) AS n_paired_ratings,
          CAST(NULL AS VARCHAR) AS rater_a, CAST(NULL AS VARCHAR) AS rater_b,
-         CAST(NULL AS BIGINT) AS n_pairs, CAST(NULL AS DOUBLE) AS se0,
-         CAST(NULL AS DOUBLE) AS z, CAST(NULL AS DOUBLE) AS p_one_sided,
-         CAST(NULL AS DOUBLE) AS p_value,
+         CAST(NULL AS BIGINT) AS n_pairs,
          CAST(NULL AS DOUBLE) AS se, CAST(NULL AS DOUBLE) AS ci_low,
          CAST(NULL AS DOUBLE) AS ci_high, CAST(NULL AS BIGINT) AS n_boot_valid
   FROM fleiss_kappa AS c
+),
+coefficient_tests AS (
+  -- no interval asked for: no test
+  SELECT r.*, CAST(NULL AS DOUBLE) AS se0, CAST(NULL AS DOUBLE) AS z,
+         CAST(NULL AS DOUBLE) AS abs_z, CAST(NULL AS DOUBLE) AS p_one_sided,
+         CAST(NULL AS DOUBLE) AS p_value
+  FROM coefficient_rows AS r
 )
 SELECT r.*, u.n_units, u.n_ratings, u.n_single, u.n_merged, u.n_duplicate_units,
        u.n_raters AS key_raters
 FROM unit_counts AS u
-LEFT JOIN coefficient_rows AS r ON r.metric = u.metric
+LEFT JOIN coefficient_tests AS r ON r.metric = u.metric
 ORDER BY u.metric, r.position;
 CREATE OR REPLACE MACRO fleiss_kappa(src, weights := NULL, item := 'item', rater := 'rater', value := 'value', metric := NULL) AS TABLE
 SELECT * FROM agreement_sql_fleiss_kappa__none__value(src, item, rater, value, COALESCE(metric, value), agreement_p_default_metric := value)
@@ -5915,6 +6269,8 @@ CREATE OR REPLACE MACRO agreement_sql_conger_kappa__none__value(agreement_src, a
 --   sql/_fleiss, _gwet_ac1, _brennan_prediger, _percent_agreement (through sql/_kappa.sql.j2),
 --   _alpha, _cohen, _scott, _conger .sql.j2; their inputs from sql/_kappa_inputs.sql.j2,
 --   sql/_alpha_sums.sql.j2 and sql/_pairs.sql.j2, whichever form (wide or counts) the plan chose.
+--   With option oriented (asymmetric_weights "oriented") the rater-free coefficients read their
+--   inputs from the pair tables of the metric's two raters (sql/_kappa_pair_inputs.sql.j2).
 --   With option rater_patterns (the plan's, for the pair coefficients and Conger's kappa) the
 --   pair inputs come from sql/_pair_patterns.sql.j2 and Conger's per-rater counts from
 --   pattern_ratings (sql/_rater_patterns.sql.j2): the same per-unit pass, the ratings read once.
@@ -5924,10 +6280,19 @@ CREATE OR REPLACE MACRO agreement_sql_conger_kappa__none__value(agreement_src, a
 --   same order: one row contract, shaped by family and declared fields, never by name.
 -- Returns: one row per metric (and slice) and coefficient, in `which` order: the coefficient
 --   contract (name, coefficient, value, observed/chance agreement, observed/expected
---   disagreement, n_items, n_values, n_categories, variance, se, ci_low, ci_high,
---   n_boot_valid, pair columns) and the unit counts the caller checks and reports.
+--   disagreement, n_items, n_values, n_categories, variance, null_variance, n_se, se, ci_low,
+--   ci_high, n_boot_valid, pair columns, and the test se0, z, abs_z, p_one_sided, p_value) and
+--   the unit counts the caller checks and reports.
 --   With option ci the analytic se = sqrt(variance) and value -/+ $z se; with option bootstrap
 --   every coefficient's percentile interval over the same replicates (sql/_bootstrap.sql.j2).
+--   With ci or bootstrap, every coefficient that reports null_test (its partial gives
+--   null_variance, the variance under H0: no agreement beyond chance, and n_se, the units its
+--   variance is over) gets its test, in one place for all (coefficient_tests): option
+--   inference "normal" (the default) se0 = sqrt(null_variance), z = value / se0,
+--   p_one_sided = 1 - Phi(z), p_value = 2 (1 - Phi(|z|)) (sql/_normal.sql.j2); "irrcac" (irrCAC's
+--   convention) se0 = se, the same z, and Student's t on n_se - 1 degrees of freedom
+--   (sql/_student_t.sql.j2) for both p-values, the interval's ends left NULL for the caller to
+--   take value -/+ t quantile x se (agreement_sql.distributions: DuckDB has no t quantile).
 --   With option icc_from_patterns (numeric ratings, rater patterns, rater_digits = the raters)
 --   every row also carries its metric's (and slice's) intraclass correlation, the row of form
 --   $icc_form (ICC2) of sql/_icc.sql.j2 computed from the same rater patterns (pattern_ratings),
@@ -6210,7 +6575,8 @@ conger_kappa AS (
          s.n_items,
          s.q AS n_categories,
          s.n_rated,
-         CAST(NULL AS DOUBLE) AS variance
+         CAST(NULL AS DOUBLE) AS variance, CAST(NULL AS DOUBLE) AS null_variance,
+         CAST(NULL AS BIGINT) AS n_se
   FROM kappa_summary AS s
   JOIN conger_kappa_value AS v ON s.metric = v.metric
 )
@@ -6220,20 +6586,27 @@ coefficient_rows AS (
          c.coefficient, c.value,
          c.observed_agreement, c.chance_agreement,
          CAST(NULL AS DOUBLE) AS observed_disagreement, CAST(NULL AS DOUBLE) AS expected_disagreement,
-         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories, c.variance,
+         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories,
+         c.variance,
+         CAST(NULL AS DOUBLE) AS null_variance, CAST(NULL AS BIGINT) AS n_se,
          CAST(NULL AS BIGINT) AS n_raters, CAST(NULL AS BIGINT) AS n_paired_ratings,
          CAST(NULL AS VARCHAR) AS rater_a, CAST(NULL AS VARCHAR) AS rater_b,
-         CAST(NULL AS BIGINT) AS n_pairs, CAST(NULL AS DOUBLE) AS se0,
-         CAST(NULL AS DOUBLE) AS z, CAST(NULL AS DOUBLE) AS p_one_sided,
-         CAST(NULL AS DOUBLE) AS p_value,
+         CAST(NULL AS BIGINT) AS n_pairs,
          CAST(NULL AS DOUBLE) AS se, CAST(NULL AS DOUBLE) AS ci_low,
          CAST(NULL AS DOUBLE) AS ci_high, CAST(NULL AS BIGINT) AS n_boot_valid
   FROM conger_kappa AS c
+),
+coefficient_tests AS (
+  -- no interval asked for: no test
+  SELECT r.*, CAST(NULL AS DOUBLE) AS se0, CAST(NULL AS DOUBLE) AS z,
+         CAST(NULL AS DOUBLE) AS abs_z, CAST(NULL AS DOUBLE) AS p_one_sided,
+         CAST(NULL AS DOUBLE) AS p_value
+  FROM coefficient_rows AS r
 )
 SELECT r.*, u.n_units, u.n_ratings, u.n_single, u.n_merged, u.n_duplicate_units,
        u.n_raters AS key_raters
 FROM unit_counts AS u
-LEFT JOIN coefficient_rows AS r ON r.metric = u.metric
+LEFT JOIN coefficient_tests AS r ON r.metric = u.metric
 ORDER BY u.metric, r.position;
 CREATE OR REPLACE MACRO agreement_sql_conger_kappa__none__metric(agreement_src, agreement_item, agreement_rater, agreement_value, agreement_metric, agreement_p_default_metric := 'value') AS TABLE
 -- coefficients: agreement coefficients per metric (and slice), any number of them in one
@@ -6242,6 +6615,8 @@ CREATE OR REPLACE MACRO agreement_sql_conger_kappa__none__metric(agreement_src, 
 --   sql/_fleiss, _gwet_ac1, _brennan_prediger, _percent_agreement (through sql/_kappa.sql.j2),
 --   _alpha, _cohen, _scott, _conger .sql.j2; their inputs from sql/_kappa_inputs.sql.j2,
 --   sql/_alpha_sums.sql.j2 and sql/_pairs.sql.j2, whichever form (wide or counts) the plan chose.
+--   With option oriented (asymmetric_weights "oriented") the rater-free coefficients read their
+--   inputs from the pair tables of the metric's two raters (sql/_kappa_pair_inputs.sql.j2).
 --   With option rater_patterns (the plan's, for the pair coefficients and Conger's kappa) the
 --   pair inputs come from sql/_pair_patterns.sql.j2 and Conger's per-rater counts from
 --   pattern_ratings (sql/_rater_patterns.sql.j2): the same per-unit pass, the ratings read once.
@@ -6251,10 +6626,19 @@ CREATE OR REPLACE MACRO agreement_sql_conger_kappa__none__metric(agreement_src, 
 --   same order: one row contract, shaped by family and declared fields, never by name.
 -- Returns: one row per metric (and slice) and coefficient, in `which` order: the coefficient
 --   contract (name, coefficient, value, observed/chance agreement, observed/expected
---   disagreement, n_items, n_values, n_categories, variance, se, ci_low, ci_high,
---   n_boot_valid, pair columns) and the unit counts the caller checks and reports.
+--   disagreement, n_items, n_values, n_categories, variance, null_variance, n_se, se, ci_low,
+--   ci_high, n_boot_valid, pair columns, and the test se0, z, abs_z, p_one_sided, p_value) and
+--   the unit counts the caller checks and reports.
 --   With option ci the analytic se = sqrt(variance) and value -/+ $z se; with option bootstrap
 --   every coefficient's percentile interval over the same replicates (sql/_bootstrap.sql.j2).
+--   With ci or bootstrap, every coefficient that reports null_test (its partial gives
+--   null_variance, the variance under H0: no agreement beyond chance, and n_se, the units its
+--   variance is over) gets its test, in one place for all (coefficient_tests): option
+--   inference "normal" (the default) se0 = sqrt(null_variance), z = value / se0,
+--   p_one_sided = 1 - Phi(z), p_value = 2 (1 - Phi(|z|)) (sql/_normal.sql.j2); "irrcac" (irrCAC's
+--   convention) se0 = se, the same z, and Student's t on n_se - 1 degrees of freedom
+--   (sql/_student_t.sql.j2) for both p-values, the interval's ends left NULL for the caller to
+--   take value -/+ t quantile x se (agreement_sql.distributions: DuckDB has no t quantile).
 --   With option icc_from_patterns (numeric ratings, rater patterns, rater_digits = the raters)
 --   every row also carries its metric's (and slice's) intraclass correlation, the row of form
 --   $icc_form (ICC2) of sql/_icc.sql.j2 computed from the same rater patterns (pattern_ratings),
@@ -6537,7 +6921,8 @@ conger_kappa AS (
          s.n_items,
          s.q AS n_categories,
          s.n_rated,
-         CAST(NULL AS DOUBLE) AS variance
+         CAST(NULL AS DOUBLE) AS variance, CAST(NULL AS DOUBLE) AS null_variance,
+         CAST(NULL AS BIGINT) AS n_se
   FROM kappa_summary AS s
   JOIN conger_kappa_value AS v ON s.metric = v.metric
 )
@@ -6547,20 +6932,27 @@ coefficient_rows AS (
          c.coefficient, c.value,
          c.observed_agreement, c.chance_agreement,
          CAST(NULL AS DOUBLE) AS observed_disagreement, CAST(NULL AS DOUBLE) AS expected_disagreement,
-         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories, c.variance,
+         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories,
+         c.variance,
+         CAST(NULL AS DOUBLE) AS null_variance, CAST(NULL AS BIGINT) AS n_se,
          CAST(NULL AS BIGINT) AS n_raters, CAST(NULL AS BIGINT) AS n_paired_ratings,
          CAST(NULL AS VARCHAR) AS rater_a, CAST(NULL AS VARCHAR) AS rater_b,
-         CAST(NULL AS BIGINT) AS n_pairs, CAST(NULL AS DOUBLE) AS se0,
-         CAST(NULL AS DOUBLE) AS z, CAST(NULL AS DOUBLE) AS p_one_sided,
-         CAST(NULL AS DOUBLE) AS p_value,
+         CAST(NULL AS BIGINT) AS n_pairs,
          CAST(NULL AS DOUBLE) AS se, CAST(NULL AS DOUBLE) AS ci_low,
          CAST(NULL AS DOUBLE) AS ci_high, CAST(NULL AS BIGINT) AS n_boot_valid
   FROM conger_kappa AS c
+),
+coefficient_tests AS (
+  -- no interval asked for: no test
+  SELECT r.*, CAST(NULL AS DOUBLE) AS se0, CAST(NULL AS DOUBLE) AS z,
+         CAST(NULL AS DOUBLE) AS abs_z, CAST(NULL AS DOUBLE) AS p_one_sided,
+         CAST(NULL AS DOUBLE) AS p_value
+  FROM coefficient_rows AS r
 )
 SELECT r.*, u.n_units, u.n_ratings, u.n_single, u.n_merged, u.n_duplicate_units,
        u.n_raters AS key_raters
 FROM unit_counts AS u
-LEFT JOIN coefficient_rows AS r ON r.metric = u.metric
+LEFT JOIN coefficient_tests AS r ON r.metric = u.metric
 ORDER BY u.metric, r.position;
 CREATE OR REPLACE MACRO agreement_sql_conger_kappa__linear__value(agreement_src, agreement_item, agreement_rater, agreement_value, agreement_metric, agreement_p_default_metric := 'value') AS TABLE
 -- coefficients: agreement coefficients per metric (and slice), any number of them in one
@@ -6569,6 +6961,8 @@ CREATE OR REPLACE MACRO agreement_sql_conger_kappa__linear__value(agreement_src,
 --   sql/_fleiss, _gwet_ac1, _brennan_prediger, _percent_agreement (through sql/_kappa.sql.j2),
 --   _alpha, _cohen, _scott, _conger .sql.j2; their inputs from sql/_kappa_inputs.sql.j2,
 --   sql/_alpha_sums.sql.j2 and sql/_pairs.sql.j2, whichever form (wide or counts) the plan chose.
+--   With option oriented (asymmetric_weights "oriented") the rater-free coefficients read their
+--   inputs from the pair tables of the metric's two raters (sql/_kappa_pair_inputs.sql.j2).
 --   With option rater_patterns (the plan's, for the pair coefficients and Conger's kappa) the
 --   pair inputs come from sql/_pair_patterns.sql.j2 and Conger's per-rater counts from
 --   pattern_ratings (sql/_rater_patterns.sql.j2): the same per-unit pass, the ratings read once.
@@ -6578,10 +6972,19 @@ CREATE OR REPLACE MACRO agreement_sql_conger_kappa__linear__value(agreement_src,
 --   same order: one row contract, shaped by family and declared fields, never by name.
 -- Returns: one row per metric (and slice) and coefficient, in `which` order: the coefficient
 --   contract (name, coefficient, value, observed/chance agreement, observed/expected
---   disagreement, n_items, n_values, n_categories, variance, se, ci_low, ci_high,
---   n_boot_valid, pair columns) and the unit counts the caller checks and reports.
+--   disagreement, n_items, n_values, n_categories, variance, null_variance, n_se, se, ci_low,
+--   ci_high, n_boot_valid, pair columns, and the test se0, z, abs_z, p_one_sided, p_value) and
+--   the unit counts the caller checks and reports.
 --   With option ci the analytic se = sqrt(variance) and value -/+ $z se; with option bootstrap
 --   every coefficient's percentile interval over the same replicates (sql/_bootstrap.sql.j2).
+--   With ci or bootstrap, every coefficient that reports null_test (its partial gives
+--   null_variance, the variance under H0: no agreement beyond chance, and n_se, the units its
+--   variance is over) gets its test, in one place for all (coefficient_tests): option
+--   inference "normal" (the default) se0 = sqrt(null_variance), z = value / se0,
+--   p_one_sided = 1 - Phi(z), p_value = 2 (1 - Phi(|z|)) (sql/_normal.sql.j2); "irrcac" (irrCAC's
+--   convention) se0 = se, the same z, and Student's t on n_se - 1 degrees of freedom
+--   (sql/_student_t.sql.j2) for both p-values, the interval's ends left NULL for the caller to
+--   take value -/+ t quantile x se (agreement_sql.distributions: DuckDB has no t quantile).
 --   With option icc_from_patterns (numeric ratings, rater patterns, rater_digits = the raters)
 --   every row also carries its metric's (and slice's) intraclass correlation, the row of form
 --   $icc_form (ICC2) of sql/_icc.sql.j2 computed from the same rater patterns (pattern_ratings),
@@ -6873,7 +7276,8 @@ conger_kappa AS (
          s.n_items,
          s.q AS n_categories,
          s.n_rated,
-         CAST(NULL AS DOUBLE) AS variance
+         CAST(NULL AS DOUBLE) AS variance, CAST(NULL AS DOUBLE) AS null_variance,
+         CAST(NULL AS BIGINT) AS n_se
   FROM kappa_summary AS s
   JOIN conger_kappa_value AS v ON s.metric = v.metric
 )
@@ -6883,20 +7287,27 @@ coefficient_rows AS (
          c.coefficient, c.value,
          c.observed_agreement, c.chance_agreement,
          CAST(NULL AS DOUBLE) AS observed_disagreement, CAST(NULL AS DOUBLE) AS expected_disagreement,
-         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories, c.variance,
+         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories,
+         c.variance,
+         CAST(NULL AS DOUBLE) AS null_variance, CAST(NULL AS BIGINT) AS n_se,
          CAST(NULL AS BIGINT) AS n_raters, CAST(NULL AS BIGINT) AS n_paired_ratings,
          CAST(NULL AS VARCHAR) AS rater_a, CAST(NULL AS VARCHAR) AS rater_b,
-         CAST(NULL AS BIGINT) AS n_pairs, CAST(NULL AS DOUBLE) AS se0,
-         CAST(NULL AS DOUBLE) AS z, CAST(NULL AS DOUBLE) AS p_one_sided,
-         CAST(NULL AS DOUBLE) AS p_value,
+         CAST(NULL AS BIGINT) AS n_pairs,
          CAST(NULL AS DOUBLE) AS se, CAST(NULL AS DOUBLE) AS ci_low,
          CAST(NULL AS DOUBLE) AS ci_high, CAST(NULL AS BIGINT) AS n_boot_valid
   FROM conger_kappa AS c
+),
+coefficient_tests AS (
+  -- no interval asked for: no test
+  SELECT r.*, CAST(NULL AS DOUBLE) AS se0, CAST(NULL AS DOUBLE) AS z,
+         CAST(NULL AS DOUBLE) AS abs_z, CAST(NULL AS DOUBLE) AS p_one_sided,
+         CAST(NULL AS DOUBLE) AS p_value
+  FROM coefficient_rows AS r
 )
 SELECT r.*, u.n_units, u.n_ratings, u.n_single, u.n_merged, u.n_duplicate_units,
        u.n_raters AS key_raters
 FROM unit_counts AS u
-LEFT JOIN coefficient_rows AS r ON r.metric = u.metric
+LEFT JOIN coefficient_tests AS r ON r.metric = u.metric
 ORDER BY u.metric, r.position;
 CREATE OR REPLACE MACRO agreement_sql_conger_kappa__linear__metric(agreement_src, agreement_item, agreement_rater, agreement_value, agreement_metric, agreement_p_default_metric := 'value') AS TABLE
 -- coefficients: agreement coefficients per metric (and slice), any number of them in one
@@ -6905,6 +7316,8 @@ CREATE OR REPLACE MACRO agreement_sql_conger_kappa__linear__metric(agreement_src
 --   sql/_fleiss, _gwet_ac1, _brennan_prediger, _percent_agreement (through sql/_kappa.sql.j2),
 --   _alpha, _cohen, _scott, _conger .sql.j2; their inputs from sql/_kappa_inputs.sql.j2,
 --   sql/_alpha_sums.sql.j2 and sql/_pairs.sql.j2, whichever form (wide or counts) the plan chose.
+--   With option oriented (asymmetric_weights "oriented") the rater-free coefficients read their
+--   inputs from the pair tables of the metric's two raters (sql/_kappa_pair_inputs.sql.j2).
 --   With option rater_patterns (the plan's, for the pair coefficients and Conger's kappa) the
 --   pair inputs come from sql/_pair_patterns.sql.j2 and Conger's per-rater counts from
 --   pattern_ratings (sql/_rater_patterns.sql.j2): the same per-unit pass, the ratings read once.
@@ -6914,10 +7327,19 @@ CREATE OR REPLACE MACRO agreement_sql_conger_kappa__linear__metric(agreement_src
 --   same order: one row contract, shaped by family and declared fields, never by name.
 -- Returns: one row per metric (and slice) and coefficient, in `which` order: the coefficient
 --   contract (name, coefficient, value, observed/chance agreement, observed/expected
---   disagreement, n_items, n_values, n_categories, variance, se, ci_low, ci_high,
---   n_boot_valid, pair columns) and the unit counts the caller checks and reports.
+--   disagreement, n_items, n_values, n_categories, variance, null_variance, n_se, se, ci_low,
+--   ci_high, n_boot_valid, pair columns, and the test se0, z, abs_z, p_one_sided, p_value) and
+--   the unit counts the caller checks and reports.
 --   With option ci the analytic se = sqrt(variance) and value -/+ $z se; with option bootstrap
 --   every coefficient's percentile interval over the same replicates (sql/_bootstrap.sql.j2).
+--   With ci or bootstrap, every coefficient that reports null_test (its partial gives
+--   null_variance, the variance under H0: no agreement beyond chance, and n_se, the units its
+--   variance is over) gets its test, in one place for all (coefficient_tests): option
+--   inference "normal" (the default) se0 = sqrt(null_variance), z = value / se0,
+--   p_one_sided = 1 - Phi(z), p_value = 2 (1 - Phi(|z|)) (sql/_normal.sql.j2); "irrcac" (irrCAC's
+--   convention) se0 = se, the same z, and Student's t on n_se - 1 degrees of freedom
+--   (sql/_student_t.sql.j2) for both p-values, the interval's ends left NULL for the caller to
+--   take value -/+ t quantile x se (agreement_sql.distributions: DuckDB has no t quantile).
 --   With option icc_from_patterns (numeric ratings, rater patterns, rater_digits = the raters)
 --   every row also carries its metric's (and slice's) intraclass correlation, the row of form
 --   $icc_form (ICC2) of sql/_icc.sql.j2 computed from the same rater patterns (pattern_ratings),
@@ -7209,7 +7631,8 @@ conger_kappa AS (
          s.n_items,
          s.q AS n_categories,
          s.n_rated,
-         CAST(NULL AS DOUBLE) AS variance
+         CAST(NULL AS DOUBLE) AS variance, CAST(NULL AS DOUBLE) AS null_variance,
+         CAST(NULL AS BIGINT) AS n_se
   FROM kappa_summary AS s
   JOIN conger_kappa_value AS v ON s.metric = v.metric
 )
@@ -7219,20 +7642,27 @@ coefficient_rows AS (
          c.coefficient, c.value,
          c.observed_agreement, c.chance_agreement,
          CAST(NULL AS DOUBLE) AS observed_disagreement, CAST(NULL AS DOUBLE) AS expected_disagreement,
-         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories, c.variance,
+         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories,
+         c.variance,
+         CAST(NULL AS DOUBLE) AS null_variance, CAST(NULL AS BIGINT) AS n_se,
          CAST(NULL AS BIGINT) AS n_raters, CAST(NULL AS BIGINT) AS n_paired_ratings,
          CAST(NULL AS VARCHAR) AS rater_a, CAST(NULL AS VARCHAR) AS rater_b,
-         CAST(NULL AS BIGINT) AS n_pairs, CAST(NULL AS DOUBLE) AS se0,
-         CAST(NULL AS DOUBLE) AS z, CAST(NULL AS DOUBLE) AS p_one_sided,
-         CAST(NULL AS DOUBLE) AS p_value,
+         CAST(NULL AS BIGINT) AS n_pairs,
          CAST(NULL AS DOUBLE) AS se, CAST(NULL AS DOUBLE) AS ci_low,
          CAST(NULL AS DOUBLE) AS ci_high, CAST(NULL AS BIGINT) AS n_boot_valid
   FROM conger_kappa AS c
+),
+coefficient_tests AS (
+  -- no interval asked for: no test
+  SELECT r.*, CAST(NULL AS DOUBLE) AS se0, CAST(NULL AS DOUBLE) AS z,
+         CAST(NULL AS DOUBLE) AS abs_z, CAST(NULL AS DOUBLE) AS p_one_sided,
+         CAST(NULL AS DOUBLE) AS p_value
+  FROM coefficient_rows AS r
 )
 SELECT r.*, u.n_units, u.n_ratings, u.n_single, u.n_merged, u.n_duplicate_units,
        u.n_raters AS key_raters
 FROM unit_counts AS u
-LEFT JOIN coefficient_rows AS r ON r.metric = u.metric
+LEFT JOIN coefficient_tests AS r ON r.metric = u.metric
 ORDER BY u.metric, r.position;
 CREATE OR REPLACE MACRO agreement_sql_conger_kappa__quadratic__value(agreement_src, agreement_item, agreement_rater, agreement_value, agreement_metric, agreement_p_default_metric := 'value') AS TABLE
 -- coefficients: agreement coefficients per metric (and slice), any number of them in one
@@ -7241,6 +7671,8 @@ CREATE OR REPLACE MACRO agreement_sql_conger_kappa__quadratic__value(agreement_s
 --   sql/_fleiss, _gwet_ac1, _brennan_prediger, _percent_agreement (through sql/_kappa.sql.j2),
 --   _alpha, _cohen, _scott, _conger .sql.j2; their inputs from sql/_kappa_inputs.sql.j2,
 --   sql/_alpha_sums.sql.j2 and sql/_pairs.sql.j2, whichever form (wide or counts) the plan chose.
+--   With option oriented (asymmetric_weights "oriented") the rater-free coefficients read their
+--   inputs from the pair tables of the metric's two raters (sql/_kappa_pair_inputs.sql.j2).
 --   With option rater_patterns (the plan's, for the pair coefficients and Conger's kappa) the
 --   pair inputs come from sql/_pair_patterns.sql.j2 and Conger's per-rater counts from
 --   pattern_ratings (sql/_rater_patterns.sql.j2): the same per-unit pass, the ratings read once.
@@ -7250,10 +7682,19 @@ CREATE OR REPLACE MACRO agreement_sql_conger_kappa__quadratic__value(agreement_s
 --   same order: one row contract, shaped by family and declared fields, never by name.
 -- Returns: one row per metric (and slice) and coefficient, in `which` order: the coefficient
 --   contract (name, coefficient, value, observed/chance agreement, observed/expected
---   disagreement, n_items, n_values, n_categories, variance, se, ci_low, ci_high,
---   n_boot_valid, pair columns) and the unit counts the caller checks and reports.
+--   disagreement, n_items, n_values, n_categories, variance, null_variance, n_se, se, ci_low,
+--   ci_high, n_boot_valid, pair columns, and the test se0, z, abs_z, p_one_sided, p_value) and
+--   the unit counts the caller checks and reports.
 --   With option ci the analytic se = sqrt(variance) and value -/+ $z se; with option bootstrap
 --   every coefficient's percentile interval over the same replicates (sql/_bootstrap.sql.j2).
+--   With ci or bootstrap, every coefficient that reports null_test (its partial gives
+--   null_variance, the variance under H0: no agreement beyond chance, and n_se, the units its
+--   variance is over) gets its test, in one place for all (coefficient_tests): option
+--   inference "normal" (the default) se0 = sqrt(null_variance), z = value / se0,
+--   p_one_sided = 1 - Phi(z), p_value = 2 (1 - Phi(|z|)) (sql/_normal.sql.j2); "irrcac" (irrCAC's
+--   convention) se0 = se, the same z, and Student's t on n_se - 1 degrees of freedom
+--   (sql/_student_t.sql.j2) for both p-values, the interval's ends left NULL for the caller to
+--   take value -/+ t quantile x se (agreement_sql.distributions: DuckDB has no t quantile).
 --   With option icc_from_patterns (numeric ratings, rater patterns, rater_digits = the raters)
 --   every row also carries its metric's (and slice's) intraclass correlation, the row of form
 --   $icc_form (ICC2) of sql/_icc.sql.j2 computed from the same rater patterns (pattern_ratings),
@@ -7545,7 +7986,8 @@ conger_kappa AS (
          s.n_items,
          s.q AS n_categories,
          s.n_rated,
-         CAST(NULL AS DOUBLE) AS variance
+         CAST(NULL AS DOUBLE) AS variance, CAST(NULL AS DOUBLE) AS null_variance,
+         CAST(NULL AS BIGINT) AS n_se
   FROM kappa_summary AS s
   JOIN conger_kappa_value AS v ON s.metric = v.metric
 )
@@ -7555,20 +7997,27 @@ coefficient_rows AS (
          c.coefficient, c.value,
          c.observed_agreement, c.chance_agreement,
          CAST(NULL AS DOUBLE) AS observed_disagreement, CAST(NULL AS DOUBLE) AS expected_disagreement,
-         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories, c.variance,
+         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories,
+         c.variance,
+         CAST(NULL AS DOUBLE) AS null_variance, CAST(NULL AS BIGINT) AS n_se,
          CAST(NULL AS BIGINT) AS n_raters, CAST(NULL AS BIGINT) AS n_paired_ratings,
          CAST(NULL AS VARCHAR) AS rater_a, CAST(NULL AS VARCHAR) AS rater_b,
-         CAST(NULL AS BIGINT) AS n_pairs, CAST(NULL AS DOUBLE) AS se0,
-         CAST(NULL AS DOUBLE) AS z, CAST(NULL AS DOUBLE) AS p_one_sided,
-         CAST(NULL AS DOUBLE) AS p_value,
+         CAST(NULL AS BIGINT) AS n_pairs,
          CAST(NULL AS DOUBLE) AS se, CAST(NULL AS DOUBLE) AS ci_low,
          CAST(NULL AS DOUBLE) AS ci_high, CAST(NULL AS BIGINT) AS n_boot_valid
   FROM conger_kappa AS c
+),
+coefficient_tests AS (
+  -- no interval asked for: no test
+  SELECT r.*, CAST(NULL AS DOUBLE) AS se0, CAST(NULL AS DOUBLE) AS z,
+         CAST(NULL AS DOUBLE) AS abs_z, CAST(NULL AS DOUBLE) AS p_one_sided,
+         CAST(NULL AS DOUBLE) AS p_value
+  FROM coefficient_rows AS r
 )
 SELECT r.*, u.n_units, u.n_ratings, u.n_single, u.n_merged, u.n_duplicate_units,
        u.n_raters AS key_raters
 FROM unit_counts AS u
-LEFT JOIN coefficient_rows AS r ON r.metric = u.metric
+LEFT JOIN coefficient_tests AS r ON r.metric = u.metric
 ORDER BY u.metric, r.position;
 CREATE OR REPLACE MACRO agreement_sql_conger_kappa__quadratic__metric(agreement_src, agreement_item, agreement_rater, agreement_value, agreement_metric, agreement_p_default_metric := 'value') AS TABLE
 -- coefficients: agreement coefficients per metric (and slice), any number of them in one
@@ -7577,6 +8026,8 @@ CREATE OR REPLACE MACRO agreement_sql_conger_kappa__quadratic__metric(agreement_
 --   sql/_fleiss, _gwet_ac1, _brennan_prediger, _percent_agreement (through sql/_kappa.sql.j2),
 --   _alpha, _cohen, _scott, _conger .sql.j2; their inputs from sql/_kappa_inputs.sql.j2,
 --   sql/_alpha_sums.sql.j2 and sql/_pairs.sql.j2, whichever form (wide or counts) the plan chose.
+--   With option oriented (asymmetric_weights "oriented") the rater-free coefficients read their
+--   inputs from the pair tables of the metric's two raters (sql/_kappa_pair_inputs.sql.j2).
 --   With option rater_patterns (the plan's, for the pair coefficients and Conger's kappa) the
 --   pair inputs come from sql/_pair_patterns.sql.j2 and Conger's per-rater counts from
 --   pattern_ratings (sql/_rater_patterns.sql.j2): the same per-unit pass, the ratings read once.
@@ -7586,10 +8037,19 @@ CREATE OR REPLACE MACRO agreement_sql_conger_kappa__quadratic__metric(agreement_
 --   same order: one row contract, shaped by family and declared fields, never by name.
 -- Returns: one row per metric (and slice) and coefficient, in `which` order: the coefficient
 --   contract (name, coefficient, value, observed/chance agreement, observed/expected
---   disagreement, n_items, n_values, n_categories, variance, se, ci_low, ci_high,
---   n_boot_valid, pair columns) and the unit counts the caller checks and reports.
+--   disagreement, n_items, n_values, n_categories, variance, null_variance, n_se, se, ci_low,
+--   ci_high, n_boot_valid, pair columns, and the test se0, z, abs_z, p_one_sided, p_value) and
+--   the unit counts the caller checks and reports.
 --   With option ci the analytic se = sqrt(variance) and value -/+ $z se; with option bootstrap
 --   every coefficient's percentile interval over the same replicates (sql/_bootstrap.sql.j2).
+--   With ci or bootstrap, every coefficient that reports null_test (its partial gives
+--   null_variance, the variance under H0: no agreement beyond chance, and n_se, the units its
+--   variance is over) gets its test, in one place for all (coefficient_tests): option
+--   inference "normal" (the default) se0 = sqrt(null_variance), z = value / se0,
+--   p_one_sided = 1 - Phi(z), p_value = 2 (1 - Phi(|z|)) (sql/_normal.sql.j2); "irrcac" (irrCAC's
+--   convention) se0 = se, the same z, and Student's t on n_se - 1 degrees of freedom
+--   (sql/_student_t.sql.j2) for both p-values, the interval's ends left NULL for the caller to
+--   take value -/+ t quantile x se (agreement_sql.distributions: DuckDB has no t quantile).
 --   With option icc_from_patterns (numeric ratings, rater patterns, rater_digits = the raters)
 --   every row also carries its metric's (and slice's) intraclass correlation, the row of form
 --   $icc_form (ICC2) of sql/_icc.sql.j2 computed from the same rater patterns (pattern_ratings),
@@ -7881,7 +8341,8 @@ conger_kappa AS (
          s.n_items,
          s.q AS n_categories,
          s.n_rated,
-         CAST(NULL AS DOUBLE) AS variance
+         CAST(NULL AS DOUBLE) AS variance, CAST(NULL AS DOUBLE) AS null_variance,
+         CAST(NULL AS BIGINT) AS n_se
   FROM kappa_summary AS s
   JOIN conger_kappa_value AS v ON s.metric = v.metric
 )
@@ -7891,20 +8352,27 @@ coefficient_rows AS (
          c.coefficient, c.value,
          c.observed_agreement, c.chance_agreement,
          CAST(NULL AS DOUBLE) AS observed_disagreement, CAST(NULL AS DOUBLE) AS expected_disagreement,
-         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories, c.variance,
+         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories,
+         c.variance,
+         CAST(NULL AS DOUBLE) AS null_variance, CAST(NULL AS BIGINT) AS n_se,
          CAST(NULL AS BIGINT) AS n_raters, CAST(NULL AS BIGINT) AS n_paired_ratings,
          CAST(NULL AS VARCHAR) AS rater_a, CAST(NULL AS VARCHAR) AS rater_b,
-         CAST(NULL AS BIGINT) AS n_pairs, CAST(NULL AS DOUBLE) AS se0,
-         CAST(NULL AS DOUBLE) AS z, CAST(NULL AS DOUBLE) AS p_one_sided,
-         CAST(NULL AS DOUBLE) AS p_value,
+         CAST(NULL AS BIGINT) AS n_pairs,
          CAST(NULL AS DOUBLE) AS se, CAST(NULL AS DOUBLE) AS ci_low,
          CAST(NULL AS DOUBLE) AS ci_high, CAST(NULL AS BIGINT) AS n_boot_valid
   FROM conger_kappa AS c
+),
+coefficient_tests AS (
+  -- no interval asked for: no test
+  SELECT r.*, CAST(NULL AS DOUBLE) AS se0, CAST(NULL AS DOUBLE) AS z,
+         CAST(NULL AS DOUBLE) AS abs_z, CAST(NULL AS DOUBLE) AS p_one_sided,
+         CAST(NULL AS DOUBLE) AS p_value
+  FROM coefficient_rows AS r
 )
 SELECT r.*, u.n_units, u.n_ratings, u.n_single, u.n_merged, u.n_duplicate_units,
        u.n_raters AS key_raters
 FROM unit_counts AS u
-LEFT JOIN coefficient_rows AS r ON r.metric = u.metric
+LEFT JOIN coefficient_tests AS r ON r.metric = u.metric
 ORDER BY u.metric, r.position;
 CREATE OR REPLACE MACRO conger_kappa(src, weights := NULL, item := 'item', rater := 'rater', value := 'value', metric := NULL) AS TABLE
 SELECT * FROM agreement_sql_conger_kappa__none__value(src, item, rater, value, COALESCE(metric, value), agreement_p_default_metric := value)
@@ -7934,6 +8402,8 @@ CREATE OR REPLACE MACRO agreement_sql_gwet_ac1__none__value(agreement_src, agree
 --   sql/_fleiss, _gwet_ac1, _brennan_prediger, _percent_agreement (through sql/_kappa.sql.j2),
 --   _alpha, _cohen, _scott, _conger .sql.j2; their inputs from sql/_kappa_inputs.sql.j2,
 --   sql/_alpha_sums.sql.j2 and sql/_pairs.sql.j2, whichever form (wide or counts) the plan chose.
+--   With option oriented (asymmetric_weights "oriented") the rater-free coefficients read their
+--   inputs from the pair tables of the metric's two raters (sql/_kappa_pair_inputs.sql.j2).
 --   With option rater_patterns (the plan's, for the pair coefficients and Conger's kappa) the
 --   pair inputs come from sql/_pair_patterns.sql.j2 and Conger's per-rater counts from
 --   pattern_ratings (sql/_rater_patterns.sql.j2): the same per-unit pass, the ratings read once.
@@ -7943,10 +8413,19 @@ CREATE OR REPLACE MACRO agreement_sql_gwet_ac1__none__value(agreement_src, agree
 --   same order: one row contract, shaped by family and declared fields, never by name.
 -- Returns: one row per metric (and slice) and coefficient, in `which` order: the coefficient
 --   contract (name, coefficient, value, observed/chance agreement, observed/expected
---   disagreement, n_items, n_values, n_categories, variance, se, ci_low, ci_high,
---   n_boot_valid, pair columns) and the unit counts the caller checks and reports.
+--   disagreement, n_items, n_values, n_categories, variance, null_variance, n_se, se, ci_low,
+--   ci_high, n_boot_valid, pair columns, and the test se0, z, abs_z, p_one_sided, p_value) and
+--   the unit counts the caller checks and reports.
 --   With option ci the analytic se = sqrt(variance) and value -/+ $z se; with option bootstrap
 --   every coefficient's percentile interval over the same replicates (sql/_bootstrap.sql.j2).
+--   With ci or bootstrap, every coefficient that reports null_test (its partial gives
+--   null_variance, the variance under H0: no agreement beyond chance, and n_se, the units its
+--   variance is over) gets its test, in one place for all (coefficient_tests): option
+--   inference "normal" (the default) se0 = sqrt(null_variance), z = value / se0,
+--   p_one_sided = 1 - Phi(z), p_value = 2 (1 - Phi(|z|)) (sql/_normal.sql.j2); "irrcac" (irrCAC's
+--   convention) se0 = se, the same z, and Student's t on n_se - 1 degrees of freedom
+--   (sql/_student_t.sql.j2) for both p-values, the interval's ends left NULL for the caller to
+--   take value -/+ t quantile x se (agreement_sql.distributions: DuckDB has no t quantile).
 --   With option icc_from_patterns (numeric ratings, rater patterns, rater_digits = the raters)
 --   every row also carries its metric's (and slice's) intraclass correlation, the row of form
 --   $icc_form (ICC2) of sql/_icc.sql.j2 computed from the same rater patterns (pattern_ratings),
@@ -8175,7 +8654,8 @@ gwet_ac1 AS (
          s.n_items,
          s.q AS n_categories,
          s.n_rated,
-         CAST(NULL AS DOUBLE) AS variance
+         CAST(NULL AS DOUBLE) AS variance, CAST(NULL AS DOUBLE) AS null_variance,
+         CAST(NULL AS BIGINT) AS n_se
   FROM kappa_summary AS s
   JOIN gwet_ac1_value AS v ON s.metric = v.metric
 )
@@ -8185,20 +8665,27 @@ coefficient_rows AS (
          c.coefficient, c.value,
          c.observed_agreement, c.chance_agreement,
          CAST(NULL AS DOUBLE) AS observed_disagreement, CAST(NULL AS DOUBLE) AS expected_disagreement,
-         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories, c.variance,
+         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories,
+         c.variance,
+         CAST(NULL AS DOUBLE) AS null_variance, CAST(NULL AS BIGINT) AS n_se,
          CAST(NULL AS BIGINT) AS n_raters, CAST(NULL AS BIGINT) AS n_paired_ratings,
          CAST(NULL AS VARCHAR) AS rater_a, CAST(NULL AS VARCHAR) AS rater_b,
-         CAST(NULL AS BIGINT) AS n_pairs, CAST(NULL AS DOUBLE) AS se0,
-         CAST(NULL AS DOUBLE) AS z, CAST(NULL AS DOUBLE) AS p_one_sided,
-         CAST(NULL AS DOUBLE) AS p_value,
+         CAST(NULL AS BIGINT) AS n_pairs,
          CAST(NULL AS DOUBLE) AS se, CAST(NULL AS DOUBLE) AS ci_low,
          CAST(NULL AS DOUBLE) AS ci_high, CAST(NULL AS BIGINT) AS n_boot_valid
   FROM gwet_ac1 AS c
+),
+coefficient_tests AS (
+  -- no interval asked for: no test
+  SELECT r.*, CAST(NULL AS DOUBLE) AS se0, CAST(NULL AS DOUBLE) AS z,
+         CAST(NULL AS DOUBLE) AS abs_z, CAST(NULL AS DOUBLE) AS p_one_sided,
+         CAST(NULL AS DOUBLE) AS p_value
+  FROM coefficient_rows AS r
 )
 SELECT r.*, u.n_units, u.n_ratings, u.n_single, u.n_merged, u.n_duplicate_units,
        u.n_raters AS key_raters
 FROM unit_counts AS u
-LEFT JOIN coefficient_rows AS r ON r.metric = u.metric
+LEFT JOIN coefficient_tests AS r ON r.metric = u.metric
 ORDER BY u.metric, r.position;
 CREATE OR REPLACE MACRO agreement_sql_gwet_ac1__none__metric(agreement_src, agreement_item, agreement_rater, agreement_value, agreement_metric, agreement_p_default_metric := 'value') AS TABLE
 -- coefficients: agreement coefficients per metric (and slice), any number of them in one
@@ -8207,6 +8694,8 @@ CREATE OR REPLACE MACRO agreement_sql_gwet_ac1__none__metric(agreement_src, agre
 --   sql/_fleiss, _gwet_ac1, _brennan_prediger, _percent_agreement (through sql/_kappa.sql.j2),
 --   _alpha, _cohen, _scott, _conger .sql.j2; their inputs from sql/_kappa_inputs.sql.j2,
 --   sql/_alpha_sums.sql.j2 and sql/_pairs.sql.j2, whichever form (wide or counts) the plan chose.
+--   With option oriented (asymmetric_weights "oriented") the rater-free coefficients read their
+--   inputs from the pair tables of the metric's two raters (sql/_kappa_pair_inputs.sql.j2).
 --   With option rater_patterns (the plan's, for the pair coefficients and Conger's kappa) the
 --   pair inputs come from sql/_pair_patterns.sql.j2 and Conger's per-rater counts from
 --   pattern_ratings (sql/_rater_patterns.sql.j2): the same per-unit pass, the ratings read once.
@@ -8216,10 +8705,19 @@ CREATE OR REPLACE MACRO agreement_sql_gwet_ac1__none__metric(agreement_src, agre
 --   same order: one row contract, shaped by family and declared fields, never by name.
 -- Returns: one row per metric (and slice) and coefficient, in `which` order: the coefficient
 --   contract (name, coefficient, value, observed/chance agreement, observed/expected
---   disagreement, n_items, n_values, n_categories, variance, se, ci_low, ci_high,
---   n_boot_valid, pair columns) and the unit counts the caller checks and reports.
+--   disagreement, n_items, n_values, n_categories, variance, null_variance, n_se, se, ci_low,
+--   ci_high, n_boot_valid, pair columns, and the test se0, z, abs_z, p_one_sided, p_value) and
+--   the unit counts the caller checks and reports.
 --   With option ci the analytic se = sqrt(variance) and value -/+ $z se; with option bootstrap
 --   every coefficient's percentile interval over the same replicates (sql/_bootstrap.sql.j2).
+--   With ci or bootstrap, every coefficient that reports null_test (its partial gives
+--   null_variance, the variance under H0: no agreement beyond chance, and n_se, the units its
+--   variance is over) gets its test, in one place for all (coefficient_tests): option
+--   inference "normal" (the default) se0 = sqrt(null_variance), z = value / se0,
+--   p_one_sided = 1 - Phi(z), p_value = 2 (1 - Phi(|z|)) (sql/_normal.sql.j2); "irrcac" (irrCAC's
+--   convention) se0 = se, the same z, and Student's t on n_se - 1 degrees of freedom
+--   (sql/_student_t.sql.j2) for both p-values, the interval's ends left NULL for the caller to
+--   take value -/+ t quantile x se (agreement_sql.distributions: DuckDB has no t quantile).
 --   With option icc_from_patterns (numeric ratings, rater patterns, rater_digits = the raters)
 --   every row also carries its metric's (and slice's) intraclass correlation, the row of form
 --   $icc_form (ICC2) of sql/_icc.sql.j2 computed from the same rater patterns (pattern_ratings),
@@ -8448,7 +8946,8 @@ gwet_ac1 AS (
          s.n_items,
          s.q AS n_categories,
          s.n_rated,
-         CAST(NULL AS DOUBLE) AS variance
+         CAST(NULL AS DOUBLE) AS variance, CAST(NULL AS DOUBLE) AS null_variance,
+         CAST(NULL AS BIGINT) AS n_se
   FROM kappa_summary AS s
   JOIN gwet_ac1_value AS v ON s.metric = v.metric
 )
@@ -8458,20 +8957,27 @@ coefficient_rows AS (
          c.coefficient, c.value,
          c.observed_agreement, c.chance_agreement,
          CAST(NULL AS DOUBLE) AS observed_disagreement, CAST(NULL AS DOUBLE) AS expected_disagreement,
-         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories, c.variance,
+         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories,
+         c.variance,
+         CAST(NULL AS DOUBLE) AS null_variance, CAST(NULL AS BIGINT) AS n_se,
          CAST(NULL AS BIGINT) AS n_raters, CAST(NULL AS BIGINT) AS n_paired_ratings,
          CAST(NULL AS VARCHAR) AS rater_a, CAST(NULL AS VARCHAR) AS rater_b,
-         CAST(NULL AS BIGINT) AS n_pairs, CAST(NULL AS DOUBLE) AS se0,
-         CAST(NULL AS DOUBLE) AS z, CAST(NULL AS DOUBLE) AS p_one_sided,
-         CAST(NULL AS DOUBLE) AS p_value,
+         CAST(NULL AS BIGINT) AS n_pairs,
          CAST(NULL AS DOUBLE) AS se, CAST(NULL AS DOUBLE) AS ci_low,
          CAST(NULL AS DOUBLE) AS ci_high, CAST(NULL AS BIGINT) AS n_boot_valid
   FROM gwet_ac1 AS c
+),
+coefficient_tests AS (
+  -- no interval asked for: no test
+  SELECT r.*, CAST(NULL AS DOUBLE) AS se0, CAST(NULL AS DOUBLE) AS z,
+         CAST(NULL AS DOUBLE) AS abs_z, CAST(NULL AS DOUBLE) AS p_one_sided,
+         CAST(NULL AS DOUBLE) AS p_value
+  FROM coefficient_rows AS r
 )
 SELECT r.*, u.n_units, u.n_ratings, u.n_single, u.n_merged, u.n_duplicate_units,
        u.n_raters AS key_raters
 FROM unit_counts AS u
-LEFT JOIN coefficient_rows AS r ON r.metric = u.metric
+LEFT JOIN coefficient_tests AS r ON r.metric = u.metric
 ORDER BY u.metric, r.position;
 CREATE OR REPLACE MACRO agreement_sql_gwet_ac1__linear__value(agreement_src, agreement_item, agreement_rater, agreement_value, agreement_metric, agreement_p_default_metric := 'value') AS TABLE
 -- coefficients: agreement coefficients per metric (and slice), any number of them in one
@@ -8480,6 +8986,8 @@ CREATE OR REPLACE MACRO agreement_sql_gwet_ac1__linear__value(agreement_src, agr
 --   sql/_fleiss, _gwet_ac1, _brennan_prediger, _percent_agreement (through sql/_kappa.sql.j2),
 --   _alpha, _cohen, _scott, _conger .sql.j2; their inputs from sql/_kappa_inputs.sql.j2,
 --   sql/_alpha_sums.sql.j2 and sql/_pairs.sql.j2, whichever form (wide or counts) the plan chose.
+--   With option oriented (asymmetric_weights "oriented") the rater-free coefficients read their
+--   inputs from the pair tables of the metric's two raters (sql/_kappa_pair_inputs.sql.j2).
 --   With option rater_patterns (the plan's, for the pair coefficients and Conger's kappa) the
 --   pair inputs come from sql/_pair_patterns.sql.j2 and Conger's per-rater counts from
 --   pattern_ratings (sql/_rater_patterns.sql.j2): the same per-unit pass, the ratings read once.
@@ -8489,10 +8997,19 @@ CREATE OR REPLACE MACRO agreement_sql_gwet_ac1__linear__value(agreement_src, agr
 --   same order: one row contract, shaped by family and declared fields, never by name.
 -- Returns: one row per metric (and slice) and coefficient, in `which` order: the coefficient
 --   contract (name, coefficient, value, observed/chance agreement, observed/expected
---   disagreement, n_items, n_values, n_categories, variance, se, ci_low, ci_high,
---   n_boot_valid, pair columns) and the unit counts the caller checks and reports.
+--   disagreement, n_items, n_values, n_categories, variance, null_variance, n_se, se, ci_low,
+--   ci_high, n_boot_valid, pair columns, and the test se0, z, abs_z, p_one_sided, p_value) and
+--   the unit counts the caller checks and reports.
 --   With option ci the analytic se = sqrt(variance) and value -/+ $z se; with option bootstrap
 --   every coefficient's percentile interval over the same replicates (sql/_bootstrap.sql.j2).
+--   With ci or bootstrap, every coefficient that reports null_test (its partial gives
+--   null_variance, the variance under H0: no agreement beyond chance, and n_se, the units its
+--   variance is over) gets its test, in one place for all (coefficient_tests): option
+--   inference "normal" (the default) se0 = sqrt(null_variance), z = value / se0,
+--   p_one_sided = 1 - Phi(z), p_value = 2 (1 - Phi(|z|)) (sql/_normal.sql.j2); "irrcac" (irrCAC's
+--   convention) se0 = se, the same z, and Student's t on n_se - 1 degrees of freedom
+--   (sql/_student_t.sql.j2) for both p-values, the interval's ends left NULL for the caller to
+--   take value -/+ t quantile x se (agreement_sql.distributions: DuckDB has no t quantile).
 --   With option icc_from_patterns (numeric ratings, rater patterns, rater_digits = the raters)
 --   every row also carries its metric's (and slice's) intraclass correlation, the row of form
 --   $icc_form (ICC2) of sql/_icc.sql.j2 computed from the same rater patterns (pattern_ratings),
@@ -8730,7 +9247,8 @@ gwet_ac1 AS (
          s.n_items,
          s.q AS n_categories,
          s.n_rated,
-         CAST(NULL AS DOUBLE) AS variance
+         CAST(NULL AS DOUBLE) AS variance, CAST(NULL AS DOUBLE) AS null_variance,
+         CAST(NULL AS BIGINT) AS n_se
   FROM kappa_summary AS s
   JOIN gwet_ac1_value AS v ON s.metric = v.metric
 )
@@ -8740,20 +9258,27 @@ coefficient_rows AS (
          c.coefficient, c.value,
          c.observed_agreement, c.chance_agreement,
          CAST(NULL AS DOUBLE) AS observed_disagreement, CAST(NULL AS DOUBLE) AS expected_disagreement,
-         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories, c.variance,
+         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories,
+         c.variance,
+         CAST(NULL AS DOUBLE) AS null_variance, CAST(NULL AS BIGINT) AS n_se,
          CAST(NULL AS BIGINT) AS n_raters, CAST(NULL AS BIGINT) AS n_paired_ratings,
          CAST(NULL AS VARCHAR) AS rater_a, CAST(NULL AS VARCHAR) AS rater_b,
-         CAST(NULL AS BIGINT) AS n_pairs, CAST(NULL AS DOUBLE) AS se0,
-         CAST(NULL AS DOUBLE) AS z, CAST(NULL AS DOUBLE) AS p_one_sided,
-         CAST(NULL AS DOUBLE) AS p_value,
+         CAST(NULL AS BIGINT) AS n_pairs,
          CAST(NULL AS DOUBLE) AS se, CAST(NULL AS DOUBLE) AS ci_low,
          CAST(NULL AS DOUBLE) AS ci_high, CAST(NULL AS BIGINT) AS n_boot_valid
   FROM gwet_ac1 AS c
+),
+coefficient_tests AS (
+  -- no interval asked for: no test
+  SELECT r.*, CAST(NULL AS DOUBLE) AS se0, CAST(NULL AS DOUBLE) AS z,
+         CAST(NULL AS DOUBLE) AS abs_z, CAST(NULL AS DOUBLE) AS p_one_sided,
+         CAST(NULL AS DOUBLE) AS p_value
+  FROM coefficient_rows AS r
 )
 SELECT r.*, u.n_units, u.n_ratings, u.n_single, u.n_merged, u.n_duplicate_units,
        u.n_raters AS key_raters
 FROM unit_counts AS u
-LEFT JOIN coefficient_rows AS r ON r.metric = u.metric
+LEFT JOIN coefficient_tests AS r ON r.metric = u.metric
 ORDER BY u.metric, r.position;
 CREATE OR REPLACE MACRO agreement_sql_gwet_ac1__linear__metric(agreement_src, agreement_item, agreement_rater, agreement_value, agreement_metric, agreement_p_default_metric := 'value') AS TABLE
 -- coefficients: agreement coefficients per metric (and slice), any number of them in one
@@ -8762,6 +9287,8 @@ CREATE OR REPLACE MACRO agreement_sql_gwet_ac1__linear__metric(agreement_src, ag
 --   sql/_fleiss, _gwet_ac1, _brennan_prediger, _percent_agreement (through sql/_kappa.sql.j2),
 --   _alpha, _cohen, _scott, _conger .sql.j2; their inputs from sql/_kappa_inputs.sql.j2,
 --   sql/_alpha_sums.sql.j2 and sql/_pairs.sql.j2, whichever form (wide or counts) the plan chose.
+--   With option oriented (asymmetric_weights "oriented") the rater-free coefficients read their
+--   inputs from the pair tables of the metric's two raters (sql/_kappa_pair_inputs.sql.j2).
 --   With option rater_patterns (the plan's, for the pair coefficients and Conger's kappa) the
 --   pair inputs come from sql/_pair_patterns.sql.j2 and Conger's per-rater counts from
 --   pattern_ratings (sql/_rater_patterns.sql.j2): the same per-unit pass, the ratings read once.
@@ -8771,10 +9298,19 @@ CREATE OR REPLACE MACRO agreement_sql_gwet_ac1__linear__metric(agreement_src, ag
 --   same order: one row contract, shaped by family and declared fields, never by name.
 -- Returns: one row per metric (and slice) and coefficient, in `which` order: the coefficient
 --   contract (name, coefficient, value, observed/chance agreement, observed/expected
---   disagreement, n_items, n_values, n_categories, variance, se, ci_low, ci_high,
---   n_boot_valid, pair columns) and the unit counts the caller checks and reports.
+--   disagreement, n_items, n_values, n_categories, variance, null_variance, n_se, se, ci_low,
+--   ci_high, n_boot_valid, pair columns, and the test se0, z, abs_z, p_one_sided, p_value) and
+--   the unit counts the caller checks and reports.
 --   With option ci the analytic se = sqrt(variance) and value -/+ $z se; with option bootstrap
 --   every coefficient's percentile interval over the same replicates (sql/_bootstrap.sql.j2).
+--   With ci or bootstrap, every coefficient that reports null_test (its partial gives
+--   null_variance, the variance under H0: no agreement beyond chance, and n_se, the units its
+--   variance is over) gets its test, in one place for all (coefficient_tests): option
+--   inference "normal" (the default) se0 = sqrt(null_variance), z = value / se0,
+--   p_one_sided = 1 - Phi(z), p_value = 2 (1 - Phi(|z|)) (sql/_normal.sql.j2); "irrcac" (irrCAC's
+--   convention) se0 = se, the same z, and Student's t on n_se - 1 degrees of freedom
+--   (sql/_student_t.sql.j2) for both p-values, the interval's ends left NULL for the caller to
+--   take value -/+ t quantile x se (agreement_sql.distributions: DuckDB has no t quantile).
 --   With option icc_from_patterns (numeric ratings, rater patterns, rater_digits = the raters)
 --   every row also carries its metric's (and slice's) intraclass correlation, the row of form
 --   $icc_form (ICC2) of sql/_icc.sql.j2 computed from the same rater patterns (pattern_ratings),
@@ -9012,7 +9548,8 @@ gwet_ac1 AS (
          s.n_items,
          s.q AS n_categories,
          s.n_rated,
-         CAST(NULL AS DOUBLE) AS variance
+         CAST(NULL AS DOUBLE) AS variance, CAST(NULL AS DOUBLE) AS null_variance,
+         CAST(NULL AS BIGINT) AS n_se
   FROM kappa_summary AS s
   JOIN gwet_ac1_value AS v ON s.metric = v.metric
 )
@@ -9022,20 +9559,27 @@ coefficient_rows AS (
          c.coefficient, c.value,
          c.observed_agreement, c.chance_agreement,
          CAST(NULL AS DOUBLE) AS observed_disagreement, CAST(NULL AS DOUBLE) AS expected_disagreement,
-         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories, c.variance,
+         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories,
+         c.variance,
+         CAST(NULL AS DOUBLE) AS null_variance, CAST(NULL AS BIGINT) AS n_se,
          CAST(NULL AS BIGINT) AS n_raters, CAST(NULL AS BIGINT) AS n_paired_ratings,
          CAST(NULL AS VARCHAR) AS rater_a, CAST(NULL AS VARCHAR) AS rater_b,
-         CAST(NULL AS BIGINT) AS n_pairs, CAST(NULL AS DOUBLE) AS se0,
-         CAST(NULL AS DOUBLE) AS z, CAST(NULL AS DOUBLE) AS p_one_sided,
-         CAST(NULL AS DOUBLE) AS p_value,
+         CAST(NULL AS BIGINT) AS n_pairs,
          CAST(NULL AS DOUBLE) AS se, CAST(NULL AS DOUBLE) AS ci_low,
          CAST(NULL AS DOUBLE) AS ci_high, CAST(NULL AS BIGINT) AS n_boot_valid
   FROM gwet_ac1 AS c
+),
+coefficient_tests AS (
+  -- no interval asked for: no test
+  SELECT r.*, CAST(NULL AS DOUBLE) AS se0, CAST(NULL AS DOUBLE) AS z,
+         CAST(NULL AS DOUBLE) AS abs_z, CAST(NULL AS DOUBLE) AS p_one_sided,
+         CAST(NULL AS DOUBLE) AS p_value
+  FROM coefficient_rows AS r
 )
 SELECT r.*, u.n_units, u.n_ratings, u.n_single, u.n_merged, u.n_duplicate_units,
        u.n_raters AS key_raters
 FROM unit_counts AS u
-LEFT JOIN coefficient_rows AS r ON r.metric = u.metric
+LEFT JOIN coefficient_tests AS r ON r.metric = u.metric
 ORDER BY u.metric, r.position;
 CREATE OR REPLACE MACRO agreement_sql_gwet_ac1__quadratic__value(agreement_src, agreement_item, agreement_rater, agreement_value, agreement_metric, agreement_p_default_metric := 'value') AS TABLE
 -- coefficients: agreement coefficients per metric (and slice), any number of them in one
@@ -9044,6 +9588,8 @@ CREATE OR REPLACE MACRO agreement_sql_gwet_ac1__quadratic__value(agreement_src, 
 --   sql/_fleiss, _gwet_ac1, _brennan_prediger, _percent_agreement (through sql/_kappa.sql.j2),
 --   _alpha, _cohen, _scott, _conger .sql.j2; their inputs from sql/_kappa_inputs.sql.j2,
 --   sql/_alpha_sums.sql.j2 and sql/_pairs.sql.j2, whichever form (wide or counts) the plan chose.
+--   With option oriented (asymmetric_weights "oriented") the rater-free coefficients read their
+--   inputs from the pair tables of the metric's two raters (sql/_kappa_pair_inputs.sql.j2).
 --   With option rater_patterns (the plan's, for the pair coefficients and Conger's kappa) the
 --   pair inputs come from sql/_pair_patterns.sql.j2 and Conger's per-rater counts from
 --   pattern_ratings (sql/_rater_patterns.sql.j2): the same per-unit pass, the ratings read once.
@@ -9053,10 +9599,19 @@ CREATE OR REPLACE MACRO agreement_sql_gwet_ac1__quadratic__value(agreement_src, 
 --   same order: one row contract, shaped by family and declared fields, never by name.
 -- Returns: one row per metric (and slice) and coefficient, in `which` order: the coefficient
 --   contract (name, coefficient, value, observed/chance agreement, observed/expected
---   disagreement, n_items, n_values, n_categories, variance, se, ci_low, ci_high,
---   n_boot_valid, pair columns) and the unit counts the caller checks and reports.
+--   disagreement, n_items, n_values, n_categories, variance, null_variance, n_se, se, ci_low,
+--   ci_high, n_boot_valid, pair columns, and the test se0, z, abs_z, p_one_sided, p_value) and
+--   the unit counts the caller checks and reports.
 --   With option ci the analytic se = sqrt(variance) and value -/+ $z se; with option bootstrap
 --   every coefficient's percentile interval over the same replicates (sql/_bootstrap.sql.j2).
+--   With ci or bootstrap, every coefficient that reports null_test (its partial gives
+--   null_variance, the variance under H0: no agreement beyond chance, and n_se, the units its
+--   variance is over) gets its test, in one place for all (coefficient_tests): option
+--   inference "normal" (the default) se0 = sqrt(null_variance), z = value / se0,
+--   p_one_sided = 1 - Phi(z), p_value = 2 (1 - Phi(|z|)) (sql/_normal.sql.j2); "irrcac" (irrCAC's
+--   convention) se0 = se, the same z, and Student's t on n_se - 1 degrees of freedom
+--   (sql/_student_t.sql.j2) for both p-values, the interval's ends left NULL for the caller to
+--   take value -/+ t quantile x se (agreement_sql.distributions: DuckDB has no t quantile).
 --   With option icc_from_patterns (numeric ratings, rater patterns, rater_digits = the raters)
 --   every row also carries its metric's (and slice's) intraclass correlation, the row of form
 --   $icc_form (ICC2) of sql/_icc.sql.j2 computed from the same rater patterns (pattern_ratings),
@@ -9294,7 +9849,8 @@ gwet_ac1 AS (
          s.n_items,
          s.q AS n_categories,
          s.n_rated,
-         CAST(NULL AS DOUBLE) AS variance
+         CAST(NULL AS DOUBLE) AS variance, CAST(NULL AS DOUBLE) AS null_variance,
+         CAST(NULL AS BIGINT) AS n_se
   FROM kappa_summary AS s
   JOIN gwet_ac1_value AS v ON s.metric = v.metric
 )
@@ -9304,20 +9860,27 @@ coefficient_rows AS (
          c.coefficient, c.value,
          c.observed_agreement, c.chance_agreement,
          CAST(NULL AS DOUBLE) AS observed_disagreement, CAST(NULL AS DOUBLE) AS expected_disagreement,
-         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories, c.variance,
+         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories,
+         c.variance,
+         CAST(NULL AS DOUBLE) AS null_variance, CAST(NULL AS BIGINT) AS n_se,
          CAST(NULL AS BIGINT) AS n_raters, CAST(NULL AS BIGINT) AS n_paired_ratings,
          CAST(NULL AS VARCHAR) AS rater_a, CAST(NULL AS VARCHAR) AS rater_b,
-         CAST(NULL AS BIGINT) AS n_pairs, CAST(NULL AS DOUBLE) AS se0,
-         CAST(NULL AS DOUBLE) AS z, CAST(NULL AS DOUBLE) AS p_one_sided,
-         CAST(NULL AS DOUBLE) AS p_value,
+         CAST(NULL AS BIGINT) AS n_pairs,
          CAST(NULL AS DOUBLE) AS se, CAST(NULL AS DOUBLE) AS ci_low,
          CAST(NULL AS DOUBLE) AS ci_high, CAST(NULL AS BIGINT) AS n_boot_valid
   FROM gwet_ac1 AS c
+),
+coefficient_tests AS (
+  -- no interval asked for: no test
+  SELECT r.*, CAST(NULL AS DOUBLE) AS se0, CAST(NULL AS DOUBLE) AS z,
+         CAST(NULL AS DOUBLE) AS abs_z, CAST(NULL AS DOUBLE) AS p_one_sided,
+         CAST(NULL AS DOUBLE) AS p_value
+  FROM coefficient_rows AS r
 )
 SELECT r.*, u.n_units, u.n_ratings, u.n_single, u.n_merged, u.n_duplicate_units,
        u.n_raters AS key_raters
 FROM unit_counts AS u
-LEFT JOIN coefficient_rows AS r ON r.metric = u.metric
+LEFT JOIN coefficient_tests AS r ON r.metric = u.metric
 ORDER BY u.metric, r.position;
 CREATE OR REPLACE MACRO agreement_sql_gwet_ac1__quadratic__metric(agreement_src, agreement_item, agreement_rater, agreement_value, agreement_metric, agreement_p_default_metric := 'value') AS TABLE
 -- coefficients: agreement coefficients per metric (and slice), any number of them in one
@@ -9326,6 +9889,8 @@ CREATE OR REPLACE MACRO agreement_sql_gwet_ac1__quadratic__metric(agreement_src,
 --   sql/_fleiss, _gwet_ac1, _brennan_prediger, _percent_agreement (through sql/_kappa.sql.j2),
 --   _alpha, _cohen, _scott, _conger .sql.j2; their inputs from sql/_kappa_inputs.sql.j2,
 --   sql/_alpha_sums.sql.j2 and sql/_pairs.sql.j2, whichever form (wide or counts) the plan chose.
+--   With option oriented (asymmetric_weights "oriented") the rater-free coefficients read their
+--   inputs from the pair tables of the metric's two raters (sql/_kappa_pair_inputs.sql.j2).
 --   With option rater_patterns (the plan's, for the pair coefficients and Conger's kappa) the
 --   pair inputs come from sql/_pair_patterns.sql.j2 and Conger's per-rater counts from
 --   pattern_ratings (sql/_rater_patterns.sql.j2): the same per-unit pass, the ratings read once.
@@ -9335,10 +9900,19 @@ CREATE OR REPLACE MACRO agreement_sql_gwet_ac1__quadratic__metric(agreement_src,
 --   same order: one row contract, shaped by family and declared fields, never by name.
 -- Returns: one row per metric (and slice) and coefficient, in `which` order: the coefficient
 --   contract (name, coefficient, value, observed/chance agreement, observed/expected
---   disagreement, n_items, n_values, n_categories, variance, se, ci_low, ci_high,
---   n_boot_valid, pair columns) and the unit counts the caller checks and reports.
+--   disagreement, n_items, n_values, n_categories, variance, null_variance, n_se, se, ci_low,
+--   ci_high, n_boot_valid, pair columns, and the test se0, z, abs_z, p_one_sided, p_value) and
+--   the unit counts the caller checks and reports.
 --   With option ci the analytic se = sqrt(variance) and value -/+ $z se; with option bootstrap
 --   every coefficient's percentile interval over the same replicates (sql/_bootstrap.sql.j2).
+--   With ci or bootstrap, every coefficient that reports null_test (its partial gives
+--   null_variance, the variance under H0: no agreement beyond chance, and n_se, the units its
+--   variance is over) gets its test, in one place for all (coefficient_tests): option
+--   inference "normal" (the default) se0 = sqrt(null_variance), z = value / se0,
+--   p_one_sided = 1 - Phi(z), p_value = 2 (1 - Phi(|z|)) (sql/_normal.sql.j2); "irrcac" (irrCAC's
+--   convention) se0 = se, the same z, and Student's t on n_se - 1 degrees of freedom
+--   (sql/_student_t.sql.j2) for both p-values, the interval's ends left NULL for the caller to
+--   take value -/+ t quantile x se (agreement_sql.distributions: DuckDB has no t quantile).
 --   With option icc_from_patterns (numeric ratings, rater patterns, rater_digits = the raters)
 --   every row also carries its metric's (and slice's) intraclass correlation, the row of form
 --   $icc_form (ICC2) of sql/_icc.sql.j2 computed from the same rater patterns (pattern_ratings),
@@ -9576,7 +10150,8 @@ gwet_ac1 AS (
          s.n_items,
          s.q AS n_categories,
          s.n_rated,
-         CAST(NULL AS DOUBLE) AS variance
+         CAST(NULL AS DOUBLE) AS variance, CAST(NULL AS DOUBLE) AS null_variance,
+         CAST(NULL AS BIGINT) AS n_se
   FROM kappa_summary AS s
   JOIN gwet_ac1_value AS v ON s.metric = v.metric
 )
@@ -9586,20 +10161,27 @@ coefficient_rows AS (
          c.coefficient, c.value,
          c.observed_agreement, c.chance_agreement,
          CAST(NULL AS DOUBLE) AS observed_disagreement, CAST(NULL AS DOUBLE) AS expected_disagreement,
-         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories, c.variance,
+         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories,
+         c.variance,
+         CAST(NULL AS DOUBLE) AS null_variance, CAST(NULL AS BIGINT) AS n_se,
          CAST(NULL AS BIGINT) AS n_raters, CAST(NULL AS BIGINT) AS n_paired_ratings,
          CAST(NULL AS VARCHAR) AS rater_a, CAST(NULL AS VARCHAR) AS rater_b,
-         CAST(NULL AS BIGINT) AS n_pairs, CAST(NULL AS DOUBLE) AS se0,
-         CAST(NULL AS DOUBLE) AS z, CAST(NULL AS DOUBLE) AS p_one_sided,
-         CAST(NULL AS DOUBLE) AS p_value,
+         CAST(NULL AS BIGINT) AS n_pairs,
          CAST(NULL AS DOUBLE) AS se, CAST(NULL AS DOUBLE) AS ci_low,
          CAST(NULL AS DOUBLE) AS ci_high, CAST(NULL AS BIGINT) AS n_boot_valid
   FROM gwet_ac1 AS c
+),
+coefficient_tests AS (
+  -- no interval asked for: no test
+  SELECT r.*, CAST(NULL AS DOUBLE) AS se0, CAST(NULL AS DOUBLE) AS z,
+         CAST(NULL AS DOUBLE) AS abs_z, CAST(NULL AS DOUBLE) AS p_one_sided,
+         CAST(NULL AS DOUBLE) AS p_value
+  FROM coefficient_rows AS r
 )
 SELECT r.*, u.n_units, u.n_ratings, u.n_single, u.n_merged, u.n_duplicate_units,
        u.n_raters AS key_raters
 FROM unit_counts AS u
-LEFT JOIN coefficient_rows AS r ON r.metric = u.metric
+LEFT JOIN coefficient_tests AS r ON r.metric = u.metric
 ORDER BY u.metric, r.position;
 CREATE OR REPLACE MACRO gwet_ac1(src, weights := NULL, item := 'item', rater := 'rater', value := 'value', metric := NULL) AS TABLE
 SELECT * FROM agreement_sql_gwet_ac1__none__value(src, item, rater, value, COALESCE(metric, value), agreement_p_default_metric := value)
@@ -9629,6 +10211,8 @@ CREATE OR REPLACE MACRO agreement_sql_brennan_prediger__none__value(agreement_sr
 --   sql/_fleiss, _gwet_ac1, _brennan_prediger, _percent_agreement (through sql/_kappa.sql.j2),
 --   _alpha, _cohen, _scott, _conger .sql.j2; their inputs from sql/_kappa_inputs.sql.j2,
 --   sql/_alpha_sums.sql.j2 and sql/_pairs.sql.j2, whichever form (wide or counts) the plan chose.
+--   With option oriented (asymmetric_weights "oriented") the rater-free coefficients read their
+--   inputs from the pair tables of the metric's two raters (sql/_kappa_pair_inputs.sql.j2).
 --   With option rater_patterns (the plan's, for the pair coefficients and Conger's kappa) the
 --   pair inputs come from sql/_pair_patterns.sql.j2 and Conger's per-rater counts from
 --   pattern_ratings (sql/_rater_patterns.sql.j2): the same per-unit pass, the ratings read once.
@@ -9638,10 +10222,19 @@ CREATE OR REPLACE MACRO agreement_sql_brennan_prediger__none__value(agreement_sr
 --   same order: one row contract, shaped by family and declared fields, never by name.
 -- Returns: one row per metric (and slice) and coefficient, in `which` order: the coefficient
 --   contract (name, coefficient, value, observed/chance agreement, observed/expected
---   disagreement, n_items, n_values, n_categories, variance, se, ci_low, ci_high,
---   n_boot_valid, pair columns) and the unit counts the caller checks and reports.
+--   disagreement, n_items, n_values, n_categories, variance, null_variance, n_se, se, ci_low,
+--   ci_high, n_boot_valid, pair columns, and the test se0, z, abs_z, p_one_sided, p_value) and
+--   the unit counts the caller checks and reports.
 --   With option ci the analytic se = sqrt(variance) and value -/+ $z se; with option bootstrap
 --   every coefficient's percentile interval over the same replicates (sql/_bootstrap.sql.j2).
+--   With ci or bootstrap, every coefficient that reports null_test (its partial gives
+--   null_variance, the variance under H0: no agreement beyond chance, and n_se, the units its
+--   variance is over) gets its test, in one place for all (coefficient_tests): option
+--   inference "normal" (the default) se0 = sqrt(null_variance), z = value / se0,
+--   p_one_sided = 1 - Phi(z), p_value = 2 (1 - Phi(|z|)) (sql/_normal.sql.j2); "irrcac" (irrCAC's
+--   convention) se0 = se, the same z, and Student's t on n_se - 1 degrees of freedom
+--   (sql/_student_t.sql.j2) for both p-values, the interval's ends left NULL for the caller to
+--   take value -/+ t quantile x se (agreement_sql.distributions: DuckDB has no t quantile).
 --   With option icc_from_patterns (numeric ratings, rater patterns, rater_digits = the raters)
 --   every row also carries its metric's (and slice's) intraclass correlation, the row of form
 --   $icc_form (ICC2) of sql/_icc.sql.j2 computed from the same rater patterns (pattern_ratings),
@@ -9860,7 +10453,8 @@ brennan_prediger AS (
          s.n_items,
          s.q AS n_categories,
          s.n_rated,
-         CAST(NULL AS DOUBLE) AS variance
+         CAST(NULL AS DOUBLE) AS variance, CAST(NULL AS DOUBLE) AS null_variance,
+         CAST(NULL AS BIGINT) AS n_se
   FROM kappa_summary AS s
   JOIN brennan_prediger_value AS v ON s.metric = v.metric
 )
@@ -9870,20 +10464,27 @@ coefficient_rows AS (
          c.coefficient, c.value,
          c.observed_agreement, c.chance_agreement,
          CAST(NULL AS DOUBLE) AS observed_disagreement, CAST(NULL AS DOUBLE) AS expected_disagreement,
-         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories, c.variance,
+         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories,
+         c.variance,
+         CAST(NULL AS DOUBLE) AS null_variance, CAST(NULL AS BIGINT) AS n_se,
          CAST(NULL AS BIGINT) AS n_raters, CAST(NULL AS BIGINT) AS n_paired_ratings,
          CAST(NULL AS VARCHAR) AS rater_a, CAST(NULL AS VARCHAR) AS rater_b,
-         CAST(NULL AS BIGINT) AS n_pairs, CAST(NULL AS DOUBLE) AS se0,
-         CAST(NULL AS DOUBLE) AS z, CAST(NULL AS DOUBLE) AS p_one_sided,
-         CAST(NULL AS DOUBLE) AS p_value,
+         CAST(NULL AS BIGINT) AS n_pairs,
          CAST(NULL AS DOUBLE) AS se, CAST(NULL AS DOUBLE) AS ci_low,
          CAST(NULL AS DOUBLE) AS ci_high, CAST(NULL AS BIGINT) AS n_boot_valid
   FROM brennan_prediger AS c
+),
+coefficient_tests AS (
+  -- no interval asked for: no test
+  SELECT r.*, CAST(NULL AS DOUBLE) AS se0, CAST(NULL AS DOUBLE) AS z,
+         CAST(NULL AS DOUBLE) AS abs_z, CAST(NULL AS DOUBLE) AS p_one_sided,
+         CAST(NULL AS DOUBLE) AS p_value
+  FROM coefficient_rows AS r
 )
 SELECT r.*, u.n_units, u.n_ratings, u.n_single, u.n_merged, u.n_duplicate_units,
        u.n_raters AS key_raters
 FROM unit_counts AS u
-LEFT JOIN coefficient_rows AS r ON r.metric = u.metric
+LEFT JOIN coefficient_tests AS r ON r.metric = u.metric
 ORDER BY u.metric, r.position;
 CREATE OR REPLACE MACRO agreement_sql_brennan_prediger__none__metric(agreement_src, agreement_item, agreement_rater, agreement_value, agreement_metric, agreement_p_default_metric := 'value') AS TABLE
 -- coefficients: agreement coefficients per metric (and slice), any number of them in one
@@ -9892,6 +10493,8 @@ CREATE OR REPLACE MACRO agreement_sql_brennan_prediger__none__metric(agreement_s
 --   sql/_fleiss, _gwet_ac1, _brennan_prediger, _percent_agreement (through sql/_kappa.sql.j2),
 --   _alpha, _cohen, _scott, _conger .sql.j2; their inputs from sql/_kappa_inputs.sql.j2,
 --   sql/_alpha_sums.sql.j2 and sql/_pairs.sql.j2, whichever form (wide or counts) the plan chose.
+--   With option oriented (asymmetric_weights "oriented") the rater-free coefficients read their
+--   inputs from the pair tables of the metric's two raters (sql/_kappa_pair_inputs.sql.j2).
 --   With option rater_patterns (the plan's, for the pair coefficients and Conger's kappa) the
 --   pair inputs come from sql/_pair_patterns.sql.j2 and Conger's per-rater counts from
 --   pattern_ratings (sql/_rater_patterns.sql.j2): the same per-unit pass, the ratings read once.
@@ -9901,10 +10504,19 @@ CREATE OR REPLACE MACRO agreement_sql_brennan_prediger__none__metric(agreement_s
 --   same order: one row contract, shaped by family and declared fields, never by name.
 -- Returns: one row per metric (and slice) and coefficient, in `which` order: the coefficient
 --   contract (name, coefficient, value, observed/chance agreement, observed/expected
---   disagreement, n_items, n_values, n_categories, variance, se, ci_low, ci_high,
---   n_boot_valid, pair columns) and the unit counts the caller checks and reports.
+--   disagreement, n_items, n_values, n_categories, variance, null_variance, n_se, se, ci_low,
+--   ci_high, n_boot_valid, pair columns, and the test se0, z, abs_z, p_one_sided, p_value) and
+--   the unit counts the caller checks and reports.
 --   With option ci the analytic se = sqrt(variance) and value -/+ $z se; with option bootstrap
 --   every coefficient's percentile interval over the same replicates (sql/_bootstrap.sql.j2).
+--   With ci or bootstrap, every coefficient that reports null_test (its partial gives
+--   null_variance, the variance under H0: no agreement beyond chance, and n_se, the units its
+--   variance is over) gets its test, in one place for all (coefficient_tests): option
+--   inference "normal" (the default) se0 = sqrt(null_variance), z = value / se0,
+--   p_one_sided = 1 - Phi(z), p_value = 2 (1 - Phi(|z|)) (sql/_normal.sql.j2); "irrcac" (irrCAC's
+--   convention) se0 = se, the same z, and Student's t on n_se - 1 degrees of freedom
+--   (sql/_student_t.sql.j2) for both p-values, the interval's ends left NULL for the caller to
+--   take value -/+ t quantile x se (agreement_sql.distributions: DuckDB has no t quantile).
 --   With option icc_from_patterns (numeric ratings, rater patterns, rater_digits = the raters)
 --   every row also carries its metric's (and slice's) intraclass correlation, the row of form
 --   $icc_form (ICC2) of sql/_icc.sql.j2 computed from the same rater patterns (pattern_ratings),
@@ -10123,7 +10735,8 @@ brennan_prediger AS (
          s.n_items,
          s.q AS n_categories,
          s.n_rated,
-         CAST(NULL AS DOUBLE) AS variance
+         CAST(NULL AS DOUBLE) AS variance, CAST(NULL AS DOUBLE) AS null_variance,
+         CAST(NULL AS BIGINT) AS n_se
   FROM kappa_summary AS s
   JOIN brennan_prediger_value AS v ON s.metric = v.metric
 )
@@ -10133,20 +10746,27 @@ coefficient_rows AS (
          c.coefficient, c.value,
          c.observed_agreement, c.chance_agreement,
          CAST(NULL AS DOUBLE) AS observed_disagreement, CAST(NULL AS DOUBLE) AS expected_disagreement,
-         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories, c.variance,
+         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories,
+         c.variance,
+         CAST(NULL AS DOUBLE) AS null_variance, CAST(NULL AS BIGINT) AS n_se,
          CAST(NULL AS BIGINT) AS n_raters, CAST(NULL AS BIGINT) AS n_paired_ratings,
          CAST(NULL AS VARCHAR) AS rater_a, CAST(NULL AS VARCHAR) AS rater_b,
-         CAST(NULL AS BIGINT) AS n_pairs, CAST(NULL AS DOUBLE) AS se0,
-         CAST(NULL AS DOUBLE) AS z, CAST(NULL AS DOUBLE) AS p_one_sided,
-         CAST(NULL AS DOUBLE) AS p_value,
+         CAST(NULL AS BIGINT) AS n_pairs,
          CAST(NULL AS DOUBLE) AS se, CAST(NULL AS DOUBLE) AS ci_low,
          CAST(NULL AS DOUBLE) AS ci_high, CAST(NULL AS BIGINT) AS n_boot_valid
   FROM brennan_prediger AS c
+),
+coefficient_tests AS (
+  -- no interval asked for: no test
+  SELECT r.*, CAST(NULL AS DOUBLE) AS se0, CAST(NULL AS DOUBLE) AS z,
+         CAST(NULL AS DOUBLE) AS abs_z, CAST(NULL AS DOUBLE) AS p_one_sided,
+         CAST(NULL AS DOUBLE) AS p_value
+  FROM coefficient_rows AS r
 )
 SELECT r.*, u.n_units, u.n_ratings, u.n_single, u.n_merged, u.n_duplicate_units,
        u.n_raters AS key_raters
 FROM unit_counts AS u
-LEFT JOIN coefficient_rows AS r ON r.metric = u.metric
+LEFT JOIN coefficient_tests AS r ON r.metric = u.metric
 ORDER BY u.metric, r.position;
 CREATE OR REPLACE MACRO agreement_sql_brennan_prediger__linear__value(agreement_src, agreement_item, agreement_rater, agreement_value, agreement_metric, agreement_p_default_metric := 'value') AS TABLE
 -- coefficients: agreement coefficients per metric (and slice), any number of them in one
@@ -10155,6 +10775,8 @@ CREATE OR REPLACE MACRO agreement_sql_brennan_prediger__linear__value(agreement_
 --   sql/_fleiss, _gwet_ac1, _brennan_prediger, _percent_agreement (through sql/_kappa.sql.j2),
 --   _alpha, _cohen, _scott, _conger .sql.j2; their inputs from sql/_kappa_inputs.sql.j2,
 --   sql/_alpha_sums.sql.j2 and sql/_pairs.sql.j2, whichever form (wide or counts) the plan chose.
+--   With option oriented (asymmetric_weights "oriented") the rater-free coefficients read their
+--   inputs from the pair tables of the metric's two raters (sql/_kappa_pair_inputs.sql.j2).
 --   With option rater_patterns (the plan's, for the pair coefficients and Conger's kappa) the
 --   pair inputs come from sql/_pair_patterns.sql.j2 and Conger's per-rater counts from
 --   pattern_ratings (sql/_rater_patterns.sql.j2): the same per-unit pass, the ratings read once.
@@ -10164,10 +10786,19 @@ CREATE OR REPLACE MACRO agreement_sql_brennan_prediger__linear__value(agreement_
 --   same order: one row contract, shaped by family and declared fields, never by name.
 -- Returns: one row per metric (and slice) and coefficient, in `which` order: the coefficient
 --   contract (name, coefficient, value, observed/chance agreement, observed/expected
---   disagreement, n_items, n_values, n_categories, variance, se, ci_low, ci_high,
---   n_boot_valid, pair columns) and the unit counts the caller checks and reports.
+--   disagreement, n_items, n_values, n_categories, variance, null_variance, n_se, se, ci_low,
+--   ci_high, n_boot_valid, pair columns, and the test se0, z, abs_z, p_one_sided, p_value) and
+--   the unit counts the caller checks and reports.
 --   With option ci the analytic se = sqrt(variance) and value -/+ $z se; with option bootstrap
 --   every coefficient's percentile interval over the same replicates (sql/_bootstrap.sql.j2).
+--   With ci or bootstrap, every coefficient that reports null_test (its partial gives
+--   null_variance, the variance under H0: no agreement beyond chance, and n_se, the units its
+--   variance is over) gets its test, in one place for all (coefficient_tests): option
+--   inference "normal" (the default) se0 = sqrt(null_variance), z = value / se0,
+--   p_one_sided = 1 - Phi(z), p_value = 2 (1 - Phi(|z|)) (sql/_normal.sql.j2); "irrcac" (irrCAC's
+--   convention) se0 = se, the same z, and Student's t on n_se - 1 degrees of freedom
+--   (sql/_student_t.sql.j2) for both p-values, the interval's ends left NULL for the caller to
+--   take value -/+ t quantile x se (agreement_sql.distributions: DuckDB has no t quantile).
 --   With option icc_from_patterns (numeric ratings, rater patterns, rater_digits = the raters)
 --   every row also carries its metric's (and slice's) intraclass correlation, the row of form
 --   $icc_form (ICC2) of sql/_icc.sql.j2 computed from the same rater patterns (pattern_ratings),
@@ -10395,7 +11026,8 @@ brennan_prediger AS (
          s.n_items,
          s.q AS n_categories,
          s.n_rated,
-         CAST(NULL AS DOUBLE) AS variance
+         CAST(NULL AS DOUBLE) AS variance, CAST(NULL AS DOUBLE) AS null_variance,
+         CAST(NULL AS BIGINT) AS n_se
   FROM kappa_summary AS s
   JOIN brennan_prediger_value AS v ON s.metric = v.metric
 )
@@ -10405,20 +11037,27 @@ coefficient_rows AS (
          c.coefficient, c.value,
          c.observed_agreement, c.chance_agreement,
          CAST(NULL AS DOUBLE) AS observed_disagreement, CAST(NULL AS DOUBLE) AS expected_disagreement,
-         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories, c.variance,
+         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories,
+         c.variance,
+         CAST(NULL AS DOUBLE) AS null_variance, CAST(NULL AS BIGINT) AS n_se,
          CAST(NULL AS BIGINT) AS n_raters, CAST(NULL AS BIGINT) AS n_paired_ratings,
          CAST(NULL AS VARCHAR) AS rater_a, CAST(NULL AS VARCHAR) AS rater_b,
-         CAST(NULL AS BIGINT) AS n_pairs, CAST(NULL AS DOUBLE) AS se0,
-         CAST(NULL AS DOUBLE) AS z, CAST(NULL AS DOUBLE) AS p_one_sided,
-         CAST(NULL AS DOUBLE) AS p_value,
+         CAST(NULL AS BIGINT) AS n_pairs,
          CAST(NULL AS DOUBLE) AS se, CAST(NULL AS DOUBLE) AS ci_low,
          CAST(NULL AS DOUBLE) AS ci_high, CAST(NULL AS BIGINT) AS n_boot_valid
   FROM brennan_prediger AS c
+),
+coefficient_tests AS (
+  -- no interval asked for: no test
+  SELECT r.*, CAST(NULL AS DOUBLE) AS se0, CAST(NULL AS DOUBLE) AS z,
+         CAST(NULL AS DOUBLE) AS abs_z, CAST(NULL AS DOUBLE) AS p_one_sided,
+         CAST(NULL AS DOUBLE) AS p_value
+  FROM coefficient_rows AS r
 )
 SELECT r.*, u.n_units, u.n_ratings, u.n_single, u.n_merged, u.n_duplicate_units,
        u.n_raters AS key_raters
 FROM unit_counts AS u
-LEFT JOIN coefficient_rows AS r ON r.metric = u.metric
+LEFT JOIN coefficient_tests AS r ON r.metric = u.metric
 ORDER BY u.metric, r.position;
 CREATE OR REPLACE MACRO agreement_sql_brennan_prediger__linear__metric(agreement_src, agreement_item, agreement_rater, agreement_value, agreement_metric, agreement_p_default_metric := 'value') AS TABLE
 -- coefficients: agreement coefficients per metric (and slice), any number of them in one
@@ -10427,6 +11066,8 @@ CREATE OR REPLACE MACRO agreement_sql_brennan_prediger__linear__metric(agreement
 --   sql/_fleiss, _gwet_ac1, _brennan_prediger, _percent_agreement (through sql/_kappa.sql.j2),
 --   _alpha, _cohen, _scott, _conger .sql.j2; their inputs from sql/_kappa_inputs.sql.j2,
 --   sql/_alpha_sums.sql.j2 and sql/_pairs.sql.j2, whichever form (wide or counts) the plan chose.
+--   With option oriented (asymmetric_weights "oriented") the rater-free coefficients read their
+--   inputs from the pair tables of the metric's two raters (sql/_kappa_pair_inputs.sql.j2).
 --   With option rater_patterns (the plan's, for the pair coefficients and Conger's kappa) the
 --   pair inputs come from sql/_pair_patterns.sql.j2 and Conger's per-rater counts from
 --   pattern_ratings (sql/_rater_patterns.sql.j2): the same per-unit pass, the ratings read once.
@@ -10436,10 +11077,19 @@ CREATE OR REPLACE MACRO agreement_sql_brennan_prediger__linear__metric(agreement
 --   same order: one row contract, shaped by family and declared fields, never by name.
 -- Returns: one row per metric (and slice) and coefficient, in `which` order: the coefficient
 --   contract (name, coefficient, value, observed/chance agreement, observed/expected
---   disagreement, n_items, n_values, n_categories, variance, se, ci_low, ci_high,
---   n_boot_valid, pair columns) and the unit counts the caller checks and reports.
+--   disagreement, n_items, n_values, n_categories, variance, null_variance, n_se, se, ci_low,
+--   ci_high, n_boot_valid, pair columns, and the test se0, z, abs_z, p_one_sided, p_value) and
+--   the unit counts the caller checks and reports.
 --   With option ci the analytic se = sqrt(variance) and value -/+ $z se; with option bootstrap
 --   every coefficient's percentile interval over the same replicates (sql/_bootstrap.sql.j2).
+--   With ci or bootstrap, every coefficient that reports null_test (its partial gives
+--   null_variance, the variance under H0: no agreement beyond chance, and n_se, the units its
+--   variance is over) gets its test, in one place for all (coefficient_tests): option
+--   inference "normal" (the default) se0 = sqrt(null_variance), z = value / se0,
+--   p_one_sided = 1 - Phi(z), p_value = 2 (1 - Phi(|z|)) (sql/_normal.sql.j2); "irrcac" (irrCAC's
+--   convention) se0 = se, the same z, and Student's t on n_se - 1 degrees of freedom
+--   (sql/_student_t.sql.j2) for both p-values, the interval's ends left NULL for the caller to
+--   take value -/+ t quantile x se (agreement_sql.distributions: DuckDB has no t quantile).
 --   With option icc_from_patterns (numeric ratings, rater patterns, rater_digits = the raters)
 --   every row also carries its metric's (and slice's) intraclass correlation, the row of form
 --   $icc_form (ICC2) of sql/_icc.sql.j2 computed from the same rater patterns (pattern_ratings),
@@ -10667,7 +11317,8 @@ brennan_prediger AS (
          s.n_items,
          s.q AS n_categories,
          s.n_rated,
-         CAST(NULL AS DOUBLE) AS variance
+         CAST(NULL AS DOUBLE) AS variance, CAST(NULL AS DOUBLE) AS null_variance,
+         CAST(NULL AS BIGINT) AS n_se
   FROM kappa_summary AS s
   JOIN brennan_prediger_value AS v ON s.metric = v.metric
 )
@@ -10677,20 +11328,27 @@ coefficient_rows AS (
          c.coefficient, c.value,
          c.observed_agreement, c.chance_agreement,
          CAST(NULL AS DOUBLE) AS observed_disagreement, CAST(NULL AS DOUBLE) AS expected_disagreement,
-         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories, c.variance,
+         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories,
+         c.variance,
+         CAST(NULL AS DOUBLE) AS null_variance, CAST(NULL AS BIGINT) AS n_se,
          CAST(NULL AS BIGINT) AS n_raters, CAST(NULL AS BIGINT) AS n_paired_ratings,
          CAST(NULL AS VARCHAR) AS rater_a, CAST(NULL AS VARCHAR) AS rater_b,
-         CAST(NULL AS BIGINT) AS n_pairs, CAST(NULL AS DOUBLE) AS se0,
-         CAST(NULL AS DOUBLE) AS z, CAST(NULL AS DOUBLE) AS p_one_sided,
-         CAST(NULL AS DOUBLE) AS p_value,
+         CAST(NULL AS BIGINT) AS n_pairs,
          CAST(NULL AS DOUBLE) AS se, CAST(NULL AS DOUBLE) AS ci_low,
          CAST(NULL AS DOUBLE) AS ci_high, CAST(NULL AS BIGINT) AS n_boot_valid
   FROM brennan_prediger AS c
+),
+coefficient_tests AS (
+  -- no interval asked for: no test
+  SELECT r.*, CAST(NULL AS DOUBLE) AS se0, CAST(NULL AS DOUBLE) AS z,
+         CAST(NULL AS DOUBLE) AS abs_z, CAST(NULL AS DOUBLE) AS p_one_sided,
+         CAST(NULL AS DOUBLE) AS p_value
+  FROM coefficient_rows AS r
 )
 SELECT r.*, u.n_units, u.n_ratings, u.n_single, u.n_merged, u.n_duplicate_units,
        u.n_raters AS key_raters
 FROM unit_counts AS u
-LEFT JOIN coefficient_rows AS r ON r.metric = u.metric
+LEFT JOIN coefficient_tests AS r ON r.metric = u.metric
 ORDER BY u.metric, r.position;
 CREATE OR REPLACE MACRO agreement_sql_brennan_prediger__quadratic__value(agreement_src, agreement_item, agreement_rater, agreement_value, agreement_metric, agreement_p_default_metric := 'value') AS TABLE
 -- coefficients: agreement coefficients per metric (and slice), any number of them in one
@@ -10699,6 +11357,8 @@ CREATE OR REPLACE MACRO agreement_sql_brennan_prediger__quadratic__value(agreeme
 --   sql/_fleiss, _gwet_ac1, _brennan_prediger, _percent_agreement (through sql/_kappa.sql.j2),
 --   _alpha, _cohen, _scott, _conger .sql.j2; their inputs from sql/_kappa_inputs.sql.j2,
 --   sql/_alpha_sums.sql.j2 and sql/_pairs.sql.j2, whichever form (wide or counts) the plan chose.
+--   With option oriented (asymmetric_weights "oriented") the rater-free coefficients read their
+--   inputs from the pair tables of the metric's two raters (sql/_kappa_pair_inputs.sql.j2).
 --   With option rater_patterns (the plan's, for the pair coefficients and Conger's kappa) the
 --   pair inputs come from sql/_pair_patterns.sql.j2 and Conger's per-rater counts from
 --   pattern_ratings (sql/_rater_patterns.sql.j2): the same per-unit pass, the ratings read once.
@@ -10708,10 +11368,19 @@ CREATE OR REPLACE MACRO agreement_sql_brennan_prediger__quadratic__value(agreeme
 --   same order: one row contract, shaped by family and declared fields, never by name.
 -- Returns: one row per metric (and slice) and coefficient, in `which` order: the coefficient
 --   contract (name, coefficient, value, observed/chance agreement, observed/expected
---   disagreement, n_items, n_values, n_categories, variance, se, ci_low, ci_high,
---   n_boot_valid, pair columns) and the unit counts the caller checks and reports.
+--   disagreement, n_items, n_values, n_categories, variance, null_variance, n_se, se, ci_low,
+--   ci_high, n_boot_valid, pair columns, and the test se0, z, abs_z, p_one_sided, p_value) and
+--   the unit counts the caller checks and reports.
 --   With option ci the analytic se = sqrt(variance) and value -/+ $z se; with option bootstrap
 --   every coefficient's percentile interval over the same replicates (sql/_bootstrap.sql.j2).
+--   With ci or bootstrap, every coefficient that reports null_test (its partial gives
+--   null_variance, the variance under H0: no agreement beyond chance, and n_se, the units its
+--   variance is over) gets its test, in one place for all (coefficient_tests): option
+--   inference "normal" (the default) se0 = sqrt(null_variance), z = value / se0,
+--   p_one_sided = 1 - Phi(z), p_value = 2 (1 - Phi(|z|)) (sql/_normal.sql.j2); "irrcac" (irrCAC's
+--   convention) se0 = se, the same z, and Student's t on n_se - 1 degrees of freedom
+--   (sql/_student_t.sql.j2) for both p-values, the interval's ends left NULL for the caller to
+--   take value -/+ t quantile x se (agreement_sql.distributions: DuckDB has no t quantile).
 --   With option icc_from_patterns (numeric ratings, rater patterns, rater_digits = the raters)
 --   every row also carries its metric's (and slice's) intraclass correlation, the row of form
 --   $icc_form (ICC2) of sql/_icc.sql.j2 computed from the same rater patterns (pattern_ratings),
@@ -10939,7 +11608,8 @@ brennan_prediger AS (
          s.n_items,
          s.q AS n_categories,
          s.n_rated,
-         CAST(NULL AS DOUBLE) AS variance
+         CAST(NULL AS DOUBLE) AS variance, CAST(NULL AS DOUBLE) AS null_variance,
+         CAST(NULL AS BIGINT) AS n_se
   FROM kappa_summary AS s
   JOIN brennan_prediger_value AS v ON s.metric = v.metric
 )
@@ -10949,20 +11619,27 @@ coefficient_rows AS (
          c.coefficient, c.value,
          c.observed_agreement, c.chance_agreement,
          CAST(NULL AS DOUBLE) AS observed_disagreement, CAST(NULL AS DOUBLE) AS expected_disagreement,
-         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories, c.variance,
+         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories,
+         c.variance,
+         CAST(NULL AS DOUBLE) AS null_variance, CAST(NULL AS BIGINT) AS n_se,
          CAST(NULL AS BIGINT) AS n_raters, CAST(NULL AS BIGINT) AS n_paired_ratings,
          CAST(NULL AS VARCHAR) AS rater_a, CAST(NULL AS VARCHAR) AS rater_b,
-         CAST(NULL AS BIGINT) AS n_pairs, CAST(NULL AS DOUBLE) AS se0,
-         CAST(NULL AS DOUBLE) AS z, CAST(NULL AS DOUBLE) AS p_one_sided,
-         CAST(NULL AS DOUBLE) AS p_value,
+         CAST(NULL AS BIGINT) AS n_pairs,
          CAST(NULL AS DOUBLE) AS se, CAST(NULL AS DOUBLE) AS ci_low,
          CAST(NULL AS DOUBLE) AS ci_high, CAST(NULL AS BIGINT) AS n_boot_valid
   FROM brennan_prediger AS c
+),
+coefficient_tests AS (
+  -- no interval asked for: no test
+  SELECT r.*, CAST(NULL AS DOUBLE) AS se0, CAST(NULL AS DOUBLE) AS z,
+         CAST(NULL AS DOUBLE) AS abs_z, CAST(NULL AS DOUBLE) AS p_one_sided,
+         CAST(NULL AS DOUBLE) AS p_value
+  FROM coefficient_rows AS r
 )
 SELECT r.*, u.n_units, u.n_ratings, u.n_single, u.n_merged, u.n_duplicate_units,
        u.n_raters AS key_raters
 FROM unit_counts AS u
-LEFT JOIN coefficient_rows AS r ON r.metric = u.metric
+LEFT JOIN coefficient_tests AS r ON r.metric = u.metric
 ORDER BY u.metric, r.position;
 CREATE OR REPLACE MACRO agreement_sql_brennan_prediger__quadratic__metric(agreement_src, agreement_item, agreement_rater, agreement_value, agreement_metric, agreement_p_default_metric := 'value') AS TABLE
 -- coefficients: agreement coefficients per metric (and slice), any number of them in one
@@ -10971,6 +11648,8 @@ CREATE OR REPLACE MACRO agreement_sql_brennan_prediger__quadratic__metric(agreem
 --   sql/_fleiss, _gwet_ac1, _brennan_prediger, _percent_agreement (through sql/_kappa.sql.j2),
 --   _alpha, _cohen, _scott, _conger .sql.j2; their inputs from sql/_kappa_inputs.sql.j2,
 --   sql/_alpha_sums.sql.j2 and sql/_pairs.sql.j2, whichever form (wide or counts) the plan chose.
+--   With option oriented (asymmetric_weights "oriented") the rater-free coefficients read their
+--   inputs from the pair tables of the metric's two raters (sql/_kappa_pair_inputs.sql.j2).
 --   With option rater_patterns (the plan's, for the pair coefficients and Conger's kappa) the
 --   pair inputs come from sql/_pair_patterns.sql.j2 and Conger's per-rater counts from
 --   pattern_ratings (sql/_rater_patterns.sql.j2): the same per-unit pass, the ratings read once.
@@ -10980,10 +11659,19 @@ CREATE OR REPLACE MACRO agreement_sql_brennan_prediger__quadratic__metric(agreem
 --   same order: one row contract, shaped by family and declared fields, never by name.
 -- Returns: one row per metric (and slice) and coefficient, in `which` order: the coefficient
 --   contract (name, coefficient, value, observed/chance agreement, observed/expected
---   disagreement, n_items, n_values, n_categories, variance, se, ci_low, ci_high,
---   n_boot_valid, pair columns) and the unit counts the caller checks and reports.
+--   disagreement, n_items, n_values, n_categories, variance, null_variance, n_se, se, ci_low,
+--   ci_high, n_boot_valid, pair columns, and the test se0, z, abs_z, p_one_sided, p_value) and
+--   the unit counts the caller checks and reports.
 --   With option ci the analytic se = sqrt(variance) and value -/+ $z se; with option bootstrap
 --   every coefficient's percentile interval over the same replicates (sql/_bootstrap.sql.j2).
+--   With ci or bootstrap, every coefficient that reports null_test (its partial gives
+--   null_variance, the variance under H0: no agreement beyond chance, and n_se, the units its
+--   variance is over) gets its test, in one place for all (coefficient_tests): option
+--   inference "normal" (the default) se0 = sqrt(null_variance), z = value / se0,
+--   p_one_sided = 1 - Phi(z), p_value = 2 (1 - Phi(|z|)) (sql/_normal.sql.j2); "irrcac" (irrCAC's
+--   convention) se0 = se, the same z, and Student's t on n_se - 1 degrees of freedom
+--   (sql/_student_t.sql.j2) for both p-values, the interval's ends left NULL for the caller to
+--   take value -/+ t quantile x se (agreement_sql.distributions: DuckDB has no t quantile).
 --   With option icc_from_patterns (numeric ratings, rater patterns, rater_digits = the raters)
 --   every row also carries its metric's (and slice's) intraclass correlation, the row of form
 --   $icc_form (ICC2) of sql/_icc.sql.j2 computed from the same rater patterns (pattern_ratings),
@@ -11211,7 +11899,8 @@ brennan_prediger AS (
          s.n_items,
          s.q AS n_categories,
          s.n_rated,
-         CAST(NULL AS DOUBLE) AS variance
+         CAST(NULL AS DOUBLE) AS variance, CAST(NULL AS DOUBLE) AS null_variance,
+         CAST(NULL AS BIGINT) AS n_se
   FROM kappa_summary AS s
   JOIN brennan_prediger_value AS v ON s.metric = v.metric
 )
@@ -11221,20 +11910,27 @@ coefficient_rows AS (
          c.coefficient, c.value,
          c.observed_agreement, c.chance_agreement,
          CAST(NULL AS DOUBLE) AS observed_disagreement, CAST(NULL AS DOUBLE) AS expected_disagreement,
-         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories, c.variance,
+         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories,
+         c.variance,
+         CAST(NULL AS DOUBLE) AS null_variance, CAST(NULL AS BIGINT) AS n_se,
          CAST(NULL AS BIGINT) AS n_raters, CAST(NULL AS BIGINT) AS n_paired_ratings,
          CAST(NULL AS VARCHAR) AS rater_a, CAST(NULL AS VARCHAR) AS rater_b,
-         CAST(NULL AS BIGINT) AS n_pairs, CAST(NULL AS DOUBLE) AS se0,
-         CAST(NULL AS DOUBLE) AS z, CAST(NULL AS DOUBLE) AS p_one_sided,
-         CAST(NULL AS DOUBLE) AS p_value,
+         CAST(NULL AS BIGINT) AS n_pairs,
          CAST(NULL AS DOUBLE) AS se, CAST(NULL AS DOUBLE) AS ci_low,
          CAST(NULL AS DOUBLE) AS ci_high, CAST(NULL AS BIGINT) AS n_boot_valid
   FROM brennan_prediger AS c
+),
+coefficient_tests AS (
+  -- no interval asked for: no test
+  SELECT r.*, CAST(NULL AS DOUBLE) AS se0, CAST(NULL AS DOUBLE) AS z,
+         CAST(NULL AS DOUBLE) AS abs_z, CAST(NULL AS DOUBLE) AS p_one_sided,
+         CAST(NULL AS DOUBLE) AS p_value
+  FROM coefficient_rows AS r
 )
 SELECT r.*, u.n_units, u.n_ratings, u.n_single, u.n_merged, u.n_duplicate_units,
        u.n_raters AS key_raters
 FROM unit_counts AS u
-LEFT JOIN coefficient_rows AS r ON r.metric = u.metric
+LEFT JOIN coefficient_tests AS r ON r.metric = u.metric
 ORDER BY u.metric, r.position;
 CREATE OR REPLACE MACRO brennan_prediger(src, weights := NULL, item := 'item', rater := 'rater', value := 'value', metric := NULL) AS TABLE
 SELECT * FROM agreement_sql_brennan_prediger__none__value(src, item, rater, value, COALESCE(metric, value), agreement_p_default_metric := value)
@@ -11264,6 +11960,8 @@ CREATE OR REPLACE MACRO agreement_sql_percent_agreement__none__value(agreement_s
 --   sql/_fleiss, _gwet_ac1, _brennan_prediger, _percent_agreement (through sql/_kappa.sql.j2),
 --   _alpha, _cohen, _scott, _conger .sql.j2; their inputs from sql/_kappa_inputs.sql.j2,
 --   sql/_alpha_sums.sql.j2 and sql/_pairs.sql.j2, whichever form (wide or counts) the plan chose.
+--   With option oriented (asymmetric_weights "oriented") the rater-free coefficients read their
+--   inputs from the pair tables of the metric's two raters (sql/_kappa_pair_inputs.sql.j2).
 --   With option rater_patterns (the plan's, for the pair coefficients and Conger's kappa) the
 --   pair inputs come from sql/_pair_patterns.sql.j2 and Conger's per-rater counts from
 --   pattern_ratings (sql/_rater_patterns.sql.j2): the same per-unit pass, the ratings read once.
@@ -11273,10 +11971,19 @@ CREATE OR REPLACE MACRO agreement_sql_percent_agreement__none__value(agreement_s
 --   same order: one row contract, shaped by family and declared fields, never by name.
 -- Returns: one row per metric (and slice) and coefficient, in `which` order: the coefficient
 --   contract (name, coefficient, value, observed/chance agreement, observed/expected
---   disagreement, n_items, n_values, n_categories, variance, se, ci_low, ci_high,
---   n_boot_valid, pair columns) and the unit counts the caller checks and reports.
+--   disagreement, n_items, n_values, n_categories, variance, null_variance, n_se, se, ci_low,
+--   ci_high, n_boot_valid, pair columns, and the test se0, z, abs_z, p_one_sided, p_value) and
+--   the unit counts the caller checks and reports.
 --   With option ci the analytic se = sqrt(variance) and value -/+ $z se; with option bootstrap
 --   every coefficient's percentile interval over the same replicates (sql/_bootstrap.sql.j2).
+--   With ci or bootstrap, every coefficient that reports null_test (its partial gives
+--   null_variance, the variance under H0: no agreement beyond chance, and n_se, the units its
+--   variance is over) gets its test, in one place for all (coefficient_tests): option
+--   inference "normal" (the default) se0 = sqrt(null_variance), z = value / se0,
+--   p_one_sided = 1 - Phi(z), p_value = 2 (1 - Phi(|z|)) (sql/_normal.sql.j2); "irrcac" (irrCAC's
+--   convention) se0 = se, the same z, and Student's t on n_se - 1 degrees of freedom
+--   (sql/_student_t.sql.j2) for both p-values, the interval's ends left NULL for the caller to
+--   take value -/+ t quantile x se (agreement_sql.distributions: DuckDB has no t quantile).
 --   With option icc_from_patterns (numeric ratings, rater patterns, rater_digits = the raters)
 --   every row also carries its metric's (and slice's) intraclass correlation, the row of form
 --   $icc_form (ICC2) of sql/_icc.sql.j2 computed from the same rater patterns (pattern_ratings),
@@ -11495,7 +12202,8 @@ percent_agreement AS (
          s.n_items,
          s.q AS n_categories,
          s.n_rated,
-         CAST(NULL AS DOUBLE) AS variance
+         CAST(NULL AS DOUBLE) AS variance, CAST(NULL AS DOUBLE) AS null_variance,
+         CAST(NULL AS BIGINT) AS n_se
   FROM kappa_summary AS s
   JOIN percent_agreement_value AS v ON s.metric = v.metric
 )
@@ -11505,20 +12213,27 @@ coefficient_rows AS (
          c.coefficient, c.value,
          c.observed_agreement, c.chance_agreement,
          CAST(NULL AS DOUBLE) AS observed_disagreement, CAST(NULL AS DOUBLE) AS expected_disagreement,
-         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories, c.variance,
+         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories,
+         c.variance,
+         CAST(NULL AS DOUBLE) AS null_variance, CAST(NULL AS BIGINT) AS n_se,
          CAST(NULL AS BIGINT) AS n_raters, CAST(NULL AS BIGINT) AS n_paired_ratings,
          CAST(NULL AS VARCHAR) AS rater_a, CAST(NULL AS VARCHAR) AS rater_b,
-         CAST(NULL AS BIGINT) AS n_pairs, CAST(NULL AS DOUBLE) AS se0,
-         CAST(NULL AS DOUBLE) AS z, CAST(NULL AS DOUBLE) AS p_one_sided,
-         CAST(NULL AS DOUBLE) AS p_value,
+         CAST(NULL AS BIGINT) AS n_pairs,
          CAST(NULL AS DOUBLE) AS se, CAST(NULL AS DOUBLE) AS ci_low,
          CAST(NULL AS DOUBLE) AS ci_high, CAST(NULL AS BIGINT) AS n_boot_valid
   FROM percent_agreement AS c
+),
+coefficient_tests AS (
+  -- no interval asked for: no test
+  SELECT r.*, CAST(NULL AS DOUBLE) AS se0, CAST(NULL AS DOUBLE) AS z,
+         CAST(NULL AS DOUBLE) AS abs_z, CAST(NULL AS DOUBLE) AS p_one_sided,
+         CAST(NULL AS DOUBLE) AS p_value
+  FROM coefficient_rows AS r
 )
 SELECT r.*, u.n_units, u.n_ratings, u.n_single, u.n_merged, u.n_duplicate_units,
        u.n_raters AS key_raters
 FROM unit_counts AS u
-LEFT JOIN coefficient_rows AS r ON r.metric = u.metric
+LEFT JOIN coefficient_tests AS r ON r.metric = u.metric
 ORDER BY u.metric, r.position;
 CREATE OR REPLACE MACRO agreement_sql_percent_agreement__none__metric(agreement_src, agreement_item, agreement_rater, agreement_value, agreement_metric, agreement_p_default_metric := 'value') AS TABLE
 -- coefficients: agreement coefficients per metric (and slice), any number of them in one
@@ -11527,6 +12242,8 @@ CREATE OR REPLACE MACRO agreement_sql_percent_agreement__none__metric(agreement_
 --   sql/_fleiss, _gwet_ac1, _brennan_prediger, _percent_agreement (through sql/_kappa.sql.j2),
 --   _alpha, _cohen, _scott, _conger .sql.j2; their inputs from sql/_kappa_inputs.sql.j2,
 --   sql/_alpha_sums.sql.j2 and sql/_pairs.sql.j2, whichever form (wide or counts) the plan chose.
+--   With option oriented (asymmetric_weights "oriented") the rater-free coefficients read their
+--   inputs from the pair tables of the metric's two raters (sql/_kappa_pair_inputs.sql.j2).
 --   With option rater_patterns (the plan's, for the pair coefficients and Conger's kappa) the
 --   pair inputs come from sql/_pair_patterns.sql.j2 and Conger's per-rater counts from
 --   pattern_ratings (sql/_rater_patterns.sql.j2): the same per-unit pass, the ratings read once.
@@ -11536,10 +12253,19 @@ CREATE OR REPLACE MACRO agreement_sql_percent_agreement__none__metric(agreement_
 --   same order: one row contract, shaped by family and declared fields, never by name.
 -- Returns: one row per metric (and slice) and coefficient, in `which` order: the coefficient
 --   contract (name, coefficient, value, observed/chance agreement, observed/expected
---   disagreement, n_items, n_values, n_categories, variance, se, ci_low, ci_high,
---   n_boot_valid, pair columns) and the unit counts the caller checks and reports.
+--   disagreement, n_items, n_values, n_categories, variance, null_variance, n_se, se, ci_low,
+--   ci_high, n_boot_valid, pair columns, and the test se0, z, abs_z, p_one_sided, p_value) and
+--   the unit counts the caller checks and reports.
 --   With option ci the analytic se = sqrt(variance) and value -/+ $z se; with option bootstrap
 --   every coefficient's percentile interval over the same replicates (sql/_bootstrap.sql.j2).
+--   With ci or bootstrap, every coefficient that reports null_test (its partial gives
+--   null_variance, the variance under H0: no agreement beyond chance, and n_se, the units its
+--   variance is over) gets its test, in one place for all (coefficient_tests): option
+--   inference "normal" (the default) se0 = sqrt(null_variance), z = value / se0,
+--   p_one_sided = 1 - Phi(z), p_value = 2 (1 - Phi(|z|)) (sql/_normal.sql.j2); "irrcac" (irrCAC's
+--   convention) se0 = se, the same z, and Student's t on n_se - 1 degrees of freedom
+--   (sql/_student_t.sql.j2) for both p-values, the interval's ends left NULL for the caller to
+--   take value -/+ t quantile x se (agreement_sql.distributions: DuckDB has no t quantile).
 --   With option icc_from_patterns (numeric ratings, rater patterns, rater_digits = the raters)
 --   every row also carries its metric's (and slice's) intraclass correlation, the row of form
 --   $icc_form (ICC2) of sql/_icc.sql.j2 computed from the same rater patterns (pattern_ratings),
@@ -11758,7 +12484,8 @@ percent_agreement AS (
          s.n_items,
          s.q AS n_categories,
          s.n_rated,
-         CAST(NULL AS DOUBLE) AS variance
+         CAST(NULL AS DOUBLE) AS variance, CAST(NULL AS DOUBLE) AS null_variance,
+         CAST(NULL AS BIGINT) AS n_se
   FROM kappa_summary AS s
   JOIN percent_agreement_value AS v ON s.metric = v.metric
 )
@@ -11768,20 +12495,27 @@ coefficient_rows AS (
          c.coefficient, c.value,
          c.observed_agreement, c.chance_agreement,
          CAST(NULL AS DOUBLE) AS observed_disagreement, CAST(NULL AS DOUBLE) AS expected_disagreement,
-         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories, c.variance,
+         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories,
+         c.variance,
+         CAST(NULL AS DOUBLE) AS null_variance, CAST(NULL AS BIGINT) AS n_se,
          CAST(NULL AS BIGINT) AS n_raters, CAST(NULL AS BIGINT) AS n_paired_ratings,
          CAST(NULL AS VARCHAR) AS rater_a, CAST(NULL AS VARCHAR) AS rater_b,
-         CAST(NULL AS BIGINT) AS n_pairs, CAST(NULL AS DOUBLE) AS se0,
-         CAST(NULL AS DOUBLE) AS z, CAST(NULL AS DOUBLE) AS p_one_sided,
-         CAST(NULL AS DOUBLE) AS p_value,
+         CAST(NULL AS BIGINT) AS n_pairs,
          CAST(NULL AS DOUBLE) AS se, CAST(NULL AS DOUBLE) AS ci_low,
          CAST(NULL AS DOUBLE) AS ci_high, CAST(NULL AS BIGINT) AS n_boot_valid
   FROM percent_agreement AS c
+),
+coefficient_tests AS (
+  -- no interval asked for: no test
+  SELECT r.*, CAST(NULL AS DOUBLE) AS se0, CAST(NULL AS DOUBLE) AS z,
+         CAST(NULL AS DOUBLE) AS abs_z, CAST(NULL AS DOUBLE) AS p_one_sided,
+         CAST(NULL AS DOUBLE) AS p_value
+  FROM coefficient_rows AS r
 )
 SELECT r.*, u.n_units, u.n_ratings, u.n_single, u.n_merged, u.n_duplicate_units,
        u.n_raters AS key_raters
 FROM unit_counts AS u
-LEFT JOIN coefficient_rows AS r ON r.metric = u.metric
+LEFT JOIN coefficient_tests AS r ON r.metric = u.metric
 ORDER BY u.metric, r.position;
 CREATE OR REPLACE MACRO agreement_sql_percent_agreement__linear__value(agreement_src, agreement_item, agreement_rater, agreement_value, agreement_metric, agreement_p_default_metric := 'value') AS TABLE
 -- coefficients: agreement coefficients per metric (and slice), any number of them in one
@@ -11790,6 +12524,8 @@ CREATE OR REPLACE MACRO agreement_sql_percent_agreement__linear__value(agreement
 --   sql/_fleiss, _gwet_ac1, _brennan_prediger, _percent_agreement (through sql/_kappa.sql.j2),
 --   _alpha, _cohen, _scott, _conger .sql.j2; their inputs from sql/_kappa_inputs.sql.j2,
 --   sql/_alpha_sums.sql.j2 and sql/_pairs.sql.j2, whichever form (wide or counts) the plan chose.
+--   With option oriented (asymmetric_weights "oriented") the rater-free coefficients read their
+--   inputs from the pair tables of the metric's two raters (sql/_kappa_pair_inputs.sql.j2).
 --   With option rater_patterns (the plan's, for the pair coefficients and Conger's kappa) the
 --   pair inputs come from sql/_pair_patterns.sql.j2 and Conger's per-rater counts from
 --   pattern_ratings (sql/_rater_patterns.sql.j2): the same per-unit pass, the ratings read once.
@@ -11799,10 +12535,19 @@ CREATE OR REPLACE MACRO agreement_sql_percent_agreement__linear__value(agreement
 --   same order: one row contract, shaped by family and declared fields, never by name.
 -- Returns: one row per metric (and slice) and coefficient, in `which` order: the coefficient
 --   contract (name, coefficient, value, observed/chance agreement, observed/expected
---   disagreement, n_items, n_values, n_categories, variance, se, ci_low, ci_high,
---   n_boot_valid, pair columns) and the unit counts the caller checks and reports.
+--   disagreement, n_items, n_values, n_categories, variance, null_variance, n_se, se, ci_low,
+--   ci_high, n_boot_valid, pair columns, and the test se0, z, abs_z, p_one_sided, p_value) and
+--   the unit counts the caller checks and reports.
 --   With option ci the analytic se = sqrt(variance) and value -/+ $z se; with option bootstrap
 --   every coefficient's percentile interval over the same replicates (sql/_bootstrap.sql.j2).
+--   With ci or bootstrap, every coefficient that reports null_test (its partial gives
+--   null_variance, the variance under H0: no agreement beyond chance, and n_se, the units its
+--   variance is over) gets its test, in one place for all (coefficient_tests): option
+--   inference "normal" (the default) se0 = sqrt(null_variance), z = value / se0,
+--   p_one_sided = 1 - Phi(z), p_value = 2 (1 - Phi(|z|)) (sql/_normal.sql.j2); "irrcac" (irrCAC's
+--   convention) se0 = se, the same z, and Student's t on n_se - 1 degrees of freedom
+--   (sql/_student_t.sql.j2) for both p-values, the interval's ends left NULL for the caller to
+--   take value -/+ t quantile x se (agreement_sql.distributions: DuckDB has no t quantile).
 --   With option icc_from_patterns (numeric ratings, rater patterns, rater_digits = the raters)
 --   every row also carries its metric's (and slice's) intraclass correlation, the row of form
 --   $icc_form (ICC2) of sql/_icc.sql.j2 computed from the same rater patterns (pattern_ratings),
@@ -12030,7 +12775,8 @@ percent_agreement AS (
          s.n_items,
          s.q AS n_categories,
          s.n_rated,
-         CAST(NULL AS DOUBLE) AS variance
+         CAST(NULL AS DOUBLE) AS variance, CAST(NULL AS DOUBLE) AS null_variance,
+         CAST(NULL AS BIGINT) AS n_se
   FROM kappa_summary AS s
   JOIN percent_agreement_value AS v ON s.metric = v.metric
 )
@@ -12040,20 +12786,27 @@ coefficient_rows AS (
          c.coefficient, c.value,
          c.observed_agreement, c.chance_agreement,
          CAST(NULL AS DOUBLE) AS observed_disagreement, CAST(NULL AS DOUBLE) AS expected_disagreement,
-         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories, c.variance,
+         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories,
+         c.variance,
+         CAST(NULL AS DOUBLE) AS null_variance, CAST(NULL AS BIGINT) AS n_se,
          CAST(NULL AS BIGINT) AS n_raters, CAST(NULL AS BIGINT) AS n_paired_ratings,
          CAST(NULL AS VARCHAR) AS rater_a, CAST(NULL AS VARCHAR) AS rater_b,
-         CAST(NULL AS BIGINT) AS n_pairs, CAST(NULL AS DOUBLE) AS se0,
-         CAST(NULL AS DOUBLE) AS z, CAST(NULL AS DOUBLE) AS p_one_sided,
-         CAST(NULL AS DOUBLE) AS p_value,
+         CAST(NULL AS BIGINT) AS n_pairs,
          CAST(NULL AS DOUBLE) AS se, CAST(NULL AS DOUBLE) AS ci_low,
          CAST(NULL AS DOUBLE) AS ci_high, CAST(NULL AS BIGINT) AS n_boot_valid
   FROM percent_agreement AS c
+),
+coefficient_tests AS (
+  -- no interval asked for: no test
+  SELECT r.*, CAST(NULL AS DOUBLE) AS se0, CAST(NULL AS DOUBLE) AS z,
+         CAST(NULL AS DOUBLE) AS abs_z, CAST(NULL AS DOUBLE) AS p_one_sided,
+         CAST(NULL AS DOUBLE) AS p_value
+  FROM coefficient_rows AS r
 )
 SELECT r.*, u.n_units, u.n_ratings, u.n_single, u.n_merged, u.n_duplicate_units,
        u.n_raters AS key_raters
 FROM unit_counts AS u
-LEFT JOIN coefficient_rows AS r ON r.metric = u.metric
+LEFT JOIN coefficient_tests AS r ON r.metric = u.metric
 ORDER BY u.metric, r.position;
 CREATE OR REPLACE MACRO agreement_sql_percent_agreement__linear__metric(agreement_src, agreement_item, agreement_rater, agreement_value, agreement_metric, agreement_p_default_metric := 'value') AS TABLE
 -- coefficients: agreement coefficients per metric (and slice), any number of them in one
@@ -12062,6 +12815,8 @@ CREATE OR REPLACE MACRO agreement_sql_percent_agreement__linear__metric(agreemen
 --   sql/_fleiss, _gwet_ac1, _brennan_prediger, _percent_agreement (through sql/_kappa.sql.j2),
 --   _alpha, _cohen, _scott, _conger .sql.j2; their inputs from sql/_kappa_inputs.sql.j2,
 --   sql/_alpha_sums.sql.j2 and sql/_pairs.sql.j2, whichever form (wide or counts) the plan chose.
+--   With option oriented (asymmetric_weights "oriented") the rater-free coefficients read their
+--   inputs from the pair tables of the metric's two raters (sql/_kappa_pair_inputs.sql.j2).
 --   With option rater_patterns (the plan's, for the pair coefficients and Conger's kappa) the
 --   pair inputs come from sql/_pair_patterns.sql.j2 and Conger's per-rater counts from
 --   pattern_ratings (sql/_rater_patterns.sql.j2): the same per-unit pass, the ratings read once.
@@ -12071,10 +12826,19 @@ CREATE OR REPLACE MACRO agreement_sql_percent_agreement__linear__metric(agreemen
 --   same order: one row contract, shaped by family and declared fields, never by name.
 -- Returns: one row per metric (and slice) and coefficient, in `which` order: the coefficient
 --   contract (name, coefficient, value, observed/chance agreement, observed/expected
---   disagreement, n_items, n_values, n_categories, variance, se, ci_low, ci_high,
---   n_boot_valid, pair columns) and the unit counts the caller checks and reports.
+--   disagreement, n_items, n_values, n_categories, variance, null_variance, n_se, se, ci_low,
+--   ci_high, n_boot_valid, pair columns, and the test se0, z, abs_z, p_one_sided, p_value) and
+--   the unit counts the caller checks and reports.
 --   With option ci the analytic se = sqrt(variance) and value -/+ $z se; with option bootstrap
 --   every coefficient's percentile interval over the same replicates (sql/_bootstrap.sql.j2).
+--   With ci or bootstrap, every coefficient that reports null_test (its partial gives
+--   null_variance, the variance under H0: no agreement beyond chance, and n_se, the units its
+--   variance is over) gets its test, in one place for all (coefficient_tests): option
+--   inference "normal" (the default) se0 = sqrt(null_variance), z = value / se0,
+--   p_one_sided = 1 - Phi(z), p_value = 2 (1 - Phi(|z|)) (sql/_normal.sql.j2); "irrcac" (irrCAC's
+--   convention) se0 = se, the same z, and Student's t on n_se - 1 degrees of freedom
+--   (sql/_student_t.sql.j2) for both p-values, the interval's ends left NULL for the caller to
+--   take value -/+ t quantile x se (agreement_sql.distributions: DuckDB has no t quantile).
 --   With option icc_from_patterns (numeric ratings, rater patterns, rater_digits = the raters)
 --   every row also carries its metric's (and slice's) intraclass correlation, the row of form
 --   $icc_form (ICC2) of sql/_icc.sql.j2 computed from the same rater patterns (pattern_ratings),
@@ -12302,7 +13066,8 @@ percent_agreement AS (
          s.n_items,
          s.q AS n_categories,
          s.n_rated,
-         CAST(NULL AS DOUBLE) AS variance
+         CAST(NULL AS DOUBLE) AS variance, CAST(NULL AS DOUBLE) AS null_variance,
+         CAST(NULL AS BIGINT) AS n_se
   FROM kappa_summary AS s
   JOIN percent_agreement_value AS v ON s.metric = v.metric
 )
@@ -12312,20 +13077,27 @@ coefficient_rows AS (
          c.coefficient, c.value,
          c.observed_agreement, c.chance_agreement,
          CAST(NULL AS DOUBLE) AS observed_disagreement, CAST(NULL AS DOUBLE) AS expected_disagreement,
-         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories, c.variance,
+         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories,
+         c.variance,
+         CAST(NULL AS DOUBLE) AS null_variance, CAST(NULL AS BIGINT) AS n_se,
          CAST(NULL AS BIGINT) AS n_raters, CAST(NULL AS BIGINT) AS n_paired_ratings,
          CAST(NULL AS VARCHAR) AS rater_a, CAST(NULL AS VARCHAR) AS rater_b,
-         CAST(NULL AS BIGINT) AS n_pairs, CAST(NULL AS DOUBLE) AS se0,
-         CAST(NULL AS DOUBLE) AS z, CAST(NULL AS DOUBLE) AS p_one_sided,
-         CAST(NULL AS DOUBLE) AS p_value,
+         CAST(NULL AS BIGINT) AS n_pairs,
          CAST(NULL AS DOUBLE) AS se, CAST(NULL AS DOUBLE) AS ci_low,
          CAST(NULL AS DOUBLE) AS ci_high, CAST(NULL AS BIGINT) AS n_boot_valid
   FROM percent_agreement AS c
+),
+coefficient_tests AS (
+  -- no interval asked for: no test
+  SELECT r.*, CAST(NULL AS DOUBLE) AS se0, CAST(NULL AS DOUBLE) AS z,
+         CAST(NULL AS DOUBLE) AS abs_z, CAST(NULL AS DOUBLE) AS p_one_sided,
+         CAST(NULL AS DOUBLE) AS p_value
+  FROM coefficient_rows AS r
 )
 SELECT r.*, u.n_units, u.n_ratings, u.n_single, u.n_merged, u.n_duplicate_units,
        u.n_raters AS key_raters
 FROM unit_counts AS u
-LEFT JOIN coefficient_rows AS r ON r.metric = u.metric
+LEFT JOIN coefficient_tests AS r ON r.metric = u.metric
 ORDER BY u.metric, r.position;
 CREATE OR REPLACE MACRO agreement_sql_percent_agreement__quadratic__value(agreement_src, agreement_item, agreement_rater, agreement_value, agreement_metric, agreement_p_default_metric := 'value') AS TABLE
 -- coefficients: agreement coefficients per metric (and slice), any number of them in one
@@ -12334,6 +13106,8 @@ CREATE OR REPLACE MACRO agreement_sql_percent_agreement__quadratic__value(agreem
 --   sql/_fleiss, _gwet_ac1, _brennan_prediger, _percent_agreement (through sql/_kappa.sql.j2),
 --   _alpha, _cohen, _scott, _conger .sql.j2; their inputs from sql/_kappa_inputs.sql.j2,
 --   sql/_alpha_sums.sql.j2 and sql/_pairs.sql.j2, whichever form (wide or counts) the plan chose.
+--   With option oriented (asymmetric_weights "oriented") the rater-free coefficients read their
+--   inputs from the pair tables of the metric's two raters (sql/_kappa_pair_inputs.sql.j2).
 --   With option rater_patterns (the plan's, for the pair coefficients and Conger's kappa) the
 --   pair inputs come from sql/_pair_patterns.sql.j2 and Conger's per-rater counts from
 --   pattern_ratings (sql/_rater_patterns.sql.j2): the same per-unit pass, the ratings read once.
@@ -12343,10 +13117,19 @@ CREATE OR REPLACE MACRO agreement_sql_percent_agreement__quadratic__value(agreem
 --   same order: one row contract, shaped by family and declared fields, never by name.
 -- Returns: one row per metric (and slice) and coefficient, in `which` order: the coefficient
 --   contract (name, coefficient, value, observed/chance agreement, observed/expected
---   disagreement, n_items, n_values, n_categories, variance, se, ci_low, ci_high,
---   n_boot_valid, pair columns) and the unit counts the caller checks and reports.
+--   disagreement, n_items, n_values, n_categories, variance, null_variance, n_se, se, ci_low,
+--   ci_high, n_boot_valid, pair columns, and the test se0, z, abs_z, p_one_sided, p_value) and
+--   the unit counts the caller checks and reports.
 --   With option ci the analytic se = sqrt(variance) and value -/+ $z se; with option bootstrap
 --   every coefficient's percentile interval over the same replicates (sql/_bootstrap.sql.j2).
+--   With ci or bootstrap, every coefficient that reports null_test (its partial gives
+--   null_variance, the variance under H0: no agreement beyond chance, and n_se, the units its
+--   variance is over) gets its test, in one place for all (coefficient_tests): option
+--   inference "normal" (the default) se0 = sqrt(null_variance), z = value / se0,
+--   p_one_sided = 1 - Phi(z), p_value = 2 (1 - Phi(|z|)) (sql/_normal.sql.j2); "irrcac" (irrCAC's
+--   convention) se0 = se, the same z, and Student's t on n_se - 1 degrees of freedom
+--   (sql/_student_t.sql.j2) for both p-values, the interval's ends left NULL for the caller to
+--   take value -/+ t quantile x se (agreement_sql.distributions: DuckDB has no t quantile).
 --   With option icc_from_patterns (numeric ratings, rater patterns, rater_digits = the raters)
 --   every row also carries its metric's (and slice's) intraclass correlation, the row of form
 --   $icc_form (ICC2) of sql/_icc.sql.j2 computed from the same rater patterns (pattern_ratings),
@@ -12574,7 +13357,8 @@ percent_agreement AS (
          s.n_items,
          s.q AS n_categories,
          s.n_rated,
-         CAST(NULL AS DOUBLE) AS variance
+         CAST(NULL AS DOUBLE) AS variance, CAST(NULL AS DOUBLE) AS null_variance,
+         CAST(NULL AS BIGINT) AS n_se
   FROM kappa_summary AS s
   JOIN percent_agreement_value AS v ON s.metric = v.metric
 )
@@ -12584,20 +13368,27 @@ coefficient_rows AS (
          c.coefficient, c.value,
          c.observed_agreement, c.chance_agreement,
          CAST(NULL AS DOUBLE) AS observed_disagreement, CAST(NULL AS DOUBLE) AS expected_disagreement,
-         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories, c.variance,
+         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories,
+         c.variance,
+         CAST(NULL AS DOUBLE) AS null_variance, CAST(NULL AS BIGINT) AS n_se,
          CAST(NULL AS BIGINT) AS n_raters, CAST(NULL AS BIGINT) AS n_paired_ratings,
          CAST(NULL AS VARCHAR) AS rater_a, CAST(NULL AS VARCHAR) AS rater_b,
-         CAST(NULL AS BIGINT) AS n_pairs, CAST(NULL AS DOUBLE) AS se0,
-         CAST(NULL AS DOUBLE) AS z, CAST(NULL AS DOUBLE) AS p_one_sided,
-         CAST(NULL AS DOUBLE) AS p_value,
+         CAST(NULL AS BIGINT) AS n_pairs,
          CAST(NULL AS DOUBLE) AS se, CAST(NULL AS DOUBLE) AS ci_low,
          CAST(NULL AS DOUBLE) AS ci_high, CAST(NULL AS BIGINT) AS n_boot_valid
   FROM percent_agreement AS c
+),
+coefficient_tests AS (
+  -- no interval asked for: no test
+  SELECT r.*, CAST(NULL AS DOUBLE) AS se0, CAST(NULL AS DOUBLE) AS z,
+         CAST(NULL AS DOUBLE) AS abs_z, CAST(NULL AS DOUBLE) AS p_one_sided,
+         CAST(NULL AS DOUBLE) AS p_value
+  FROM coefficient_rows AS r
 )
 SELECT r.*, u.n_units, u.n_ratings, u.n_single, u.n_merged, u.n_duplicate_units,
        u.n_raters AS key_raters
 FROM unit_counts AS u
-LEFT JOIN coefficient_rows AS r ON r.metric = u.metric
+LEFT JOIN coefficient_tests AS r ON r.metric = u.metric
 ORDER BY u.metric, r.position;
 CREATE OR REPLACE MACRO agreement_sql_percent_agreement__quadratic__metric(agreement_src, agreement_item, agreement_rater, agreement_value, agreement_metric, agreement_p_default_metric := 'value') AS TABLE
 -- coefficients: agreement coefficients per metric (and slice), any number of them in one
@@ -12606,6 +13397,8 @@ CREATE OR REPLACE MACRO agreement_sql_percent_agreement__quadratic__metric(agree
 --   sql/_fleiss, _gwet_ac1, _brennan_prediger, _percent_agreement (through sql/_kappa.sql.j2),
 --   _alpha, _cohen, _scott, _conger .sql.j2; their inputs from sql/_kappa_inputs.sql.j2,
 --   sql/_alpha_sums.sql.j2 and sql/_pairs.sql.j2, whichever form (wide or counts) the plan chose.
+--   With option oriented (asymmetric_weights "oriented") the rater-free coefficients read their
+--   inputs from the pair tables of the metric's two raters (sql/_kappa_pair_inputs.sql.j2).
 --   With option rater_patterns (the plan's, for the pair coefficients and Conger's kappa) the
 --   pair inputs come from sql/_pair_patterns.sql.j2 and Conger's per-rater counts from
 --   pattern_ratings (sql/_rater_patterns.sql.j2): the same per-unit pass, the ratings read once.
@@ -12615,10 +13408,19 @@ CREATE OR REPLACE MACRO agreement_sql_percent_agreement__quadratic__metric(agree
 --   same order: one row contract, shaped by family and declared fields, never by name.
 -- Returns: one row per metric (and slice) and coefficient, in `which` order: the coefficient
 --   contract (name, coefficient, value, observed/chance agreement, observed/expected
---   disagreement, n_items, n_values, n_categories, variance, se, ci_low, ci_high,
---   n_boot_valid, pair columns) and the unit counts the caller checks and reports.
+--   disagreement, n_items, n_values, n_categories, variance, null_variance, n_se, se, ci_low,
+--   ci_high, n_boot_valid, pair columns, and the test se0, z, abs_z, p_one_sided, p_value) and
+--   the unit counts the caller checks and reports.
 --   With option ci the analytic se = sqrt(variance) and value -/+ $z se; with option bootstrap
 --   every coefficient's percentile interval over the same replicates (sql/_bootstrap.sql.j2).
+--   With ci or bootstrap, every coefficient that reports null_test (its partial gives
+--   null_variance, the variance under H0: no agreement beyond chance, and n_se, the units its
+--   variance is over) gets its test, in one place for all (coefficient_tests): option
+--   inference "normal" (the default) se0 = sqrt(null_variance), z = value / se0,
+--   p_one_sided = 1 - Phi(z), p_value = 2 (1 - Phi(|z|)) (sql/_normal.sql.j2); "irrcac" (irrCAC's
+--   convention) se0 = se, the same z, and Student's t on n_se - 1 degrees of freedom
+--   (sql/_student_t.sql.j2) for both p-values, the interval's ends left NULL for the caller to
+--   take value -/+ t quantile x se (agreement_sql.distributions: DuckDB has no t quantile).
 --   With option icc_from_patterns (numeric ratings, rater patterns, rater_digits = the raters)
 --   every row also carries its metric's (and slice's) intraclass correlation, the row of form
 --   $icc_form (ICC2) of sql/_icc.sql.j2 computed from the same rater patterns (pattern_ratings),
@@ -12846,7 +13648,8 @@ percent_agreement AS (
          s.n_items,
          s.q AS n_categories,
          s.n_rated,
-         CAST(NULL AS DOUBLE) AS variance
+         CAST(NULL AS DOUBLE) AS variance, CAST(NULL AS DOUBLE) AS null_variance,
+         CAST(NULL AS BIGINT) AS n_se
   FROM kappa_summary AS s
   JOIN percent_agreement_value AS v ON s.metric = v.metric
 )
@@ -12856,20 +13659,27 @@ coefficient_rows AS (
          c.coefficient, c.value,
          c.observed_agreement, c.chance_agreement,
          CAST(NULL AS DOUBLE) AS observed_disagreement, CAST(NULL AS DOUBLE) AS expected_disagreement,
-         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories, c.variance,
+         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories,
+         c.variance,
+         CAST(NULL AS DOUBLE) AS null_variance, CAST(NULL AS BIGINT) AS n_se,
          CAST(NULL AS BIGINT) AS n_raters, CAST(NULL AS BIGINT) AS n_paired_ratings,
          CAST(NULL AS VARCHAR) AS rater_a, CAST(NULL AS VARCHAR) AS rater_b,
-         CAST(NULL AS BIGINT) AS n_pairs, CAST(NULL AS DOUBLE) AS se0,
-         CAST(NULL AS DOUBLE) AS z, CAST(NULL AS DOUBLE) AS p_one_sided,
-         CAST(NULL AS DOUBLE) AS p_value,
+         CAST(NULL AS BIGINT) AS n_pairs,
          CAST(NULL AS DOUBLE) AS se, CAST(NULL AS DOUBLE) AS ci_low,
          CAST(NULL AS DOUBLE) AS ci_high, CAST(NULL AS BIGINT) AS n_boot_valid
   FROM percent_agreement AS c
+),
+coefficient_tests AS (
+  -- no interval asked for: no test
+  SELECT r.*, CAST(NULL AS DOUBLE) AS se0, CAST(NULL AS DOUBLE) AS z,
+         CAST(NULL AS DOUBLE) AS abs_z, CAST(NULL AS DOUBLE) AS p_one_sided,
+         CAST(NULL AS DOUBLE) AS p_value
+  FROM coefficient_rows AS r
 )
 SELECT r.*, u.n_units, u.n_ratings, u.n_single, u.n_merged, u.n_duplicate_units,
        u.n_raters AS key_raters
 FROM unit_counts AS u
-LEFT JOIN coefficient_rows AS r ON r.metric = u.metric
+LEFT JOIN coefficient_tests AS r ON r.metric = u.metric
 ORDER BY u.metric, r.position;
 CREATE OR REPLACE MACRO percent_agreement(src, weights := NULL, item := 'item', rater := 'rater', value := 'value', metric := NULL) AS TABLE
 SELECT * FROM agreement_sql_percent_agreement__none__value(src, item, rater, value, COALESCE(metric, value), agreement_p_default_metric := value)
@@ -12899,6 +13709,8 @@ CREATE OR REPLACE MACRO agreement_sql_bangdiwala_b__value(agreement_src, agreeme
 --   sql/_fleiss, _gwet_ac1, _brennan_prediger, _percent_agreement (through sql/_kappa.sql.j2),
 --   _alpha, _cohen, _scott, _conger .sql.j2; their inputs from sql/_kappa_inputs.sql.j2,
 --   sql/_alpha_sums.sql.j2 and sql/_pairs.sql.j2, whichever form (wide or counts) the plan chose.
+--   With option oriented (asymmetric_weights "oriented") the rater-free coefficients read their
+--   inputs from the pair tables of the metric's two raters (sql/_kappa_pair_inputs.sql.j2).
 --   With option rater_patterns (the plan's, for the pair coefficients and Conger's kappa) the
 --   pair inputs come from sql/_pair_patterns.sql.j2 and Conger's per-rater counts from
 --   pattern_ratings (sql/_rater_patterns.sql.j2): the same per-unit pass, the ratings read once.
@@ -12908,10 +13720,19 @@ CREATE OR REPLACE MACRO agreement_sql_bangdiwala_b__value(agreement_src, agreeme
 --   same order: one row contract, shaped by family and declared fields, never by name.
 -- Returns: one row per metric (and slice) and coefficient, in `which` order: the coefficient
 --   contract (name, coefficient, value, observed/chance agreement, observed/expected
---   disagreement, n_items, n_values, n_categories, variance, se, ci_low, ci_high,
---   n_boot_valid, pair columns) and the unit counts the caller checks and reports.
+--   disagreement, n_items, n_values, n_categories, variance, null_variance, n_se, se, ci_low,
+--   ci_high, n_boot_valid, pair columns, and the test se0, z, abs_z, p_one_sided, p_value) and
+--   the unit counts the caller checks and reports.
 --   With option ci the analytic se = sqrt(variance) and value -/+ $z se; with option bootstrap
 --   every coefficient's percentile interval over the same replicates (sql/_bootstrap.sql.j2).
+--   With ci or bootstrap, every coefficient that reports null_test (its partial gives
+--   null_variance, the variance under H0: no agreement beyond chance, and n_se, the units its
+--   variance is over) gets its test, in one place for all (coefficient_tests): option
+--   inference "normal" (the default) se0 = sqrt(null_variance), z = value / se0,
+--   p_one_sided = 1 - Phi(z), p_value = 2 (1 - Phi(|z|)) (sql/_normal.sql.j2); "irrcac" (irrCAC's
+--   convention) se0 = se, the same z, and Student's t on n_se - 1 degrees of freedom
+--   (sql/_student_t.sql.j2) for both p-values, the interval's ends left NULL for the caller to
+--   take value -/+ t quantile x se (agreement_sql.distributions: DuckDB has no t quantile).
 --   With option icc_from_patterns (numeric ratings, rater patterns, rater_digits = the raters)
 --   every row also carries its metric's (and slice's) intraclass correlation, the row of form
 --   $icc_form (ICC2) of sql/_icc.sql.j2 computed from the same rater patterns (pattern_ratings),
@@ -13206,19 +14027,26 @@ coefficient_rows AS (
          c.coefficient, c.value,
          c.observed_agreement, c.chance_agreement,
          CAST(NULL AS DOUBLE) AS observed_disagreement, CAST(NULL AS DOUBLE) AS expected_disagreement,
-         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories, c.variance,
+         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories,
+         c.variance,
+         CAST(NULL AS DOUBLE) AS null_variance, CAST(NULL AS BIGINT) AS n_se,
          c.n_raters, c.n_paired_ratings, c.rater_a, c.rater_b,
 CAST(NULL AS BIGINT) AS n_pairs,
-CAST(NULL AS DOUBLE) AS se0, CAST(NULL AS DOUBLE) AS z,
-         CAST(NULL AS DOUBLE) AS p_one_sided, CAST(NULL AS DOUBLE) AS p_value,
          CAST(NULL AS DOUBLE) AS se, CAST(NULL AS DOUBLE) AS ci_low,
          CAST(NULL AS DOUBLE) AS ci_high, CAST(NULL AS BIGINT) AS n_boot_valid
   FROM bangdiwala_b AS c
+),
+coefficient_tests AS (
+  -- no interval asked for: no test
+  SELECT r.*, CAST(NULL AS DOUBLE) AS se0, CAST(NULL AS DOUBLE) AS z,
+         CAST(NULL AS DOUBLE) AS abs_z, CAST(NULL AS DOUBLE) AS p_one_sided,
+         CAST(NULL AS DOUBLE) AS p_value
+  FROM coefficient_rows AS r
 )
 SELECT r.*, u.n_units, u.n_ratings, u.n_single, u.n_merged, u.n_duplicate_units,
        u.n_raters AS key_raters
 FROM unit_counts AS u
-LEFT JOIN coefficient_rows AS r ON r.metric = u.metric
+LEFT JOIN coefficient_tests AS r ON r.metric = u.metric
 ORDER BY u.metric, r.position;
 CREATE OR REPLACE MACRO agreement_sql_bangdiwala_b__metric(agreement_src, agreement_item, agreement_rater, agreement_value, agreement_metric, agreement_p_default_metric := 'value') AS TABLE
 -- coefficients: agreement coefficients per metric (and slice), any number of them in one
@@ -13227,6 +14055,8 @@ CREATE OR REPLACE MACRO agreement_sql_bangdiwala_b__metric(agreement_src, agreem
 --   sql/_fleiss, _gwet_ac1, _brennan_prediger, _percent_agreement (through sql/_kappa.sql.j2),
 --   _alpha, _cohen, _scott, _conger .sql.j2; their inputs from sql/_kappa_inputs.sql.j2,
 --   sql/_alpha_sums.sql.j2 and sql/_pairs.sql.j2, whichever form (wide or counts) the plan chose.
+--   With option oriented (asymmetric_weights "oriented") the rater-free coefficients read their
+--   inputs from the pair tables of the metric's two raters (sql/_kappa_pair_inputs.sql.j2).
 --   With option rater_patterns (the plan's, for the pair coefficients and Conger's kappa) the
 --   pair inputs come from sql/_pair_patterns.sql.j2 and Conger's per-rater counts from
 --   pattern_ratings (sql/_rater_patterns.sql.j2): the same per-unit pass, the ratings read once.
@@ -13236,10 +14066,19 @@ CREATE OR REPLACE MACRO agreement_sql_bangdiwala_b__metric(agreement_src, agreem
 --   same order: one row contract, shaped by family and declared fields, never by name.
 -- Returns: one row per metric (and slice) and coefficient, in `which` order: the coefficient
 --   contract (name, coefficient, value, observed/chance agreement, observed/expected
---   disagreement, n_items, n_values, n_categories, variance, se, ci_low, ci_high,
---   n_boot_valid, pair columns) and the unit counts the caller checks and reports.
+--   disagreement, n_items, n_values, n_categories, variance, null_variance, n_se, se, ci_low,
+--   ci_high, n_boot_valid, pair columns, and the test se0, z, abs_z, p_one_sided, p_value) and
+--   the unit counts the caller checks and reports.
 --   With option ci the analytic se = sqrt(variance) and value -/+ $z se; with option bootstrap
 --   every coefficient's percentile interval over the same replicates (sql/_bootstrap.sql.j2).
+--   With ci or bootstrap, every coefficient that reports null_test (its partial gives
+--   null_variance, the variance under H0: no agreement beyond chance, and n_se, the units its
+--   variance is over) gets its test, in one place for all (coefficient_tests): option
+--   inference "normal" (the default) se0 = sqrt(null_variance), z = value / se0,
+--   p_one_sided = 1 - Phi(z), p_value = 2 (1 - Phi(|z|)) (sql/_normal.sql.j2); "irrcac" (irrCAC's
+--   convention) se0 = se, the same z, and Student's t on n_se - 1 degrees of freedom
+--   (sql/_student_t.sql.j2) for both p-values, the interval's ends left NULL for the caller to
+--   take value -/+ t quantile x se (agreement_sql.distributions: DuckDB has no t quantile).
 --   With option icc_from_patterns (numeric ratings, rater patterns, rater_digits = the raters)
 --   every row also carries its metric's (and slice's) intraclass correlation, the row of form
 --   $icc_form (ICC2) of sql/_icc.sql.j2 computed from the same rater patterns (pattern_ratings),
@@ -13534,19 +14373,26 @@ coefficient_rows AS (
          c.coefficient, c.value,
          c.observed_agreement, c.chance_agreement,
          CAST(NULL AS DOUBLE) AS observed_disagreement, CAST(NULL AS DOUBLE) AS expected_disagreement,
-         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories, c.variance,
+         c.n_items, CAST(NULL AS BIGINT) AS n_values, c.n_categories,
+         c.variance,
+         CAST(NULL AS DOUBLE) AS null_variance, CAST(NULL AS BIGINT) AS n_se,
          c.n_raters, c.n_paired_ratings, c.rater_a, c.rater_b,
 CAST(NULL AS BIGINT) AS n_pairs,
-CAST(NULL AS DOUBLE) AS se0, CAST(NULL AS DOUBLE) AS z,
-         CAST(NULL AS DOUBLE) AS p_one_sided, CAST(NULL AS DOUBLE) AS p_value,
          CAST(NULL AS DOUBLE) AS se, CAST(NULL AS DOUBLE) AS ci_low,
          CAST(NULL AS DOUBLE) AS ci_high, CAST(NULL AS BIGINT) AS n_boot_valid
   FROM bangdiwala_b AS c
+),
+coefficient_tests AS (
+  -- no interval asked for: no test
+  SELECT r.*, CAST(NULL AS DOUBLE) AS se0, CAST(NULL AS DOUBLE) AS z,
+         CAST(NULL AS DOUBLE) AS abs_z, CAST(NULL AS DOUBLE) AS p_one_sided,
+         CAST(NULL AS DOUBLE) AS p_value
+  FROM coefficient_rows AS r
 )
 SELECT r.*, u.n_units, u.n_ratings, u.n_single, u.n_merged, u.n_duplicate_units,
        u.n_raters AS key_raters
 FROM unit_counts AS u
-LEFT JOIN coefficient_rows AS r ON r.metric = u.metric
+LEFT JOIN coefficient_tests AS r ON r.metric = u.metric
 ORDER BY u.metric, r.position;
 CREATE OR REPLACE MACRO bangdiwala_b(src, item := 'item', rater := 'rater', value := 'value', metric := NULL) AS TABLE
 SELECT * FROM agreement_sql_bangdiwala_b__value(src, item, rater, value, COALESCE(metric, value), agreement_p_default_metric := value)
@@ -13561,6 +14407,8 @@ CREATE OR REPLACE MACRO agreement_sql_krippendorff_alpha__nominal__value(agreeme
 --   sql/_fleiss, _gwet_ac1, _brennan_prediger, _percent_agreement (through sql/_kappa.sql.j2),
 --   _alpha, _cohen, _scott, _conger .sql.j2; their inputs from sql/_kappa_inputs.sql.j2,
 --   sql/_alpha_sums.sql.j2 and sql/_pairs.sql.j2, whichever form (wide or counts) the plan chose.
+--   With option oriented (asymmetric_weights "oriented") the rater-free coefficients read their
+--   inputs from the pair tables of the metric's two raters (sql/_kappa_pair_inputs.sql.j2).
 --   With option rater_patterns (the plan's, for the pair coefficients and Conger's kappa) the
 --   pair inputs come from sql/_pair_patterns.sql.j2 and Conger's per-rater counts from
 --   pattern_ratings (sql/_rater_patterns.sql.j2): the same per-unit pass, the ratings read once.
@@ -13570,10 +14418,19 @@ CREATE OR REPLACE MACRO agreement_sql_krippendorff_alpha__nominal__value(agreeme
 --   same order: one row contract, shaped by family and declared fields, never by name.
 -- Returns: one row per metric (and slice) and coefficient, in `which` order: the coefficient
 --   contract (name, coefficient, value, observed/chance agreement, observed/expected
---   disagreement, n_items, n_values, n_categories, variance, se, ci_low, ci_high,
---   n_boot_valid, pair columns) and the unit counts the caller checks and reports.
+--   disagreement, n_items, n_values, n_categories, variance, null_variance, n_se, se, ci_low,
+--   ci_high, n_boot_valid, pair columns, and the test se0, z, abs_z, p_one_sided, p_value) and
+--   the unit counts the caller checks and reports.
 --   With option ci the analytic se = sqrt(variance) and value -/+ $z se; with option bootstrap
 --   every coefficient's percentile interval over the same replicates (sql/_bootstrap.sql.j2).
+--   With ci or bootstrap, every coefficient that reports null_test (its partial gives
+--   null_variance, the variance under H0: no agreement beyond chance, and n_se, the units its
+--   variance is over) gets its test, in one place for all (coefficient_tests): option
+--   inference "normal" (the default) se0 = sqrt(null_variance), z = value / se0,
+--   p_one_sided = 1 - Phi(z), p_value = 2 (1 - Phi(|z|)) (sql/_normal.sql.j2); "irrcac" (irrCAC's
+--   convention) se0 = se, the same z, and Student's t on n_se - 1 degrees of freedom
+--   (sql/_student_t.sql.j2) for both p-values, the interval's ends left NULL for the caller to
+--   take value -/+ t quantile x se (agreement_sql.distributions: DuckDB has no t quantile).
 --   With option icc_from_patterns (numeric ratings, rater patterns, rater_digits = the raters)
 --   every row also carries its metric's (and slice's) intraclass correlation, the row of form
 --   $icc_form (ICC2) of sql/_icc.sql.j2 computed from the same rater patterns (pattern_ratings),
@@ -13723,7 +14580,7 @@ alpha_sums AS (
   JOIN alpha_unit_sums AS p ON t.metric = p.metric
 )
 ,
-krippendorff_alpha AS (
+krippendorff_alpha_value AS (
   SELECT k.metric,
          'krippendorff_alpha' AS coefficient,
          CASE WHEN s.n_categories = 1 THEN 1.0
@@ -13735,6 +14592,12 @@ krippendorff_alpha AS (
          COALESCE(s.n_categories, 0) AS n_categories
   FROM unit_counts AS k
   LEFT JOIN alpha_sums AS s ON k.metric = s.metric
+),
+krippendorff_alpha AS (
+  SELECT v.*,
+         CAST(NULL AS DOUBLE) AS variance, CAST(NULL AS DOUBLE) AS null_variance,
+         CAST(NULL AS BIGINT) AS n_se
+  FROM krippendorff_alpha_value AS v
 )
 ,
 coefficient_rows AS (
@@ -13742,20 +14605,26 @@ coefficient_rows AS (
          c.coefficient, c.value,
          CAST(NULL AS DOUBLE) AS observed_agreement, CAST(NULL AS DOUBLE) AS chance_agreement,
          c.observed_disagreement, c.expected_disagreement, c.n_items, c.n_values, c.n_categories,
-         CAST(NULL AS DOUBLE) AS variance,
+         c.variance,
+         CAST(NULL AS DOUBLE) AS null_variance, CAST(NULL AS BIGINT) AS n_se,
          CAST(NULL AS BIGINT) AS n_raters, CAST(NULL AS BIGINT) AS n_paired_ratings,
          CAST(NULL AS VARCHAR) AS rater_a, CAST(NULL AS VARCHAR) AS rater_b,
-         CAST(NULL AS BIGINT) AS n_pairs, CAST(NULL AS DOUBLE) AS se0,
-         CAST(NULL AS DOUBLE) AS z, CAST(NULL AS DOUBLE) AS p_one_sided,
-         CAST(NULL AS DOUBLE) AS p_value,
+         CAST(NULL AS BIGINT) AS n_pairs,
          CAST(NULL AS DOUBLE) AS se, CAST(NULL AS DOUBLE) AS ci_low,
          CAST(NULL AS DOUBLE) AS ci_high, CAST(NULL AS BIGINT) AS n_boot_valid
   FROM krippendorff_alpha AS c
+),
+coefficient_tests AS (
+  -- no interval asked for: no test
+  SELECT r.*, CAST(NULL AS DOUBLE) AS se0, CAST(NULL AS DOUBLE) AS z,
+         CAST(NULL AS DOUBLE) AS abs_z, CAST(NULL AS DOUBLE) AS p_one_sided,
+         CAST(NULL AS DOUBLE) AS p_value
+  FROM coefficient_rows AS r
 )
 SELECT r.*, u.n_units, u.n_ratings, u.n_single, u.n_merged, u.n_duplicate_units,
        u.n_raters AS key_raters
 FROM unit_counts AS u
-LEFT JOIN coefficient_rows AS r ON r.metric = u.metric
+LEFT JOIN coefficient_tests AS r ON r.metric = u.metric
 ORDER BY u.metric, r.position;
 CREATE OR REPLACE MACRO agreement_sql_krippendorff_alpha__nominal__metric(agreement_src, agreement_item, agreement_rater, agreement_value, agreement_metric, agreement_p_default_metric := 'value') AS TABLE
 -- coefficients: agreement coefficients per metric (and slice), any number of them in one
@@ -13764,6 +14633,8 @@ CREATE OR REPLACE MACRO agreement_sql_krippendorff_alpha__nominal__metric(agreem
 --   sql/_fleiss, _gwet_ac1, _brennan_prediger, _percent_agreement (through sql/_kappa.sql.j2),
 --   _alpha, _cohen, _scott, _conger .sql.j2; their inputs from sql/_kappa_inputs.sql.j2,
 --   sql/_alpha_sums.sql.j2 and sql/_pairs.sql.j2, whichever form (wide or counts) the plan chose.
+--   With option oriented (asymmetric_weights "oriented") the rater-free coefficients read their
+--   inputs from the pair tables of the metric's two raters (sql/_kappa_pair_inputs.sql.j2).
 --   With option rater_patterns (the plan's, for the pair coefficients and Conger's kappa) the
 --   pair inputs come from sql/_pair_patterns.sql.j2 and Conger's per-rater counts from
 --   pattern_ratings (sql/_rater_patterns.sql.j2): the same per-unit pass, the ratings read once.
@@ -13773,10 +14644,19 @@ CREATE OR REPLACE MACRO agreement_sql_krippendorff_alpha__nominal__metric(agreem
 --   same order: one row contract, shaped by family and declared fields, never by name.
 -- Returns: one row per metric (and slice) and coefficient, in `which` order: the coefficient
 --   contract (name, coefficient, value, observed/chance agreement, observed/expected
---   disagreement, n_items, n_values, n_categories, variance, se, ci_low, ci_high,
---   n_boot_valid, pair columns) and the unit counts the caller checks and reports.
+--   disagreement, n_items, n_values, n_categories, variance, null_variance, n_se, se, ci_low,
+--   ci_high, n_boot_valid, pair columns, and the test se0, z, abs_z, p_one_sided, p_value) and
+--   the unit counts the caller checks and reports.
 --   With option ci the analytic se = sqrt(variance) and value -/+ $z se; with option bootstrap
 --   every coefficient's percentile interval over the same replicates (sql/_bootstrap.sql.j2).
+--   With ci or bootstrap, every coefficient that reports null_test (its partial gives
+--   null_variance, the variance under H0: no agreement beyond chance, and n_se, the units its
+--   variance is over) gets its test, in one place for all (coefficient_tests): option
+--   inference "normal" (the default) se0 = sqrt(null_variance), z = value / se0,
+--   p_one_sided = 1 - Phi(z), p_value = 2 (1 - Phi(|z|)) (sql/_normal.sql.j2); "irrcac" (irrCAC's
+--   convention) se0 = se, the same z, and Student's t on n_se - 1 degrees of freedom
+--   (sql/_student_t.sql.j2) for both p-values, the interval's ends left NULL for the caller to
+--   take value -/+ t quantile x se (agreement_sql.distributions: DuckDB has no t quantile).
 --   With option icc_from_patterns (numeric ratings, rater patterns, rater_digits = the raters)
 --   every row also carries its metric's (and slice's) intraclass correlation, the row of form
 --   $icc_form (ICC2) of sql/_icc.sql.j2 computed from the same rater patterns (pattern_ratings),
@@ -13926,7 +14806,7 @@ alpha_sums AS (
   JOIN alpha_unit_sums AS p ON t.metric = p.metric
 )
 ,
-krippendorff_alpha AS (
+krippendorff_alpha_value AS (
   SELECT k.metric,
          'krippendorff_alpha' AS coefficient,
          CASE WHEN s.n_categories = 1 THEN 1.0
@@ -13938,6 +14818,12 @@ krippendorff_alpha AS (
          COALESCE(s.n_categories, 0) AS n_categories
   FROM unit_counts AS k
   LEFT JOIN alpha_sums AS s ON k.metric = s.metric
+),
+krippendorff_alpha AS (
+  SELECT v.*,
+         CAST(NULL AS DOUBLE) AS variance, CAST(NULL AS DOUBLE) AS null_variance,
+         CAST(NULL AS BIGINT) AS n_se
+  FROM krippendorff_alpha_value AS v
 )
 ,
 coefficient_rows AS (
@@ -13945,20 +14831,26 @@ coefficient_rows AS (
          c.coefficient, c.value,
          CAST(NULL AS DOUBLE) AS observed_agreement, CAST(NULL AS DOUBLE) AS chance_agreement,
          c.observed_disagreement, c.expected_disagreement, c.n_items, c.n_values, c.n_categories,
-         CAST(NULL AS DOUBLE) AS variance,
+         c.variance,
+         CAST(NULL AS DOUBLE) AS null_variance, CAST(NULL AS BIGINT) AS n_se,
          CAST(NULL AS BIGINT) AS n_raters, CAST(NULL AS BIGINT) AS n_paired_ratings,
          CAST(NULL AS VARCHAR) AS rater_a, CAST(NULL AS VARCHAR) AS rater_b,
-         CAST(NULL AS BIGINT) AS n_pairs, CAST(NULL AS DOUBLE) AS se0,
-         CAST(NULL AS DOUBLE) AS z, CAST(NULL AS DOUBLE) AS p_one_sided,
-         CAST(NULL AS DOUBLE) AS p_value,
+         CAST(NULL AS BIGINT) AS n_pairs,
          CAST(NULL AS DOUBLE) AS se, CAST(NULL AS DOUBLE) AS ci_low,
          CAST(NULL AS DOUBLE) AS ci_high, CAST(NULL AS BIGINT) AS n_boot_valid
   FROM krippendorff_alpha AS c
+),
+coefficient_tests AS (
+  -- no interval asked for: no test
+  SELECT r.*, CAST(NULL AS DOUBLE) AS se0, CAST(NULL AS DOUBLE) AS z,
+         CAST(NULL AS DOUBLE) AS abs_z, CAST(NULL AS DOUBLE) AS p_one_sided,
+         CAST(NULL AS DOUBLE) AS p_value
+  FROM coefficient_rows AS r
 )
 SELECT r.*, u.n_units, u.n_ratings, u.n_single, u.n_merged, u.n_duplicate_units,
        u.n_raters AS key_raters
 FROM unit_counts AS u
-LEFT JOIN coefficient_rows AS r ON r.metric = u.metric
+LEFT JOIN coefficient_tests AS r ON r.metric = u.metric
 ORDER BY u.metric, r.position;
 CREATE OR REPLACE MACRO agreement_sql_krippendorff_alpha__ordinal__value(agreement_src, agreement_item, agreement_rater, agreement_value, agreement_metric, agreement_p_default_metric := 'value') AS TABLE
 -- coefficients: agreement coefficients per metric (and slice), any number of them in one
@@ -13967,6 +14859,8 @@ CREATE OR REPLACE MACRO agreement_sql_krippendorff_alpha__ordinal__value(agreeme
 --   sql/_fleiss, _gwet_ac1, _brennan_prediger, _percent_agreement (through sql/_kappa.sql.j2),
 --   _alpha, _cohen, _scott, _conger .sql.j2; their inputs from sql/_kappa_inputs.sql.j2,
 --   sql/_alpha_sums.sql.j2 and sql/_pairs.sql.j2, whichever form (wide or counts) the plan chose.
+--   With option oriented (asymmetric_weights "oriented") the rater-free coefficients read their
+--   inputs from the pair tables of the metric's two raters (sql/_kappa_pair_inputs.sql.j2).
 --   With option rater_patterns (the plan's, for the pair coefficients and Conger's kappa) the
 --   pair inputs come from sql/_pair_patterns.sql.j2 and Conger's per-rater counts from
 --   pattern_ratings (sql/_rater_patterns.sql.j2): the same per-unit pass, the ratings read once.
@@ -13976,10 +14870,19 @@ CREATE OR REPLACE MACRO agreement_sql_krippendorff_alpha__ordinal__value(agreeme
 --   same order: one row contract, shaped by family and declared fields, never by name.
 -- Returns: one row per metric (and slice) and coefficient, in `which` order: the coefficient
 --   contract (name, coefficient, value, observed/chance agreement, observed/expected
---   disagreement, n_items, n_values, n_categories, variance, se, ci_low, ci_high,
---   n_boot_valid, pair columns) and the unit counts the caller checks and reports.
+--   disagreement, n_items, n_values, n_categories, variance, null_variance, n_se, se, ci_low,
+--   ci_high, n_boot_valid, pair columns, and the test se0, z, abs_z, p_one_sided, p_value) and
+--   the unit counts the caller checks and reports.
 --   With option ci the analytic se = sqrt(variance) and value -/+ $z se; with option bootstrap
 --   every coefficient's percentile interval over the same replicates (sql/_bootstrap.sql.j2).
+--   With ci or bootstrap, every coefficient that reports null_test (its partial gives
+--   null_variance, the variance under H0: no agreement beyond chance, and n_se, the units its
+--   variance is over) gets its test, in one place for all (coefficient_tests): option
+--   inference "normal" (the default) se0 = sqrt(null_variance), z = value / se0,
+--   p_one_sided = 1 - Phi(z), p_value = 2 (1 - Phi(|z|)) (sql/_normal.sql.j2); "irrcac" (irrCAC's
+--   convention) se0 = se, the same z, and Student's t on n_se - 1 degrees of freedom
+--   (sql/_student_t.sql.j2) for both p-values, the interval's ends left NULL for the caller to
+--   take value -/+ t quantile x se (agreement_sql.distributions: DuckDB has no t quantile).
 --   With option icc_from_patterns (numeric ratings, rater patterns, rater_digits = the raters)
 --   every row also carries its metric's (and slice's) intraclass correlation, the row of form
 --   $icc_form (ICC2) of sql/_icc.sql.j2 computed from the same rater patterns (pattern_ratings),
@@ -14168,7 +15071,7 @@ alpha_sums AS (
   LEFT JOIN alpha_expected AS e ON t.metric = e.metric
 )
 ,
-krippendorff_alpha AS (
+krippendorff_alpha_value AS (
   SELECT k.metric,
          'krippendorff_alpha' AS coefficient,
          CASE WHEN s.n_categories = 1 THEN 1.0
@@ -14180,6 +15083,12 @@ krippendorff_alpha AS (
          COALESCE(s.n_categories, 0) AS n_categories
   FROM unit_counts AS k
   LEFT JOIN alpha_sums AS s ON k.metric = s.metric
+),
+krippendorff_alpha AS (
+  SELECT v.*,
+         CAST(NULL AS DOUBLE) AS variance, CAST(NULL AS DOUBLE) AS null_variance,
+         CAST(NULL AS BIGINT) AS n_se
+  FROM krippendorff_alpha_value AS v
 )
 ,
 coefficient_rows AS (
@@ -14187,20 +15096,26 @@ coefficient_rows AS (
          c.coefficient, c.value,
          CAST(NULL AS DOUBLE) AS observed_agreement, CAST(NULL AS DOUBLE) AS chance_agreement,
          c.observed_disagreement, c.expected_disagreement, c.n_items, c.n_values, c.n_categories,
-         CAST(NULL AS DOUBLE) AS variance,
+         c.variance,
+         CAST(NULL AS DOUBLE) AS null_variance, CAST(NULL AS BIGINT) AS n_se,
          CAST(NULL AS BIGINT) AS n_raters, CAST(NULL AS BIGINT) AS n_paired_ratings,
          CAST(NULL AS VARCHAR) AS rater_a, CAST(NULL AS VARCHAR) AS rater_b,
-         CAST(NULL AS BIGINT) AS n_pairs, CAST(NULL AS DOUBLE) AS se0,
-         CAST(NULL AS DOUBLE) AS z, CAST(NULL AS DOUBLE) AS p_one_sided,
-         CAST(NULL AS DOUBLE) AS p_value,
+         CAST(NULL AS BIGINT) AS n_pairs,
          CAST(NULL AS DOUBLE) AS se, CAST(NULL AS DOUBLE) AS ci_low,
          CAST(NULL AS DOUBLE) AS ci_high, CAST(NULL AS BIGINT) AS n_boot_valid
   FROM krippendorff_alpha AS c
+),
+coefficient_tests AS (
+  -- no interval asked for: no test
+  SELECT r.*, CAST(NULL AS DOUBLE) AS se0, CAST(NULL AS DOUBLE) AS z,
+         CAST(NULL AS DOUBLE) AS abs_z, CAST(NULL AS DOUBLE) AS p_one_sided,
+         CAST(NULL AS DOUBLE) AS p_value
+  FROM coefficient_rows AS r
 )
 SELECT r.*, u.n_units, u.n_ratings, u.n_single, u.n_merged, u.n_duplicate_units,
        u.n_raters AS key_raters
 FROM unit_counts AS u
-LEFT JOIN coefficient_rows AS r ON r.metric = u.metric
+LEFT JOIN coefficient_tests AS r ON r.metric = u.metric
 ORDER BY u.metric, r.position;
 CREATE OR REPLACE MACRO agreement_sql_krippendorff_alpha__ordinal__metric(agreement_src, agreement_item, agreement_rater, agreement_value, agreement_metric, agreement_p_default_metric := 'value') AS TABLE
 -- coefficients: agreement coefficients per metric (and slice), any number of them in one
@@ -14209,6 +15124,8 @@ CREATE OR REPLACE MACRO agreement_sql_krippendorff_alpha__ordinal__metric(agreem
 --   sql/_fleiss, _gwet_ac1, _brennan_prediger, _percent_agreement (through sql/_kappa.sql.j2),
 --   _alpha, _cohen, _scott, _conger .sql.j2; their inputs from sql/_kappa_inputs.sql.j2,
 --   sql/_alpha_sums.sql.j2 and sql/_pairs.sql.j2, whichever form (wide or counts) the plan chose.
+--   With option oriented (asymmetric_weights "oriented") the rater-free coefficients read their
+--   inputs from the pair tables of the metric's two raters (sql/_kappa_pair_inputs.sql.j2).
 --   With option rater_patterns (the plan's, for the pair coefficients and Conger's kappa) the
 --   pair inputs come from sql/_pair_patterns.sql.j2 and Conger's per-rater counts from
 --   pattern_ratings (sql/_rater_patterns.sql.j2): the same per-unit pass, the ratings read once.
@@ -14218,10 +15135,19 @@ CREATE OR REPLACE MACRO agreement_sql_krippendorff_alpha__ordinal__metric(agreem
 --   same order: one row contract, shaped by family and declared fields, never by name.
 -- Returns: one row per metric (and slice) and coefficient, in `which` order: the coefficient
 --   contract (name, coefficient, value, observed/chance agreement, observed/expected
---   disagreement, n_items, n_values, n_categories, variance, se, ci_low, ci_high,
---   n_boot_valid, pair columns) and the unit counts the caller checks and reports.
+--   disagreement, n_items, n_values, n_categories, variance, null_variance, n_se, se, ci_low,
+--   ci_high, n_boot_valid, pair columns, and the test se0, z, abs_z, p_one_sided, p_value) and
+--   the unit counts the caller checks and reports.
 --   With option ci the analytic se = sqrt(variance) and value -/+ $z se; with option bootstrap
 --   every coefficient's percentile interval over the same replicates (sql/_bootstrap.sql.j2).
+--   With ci or bootstrap, every coefficient that reports null_test (its partial gives
+--   null_variance, the variance under H0: no agreement beyond chance, and n_se, the units its
+--   variance is over) gets its test, in one place for all (coefficient_tests): option
+--   inference "normal" (the default) se0 = sqrt(null_variance), z = value / se0,
+--   p_one_sided = 1 - Phi(z), p_value = 2 (1 - Phi(|z|)) (sql/_normal.sql.j2); "irrcac" (irrCAC's
+--   convention) se0 = se, the same z, and Student's t on n_se - 1 degrees of freedom
+--   (sql/_student_t.sql.j2) for both p-values, the interval's ends left NULL for the caller to
+--   take value -/+ t quantile x se (agreement_sql.distributions: DuckDB has no t quantile).
 --   With option icc_from_patterns (numeric ratings, rater patterns, rater_digits = the raters)
 --   every row also carries its metric's (and slice's) intraclass correlation, the row of form
 --   $icc_form (ICC2) of sql/_icc.sql.j2 computed from the same rater patterns (pattern_ratings),
@@ -14410,7 +15336,7 @@ alpha_sums AS (
   LEFT JOIN alpha_expected AS e ON t.metric = e.metric
 )
 ,
-krippendorff_alpha AS (
+krippendorff_alpha_value AS (
   SELECT k.metric,
          'krippendorff_alpha' AS coefficient,
          CASE WHEN s.n_categories = 1 THEN 1.0
@@ -14422,6 +15348,12 @@ krippendorff_alpha AS (
          COALESCE(s.n_categories, 0) AS n_categories
   FROM unit_counts AS k
   LEFT JOIN alpha_sums AS s ON k.metric = s.metric
+),
+krippendorff_alpha AS (
+  SELECT v.*,
+         CAST(NULL AS DOUBLE) AS variance, CAST(NULL AS DOUBLE) AS null_variance,
+         CAST(NULL AS BIGINT) AS n_se
+  FROM krippendorff_alpha_value AS v
 )
 ,
 coefficient_rows AS (
@@ -14429,20 +15361,26 @@ coefficient_rows AS (
          c.coefficient, c.value,
          CAST(NULL AS DOUBLE) AS observed_agreement, CAST(NULL AS DOUBLE) AS chance_agreement,
          c.observed_disagreement, c.expected_disagreement, c.n_items, c.n_values, c.n_categories,
-         CAST(NULL AS DOUBLE) AS variance,
+         c.variance,
+         CAST(NULL AS DOUBLE) AS null_variance, CAST(NULL AS BIGINT) AS n_se,
          CAST(NULL AS BIGINT) AS n_raters, CAST(NULL AS BIGINT) AS n_paired_ratings,
          CAST(NULL AS VARCHAR) AS rater_a, CAST(NULL AS VARCHAR) AS rater_b,
-         CAST(NULL AS BIGINT) AS n_pairs, CAST(NULL AS DOUBLE) AS se0,
-         CAST(NULL AS DOUBLE) AS z, CAST(NULL AS DOUBLE) AS p_one_sided,
-         CAST(NULL AS DOUBLE) AS p_value,
+         CAST(NULL AS BIGINT) AS n_pairs,
          CAST(NULL AS DOUBLE) AS se, CAST(NULL AS DOUBLE) AS ci_low,
          CAST(NULL AS DOUBLE) AS ci_high, CAST(NULL AS BIGINT) AS n_boot_valid
   FROM krippendorff_alpha AS c
+),
+coefficient_tests AS (
+  -- no interval asked for: no test
+  SELECT r.*, CAST(NULL AS DOUBLE) AS se0, CAST(NULL AS DOUBLE) AS z,
+         CAST(NULL AS DOUBLE) AS abs_z, CAST(NULL AS DOUBLE) AS p_one_sided,
+         CAST(NULL AS DOUBLE) AS p_value
+  FROM coefficient_rows AS r
 )
 SELECT r.*, u.n_units, u.n_ratings, u.n_single, u.n_merged, u.n_duplicate_units,
        u.n_raters AS key_raters
 FROM unit_counts AS u
-LEFT JOIN coefficient_rows AS r ON r.metric = u.metric
+LEFT JOIN coefficient_tests AS r ON r.metric = u.metric
 ORDER BY u.metric, r.position;
 CREATE OR REPLACE MACRO agreement_sql_krippendorff_alpha__interval__value(agreement_src, agreement_item, agreement_rater, agreement_value, agreement_metric, agreement_p_default_metric := 'value') AS TABLE
 -- coefficients: agreement coefficients per metric (and slice), any number of them in one
@@ -14451,6 +15389,8 @@ CREATE OR REPLACE MACRO agreement_sql_krippendorff_alpha__interval__value(agreem
 --   sql/_fleiss, _gwet_ac1, _brennan_prediger, _percent_agreement (through sql/_kappa.sql.j2),
 --   _alpha, _cohen, _scott, _conger .sql.j2; their inputs from sql/_kappa_inputs.sql.j2,
 --   sql/_alpha_sums.sql.j2 and sql/_pairs.sql.j2, whichever form (wide or counts) the plan chose.
+--   With option oriented (asymmetric_weights "oriented") the rater-free coefficients read their
+--   inputs from the pair tables of the metric's two raters (sql/_kappa_pair_inputs.sql.j2).
 --   With option rater_patterns (the plan's, for the pair coefficients and Conger's kappa) the
 --   pair inputs come from sql/_pair_patterns.sql.j2 and Conger's per-rater counts from
 --   pattern_ratings (sql/_rater_patterns.sql.j2): the same per-unit pass, the ratings read once.
@@ -14460,10 +15400,19 @@ CREATE OR REPLACE MACRO agreement_sql_krippendorff_alpha__interval__value(agreem
 --   same order: one row contract, shaped by family and declared fields, never by name.
 -- Returns: one row per metric (and slice) and coefficient, in `which` order: the coefficient
 --   contract (name, coefficient, value, observed/chance agreement, observed/expected
---   disagreement, n_items, n_values, n_categories, variance, se, ci_low, ci_high,
---   n_boot_valid, pair columns) and the unit counts the caller checks and reports.
+--   disagreement, n_items, n_values, n_categories, variance, null_variance, n_se, se, ci_low,
+--   ci_high, n_boot_valid, pair columns, and the test se0, z, abs_z, p_one_sided, p_value) and
+--   the unit counts the caller checks and reports.
 --   With option ci the analytic se = sqrt(variance) and value -/+ $z se; with option bootstrap
 --   every coefficient's percentile interval over the same replicates (sql/_bootstrap.sql.j2).
+--   With ci or bootstrap, every coefficient that reports null_test (its partial gives
+--   null_variance, the variance under H0: no agreement beyond chance, and n_se, the units its
+--   variance is over) gets its test, in one place for all (coefficient_tests): option
+--   inference "normal" (the default) se0 = sqrt(null_variance), z = value / se0,
+--   p_one_sided = 1 - Phi(z), p_value = 2 (1 - Phi(|z|)) (sql/_normal.sql.j2); "irrcac" (irrCAC's
+--   convention) se0 = se, the same z, and Student's t on n_se - 1 degrees of freedom
+--   (sql/_student_t.sql.j2) for both p-values, the interval's ends left NULL for the caller to
+--   take value -/+ t quantile x se (agreement_sql.distributions: DuckDB has no t quantile).
 --   With option icc_from_patterns (numeric ratings, rater patterns, rater_digits = the raters)
 --   every row also carries its metric's (and slice's) intraclass correlation, the row of form
 --   $icc_form (ICC2) of sql/_icc.sql.j2 computed from the same rater patterns (pattern_ratings),
@@ -14615,7 +15564,7 @@ alpha_sums AS (
   JOIN alpha_unit_sums AS p ON t.metric = p.metric
 )
 ,
-krippendorff_alpha AS (
+krippendorff_alpha_value AS (
   SELECT k.metric,
          'krippendorff_alpha' AS coefficient,
          CASE WHEN s.n_categories = 1 THEN 1.0
@@ -14627,6 +15576,12 @@ krippendorff_alpha AS (
          COALESCE(s.n_categories, 0) AS n_categories
   FROM unit_counts AS k
   LEFT JOIN alpha_sums AS s ON k.metric = s.metric
+),
+krippendorff_alpha AS (
+  SELECT v.*,
+         CAST(NULL AS DOUBLE) AS variance, CAST(NULL AS DOUBLE) AS null_variance,
+         CAST(NULL AS BIGINT) AS n_se
+  FROM krippendorff_alpha_value AS v
 )
 ,
 coefficient_rows AS (
@@ -14634,20 +15589,26 @@ coefficient_rows AS (
          c.coefficient, c.value,
          CAST(NULL AS DOUBLE) AS observed_agreement, CAST(NULL AS DOUBLE) AS chance_agreement,
          c.observed_disagreement, c.expected_disagreement, c.n_items, c.n_values, c.n_categories,
-         CAST(NULL AS DOUBLE) AS variance,
+         c.variance,
+         CAST(NULL AS DOUBLE) AS null_variance, CAST(NULL AS BIGINT) AS n_se,
          CAST(NULL AS BIGINT) AS n_raters, CAST(NULL AS BIGINT) AS n_paired_ratings,
          CAST(NULL AS VARCHAR) AS rater_a, CAST(NULL AS VARCHAR) AS rater_b,
-         CAST(NULL AS BIGINT) AS n_pairs, CAST(NULL AS DOUBLE) AS se0,
-         CAST(NULL AS DOUBLE) AS z, CAST(NULL AS DOUBLE) AS p_one_sided,
-         CAST(NULL AS DOUBLE) AS p_value,
+         CAST(NULL AS BIGINT) AS n_pairs,
          CAST(NULL AS DOUBLE) AS se, CAST(NULL AS DOUBLE) AS ci_low,
          CAST(NULL AS DOUBLE) AS ci_high, CAST(NULL AS BIGINT) AS n_boot_valid
   FROM krippendorff_alpha AS c
+),
+coefficient_tests AS (
+  -- no interval asked for: no test
+  SELECT r.*, CAST(NULL AS DOUBLE) AS se0, CAST(NULL AS DOUBLE) AS z,
+         CAST(NULL AS DOUBLE) AS abs_z, CAST(NULL AS DOUBLE) AS p_one_sided,
+         CAST(NULL AS DOUBLE) AS p_value
+  FROM coefficient_rows AS r
 )
 SELECT r.*, u.n_units, u.n_ratings, u.n_single, u.n_merged, u.n_duplicate_units,
        u.n_raters AS key_raters
 FROM unit_counts AS u
-LEFT JOIN coefficient_rows AS r ON r.metric = u.metric
+LEFT JOIN coefficient_tests AS r ON r.metric = u.metric
 ORDER BY u.metric, r.position;
 CREATE OR REPLACE MACRO agreement_sql_krippendorff_alpha__interval__metric(agreement_src, agreement_item, agreement_rater, agreement_value, agreement_metric, agreement_p_default_metric := 'value') AS TABLE
 -- coefficients: agreement coefficients per metric (and slice), any number of them in one
@@ -14656,6 +15617,8 @@ CREATE OR REPLACE MACRO agreement_sql_krippendorff_alpha__interval__metric(agree
 --   sql/_fleiss, _gwet_ac1, _brennan_prediger, _percent_agreement (through sql/_kappa.sql.j2),
 --   _alpha, _cohen, _scott, _conger .sql.j2; their inputs from sql/_kappa_inputs.sql.j2,
 --   sql/_alpha_sums.sql.j2 and sql/_pairs.sql.j2, whichever form (wide or counts) the plan chose.
+--   With option oriented (asymmetric_weights "oriented") the rater-free coefficients read their
+--   inputs from the pair tables of the metric's two raters (sql/_kappa_pair_inputs.sql.j2).
 --   With option rater_patterns (the plan's, for the pair coefficients and Conger's kappa) the
 --   pair inputs come from sql/_pair_patterns.sql.j2 and Conger's per-rater counts from
 --   pattern_ratings (sql/_rater_patterns.sql.j2): the same per-unit pass, the ratings read once.
@@ -14665,10 +15628,19 @@ CREATE OR REPLACE MACRO agreement_sql_krippendorff_alpha__interval__metric(agree
 --   same order: one row contract, shaped by family and declared fields, never by name.
 -- Returns: one row per metric (and slice) and coefficient, in `which` order: the coefficient
 --   contract (name, coefficient, value, observed/chance agreement, observed/expected
---   disagreement, n_items, n_values, n_categories, variance, se, ci_low, ci_high,
---   n_boot_valid, pair columns) and the unit counts the caller checks and reports.
+--   disagreement, n_items, n_values, n_categories, variance, null_variance, n_se, se, ci_low,
+--   ci_high, n_boot_valid, pair columns, and the test se0, z, abs_z, p_one_sided, p_value) and
+--   the unit counts the caller checks and reports.
 --   With option ci the analytic se = sqrt(variance) and value -/+ $z se; with option bootstrap
 --   every coefficient's percentile interval over the same replicates (sql/_bootstrap.sql.j2).
+--   With ci or bootstrap, every coefficient that reports null_test (its partial gives
+--   null_variance, the variance under H0: no agreement beyond chance, and n_se, the units its
+--   variance is over) gets its test, in one place for all (coefficient_tests): option
+--   inference "normal" (the default) se0 = sqrt(null_variance), z = value / se0,
+--   p_one_sided = 1 - Phi(z), p_value = 2 (1 - Phi(|z|)) (sql/_normal.sql.j2); "irrcac" (irrCAC's
+--   convention) se0 = se, the same z, and Student's t on n_se - 1 degrees of freedom
+--   (sql/_student_t.sql.j2) for both p-values, the interval's ends left NULL for the caller to
+--   take value -/+ t quantile x se (agreement_sql.distributions: DuckDB has no t quantile).
 --   With option icc_from_patterns (numeric ratings, rater patterns, rater_digits = the raters)
 --   every row also carries its metric's (and slice's) intraclass correlation, the row of form
 --   $icc_form (ICC2) of sql/_icc.sql.j2 computed from the same rater patterns (pattern_ratings),
@@ -14820,7 +15792,7 @@ alpha_sums AS (
   JOIN alpha_unit_sums AS p ON t.metric = p.metric
 )
 ,
-krippendorff_alpha AS (
+krippendorff_alpha_value AS (
   SELECT k.metric,
          'krippendorff_alpha' AS coefficient,
          CASE WHEN s.n_categories = 1 THEN 1.0
@@ -14832,6 +15804,12 @@ krippendorff_alpha AS (
          COALESCE(s.n_categories, 0) AS n_categories
   FROM unit_counts AS k
   LEFT JOIN alpha_sums AS s ON k.metric = s.metric
+),
+krippendorff_alpha AS (
+  SELECT v.*,
+         CAST(NULL AS DOUBLE) AS variance, CAST(NULL AS DOUBLE) AS null_variance,
+         CAST(NULL AS BIGINT) AS n_se
+  FROM krippendorff_alpha_value AS v
 )
 ,
 coefficient_rows AS (
@@ -14839,20 +15817,26 @@ coefficient_rows AS (
          c.coefficient, c.value,
          CAST(NULL AS DOUBLE) AS observed_agreement, CAST(NULL AS DOUBLE) AS chance_agreement,
          c.observed_disagreement, c.expected_disagreement, c.n_items, c.n_values, c.n_categories,
-         CAST(NULL AS DOUBLE) AS variance,
+         c.variance,
+         CAST(NULL AS DOUBLE) AS null_variance, CAST(NULL AS BIGINT) AS n_se,
          CAST(NULL AS BIGINT) AS n_raters, CAST(NULL AS BIGINT) AS n_paired_ratings,
          CAST(NULL AS VARCHAR) AS rater_a, CAST(NULL AS VARCHAR) AS rater_b,
-         CAST(NULL AS BIGINT) AS n_pairs, CAST(NULL AS DOUBLE) AS se0,
-         CAST(NULL AS DOUBLE) AS z, CAST(NULL AS DOUBLE) AS p_one_sided,
-         CAST(NULL AS DOUBLE) AS p_value,
+         CAST(NULL AS BIGINT) AS n_pairs,
          CAST(NULL AS DOUBLE) AS se, CAST(NULL AS DOUBLE) AS ci_low,
          CAST(NULL AS DOUBLE) AS ci_high, CAST(NULL AS BIGINT) AS n_boot_valid
   FROM krippendorff_alpha AS c
+),
+coefficient_tests AS (
+  -- no interval asked for: no test
+  SELECT r.*, CAST(NULL AS DOUBLE) AS se0, CAST(NULL AS DOUBLE) AS z,
+         CAST(NULL AS DOUBLE) AS abs_z, CAST(NULL AS DOUBLE) AS p_one_sided,
+         CAST(NULL AS DOUBLE) AS p_value
+  FROM coefficient_rows AS r
 )
 SELECT r.*, u.n_units, u.n_ratings, u.n_single, u.n_merged, u.n_duplicate_units,
        u.n_raters AS key_raters
 FROM unit_counts AS u
-LEFT JOIN coefficient_rows AS r ON r.metric = u.metric
+LEFT JOIN coefficient_tests AS r ON r.metric = u.metric
 ORDER BY u.metric, r.position;
 CREATE OR REPLACE MACRO agreement_sql_krippendorff_alpha__ratio__value(agreement_src, agreement_item, agreement_rater, agreement_value, agreement_metric, agreement_p_default_metric := 'value') AS TABLE
 -- coefficients: agreement coefficients per metric (and slice), any number of them in one
@@ -14861,6 +15845,8 @@ CREATE OR REPLACE MACRO agreement_sql_krippendorff_alpha__ratio__value(agreement
 --   sql/_fleiss, _gwet_ac1, _brennan_prediger, _percent_agreement (through sql/_kappa.sql.j2),
 --   _alpha, _cohen, _scott, _conger .sql.j2; their inputs from sql/_kappa_inputs.sql.j2,
 --   sql/_alpha_sums.sql.j2 and sql/_pairs.sql.j2, whichever form (wide or counts) the plan chose.
+--   With option oriented (asymmetric_weights "oriented") the rater-free coefficients read their
+--   inputs from the pair tables of the metric's two raters (sql/_kappa_pair_inputs.sql.j2).
 --   With option rater_patterns (the plan's, for the pair coefficients and Conger's kappa) the
 --   pair inputs come from sql/_pair_patterns.sql.j2 and Conger's per-rater counts from
 --   pattern_ratings (sql/_rater_patterns.sql.j2): the same per-unit pass, the ratings read once.
@@ -14870,10 +15856,19 @@ CREATE OR REPLACE MACRO agreement_sql_krippendorff_alpha__ratio__value(agreement
 --   same order: one row contract, shaped by family and declared fields, never by name.
 -- Returns: one row per metric (and slice) and coefficient, in `which` order: the coefficient
 --   contract (name, coefficient, value, observed/chance agreement, observed/expected
---   disagreement, n_items, n_values, n_categories, variance, se, ci_low, ci_high,
---   n_boot_valid, pair columns) and the unit counts the caller checks and reports.
+--   disagreement, n_items, n_values, n_categories, variance, null_variance, n_se, se, ci_low,
+--   ci_high, n_boot_valid, pair columns, and the test se0, z, abs_z, p_one_sided, p_value) and
+--   the unit counts the caller checks and reports.
 --   With option ci the analytic se = sqrt(variance) and value -/+ $z se; with option bootstrap
 --   every coefficient's percentile interval over the same replicates (sql/_bootstrap.sql.j2).
+--   With ci or bootstrap, every coefficient that reports null_test (its partial gives
+--   null_variance, the variance under H0: no agreement beyond chance, and n_se, the units its
+--   variance is over) gets its test, in one place for all (coefficient_tests): option
+--   inference "normal" (the default) se0 = sqrt(null_variance), z = value / se0,
+--   p_one_sided = 1 - Phi(z), p_value = 2 (1 - Phi(|z|)) (sql/_normal.sql.j2); "irrcac" (irrCAC's
+--   convention) se0 = se, the same z, and Student's t on n_se - 1 degrees of freedom
+--   (sql/_student_t.sql.j2) for both p-values, the interval's ends left NULL for the caller to
+--   take value -/+ t quantile x se (agreement_sql.distributions: DuckDB has no t quantile).
 --   With option icc_from_patterns (numeric ratings, rater patterns, rater_digits = the raters)
 --   every row also carries its metric's (and slice's) intraclass correlation, the row of form
 --   $icc_form (ICC2) of sql/_icc.sql.j2 computed from the same rater patterns (pattern_ratings),
@@ -15062,7 +16057,7 @@ alpha_sums AS (
   LEFT JOIN alpha_expected AS e ON t.metric = e.metric
 )
 ,
-krippendorff_alpha AS (
+krippendorff_alpha_value AS (
   SELECT k.metric,
          'krippendorff_alpha' AS coefficient,
          CASE WHEN s.n_categories = 1 THEN 1.0
@@ -15074,6 +16069,12 @@ krippendorff_alpha AS (
          COALESCE(s.n_categories, 0) AS n_categories
   FROM unit_counts AS k
   LEFT JOIN alpha_sums AS s ON k.metric = s.metric
+),
+krippendorff_alpha AS (
+  SELECT v.*,
+         CAST(NULL AS DOUBLE) AS variance, CAST(NULL AS DOUBLE) AS null_variance,
+         CAST(NULL AS BIGINT) AS n_se
+  FROM krippendorff_alpha_value AS v
 )
 ,
 coefficient_rows AS (
@@ -15081,20 +16082,26 @@ coefficient_rows AS (
          c.coefficient, c.value,
          CAST(NULL AS DOUBLE) AS observed_agreement, CAST(NULL AS DOUBLE) AS chance_agreement,
          c.observed_disagreement, c.expected_disagreement, c.n_items, c.n_values, c.n_categories,
-         CAST(NULL AS DOUBLE) AS variance,
+         c.variance,
+         CAST(NULL AS DOUBLE) AS null_variance, CAST(NULL AS BIGINT) AS n_se,
          CAST(NULL AS BIGINT) AS n_raters, CAST(NULL AS BIGINT) AS n_paired_ratings,
          CAST(NULL AS VARCHAR) AS rater_a, CAST(NULL AS VARCHAR) AS rater_b,
-         CAST(NULL AS BIGINT) AS n_pairs, CAST(NULL AS DOUBLE) AS se0,
-         CAST(NULL AS DOUBLE) AS z, CAST(NULL AS DOUBLE) AS p_one_sided,
-         CAST(NULL AS DOUBLE) AS p_value,
+         CAST(NULL AS BIGINT) AS n_pairs,
          CAST(NULL AS DOUBLE) AS se, CAST(NULL AS DOUBLE) AS ci_low,
          CAST(NULL AS DOUBLE) AS ci_high, CAST(NULL AS BIGINT) AS n_boot_valid
   FROM krippendorff_alpha AS c
+),
+coefficient_tests AS (
+  -- no interval asked for: no test
+  SELECT r.*, CAST(NULL AS DOUBLE) AS se0, CAST(NULL AS DOUBLE) AS z,
+         CAST(NULL AS DOUBLE) AS abs_z, CAST(NULL AS DOUBLE) AS p_one_sided,
+         CAST(NULL AS DOUBLE) AS p_value
+  FROM coefficient_rows AS r
 )
 SELECT r.*, u.n_units, u.n_ratings, u.n_single, u.n_merged, u.n_duplicate_units,
        u.n_raters AS key_raters
 FROM unit_counts AS u
-LEFT JOIN coefficient_rows AS r ON r.metric = u.metric
+LEFT JOIN coefficient_tests AS r ON r.metric = u.metric
 ORDER BY u.metric, r.position;
 CREATE OR REPLACE MACRO agreement_sql_krippendorff_alpha__ratio__metric(agreement_src, agreement_item, agreement_rater, agreement_value, agreement_metric, agreement_p_default_metric := 'value') AS TABLE
 -- coefficients: agreement coefficients per metric (and slice), any number of them in one
@@ -15103,6 +16110,8 @@ CREATE OR REPLACE MACRO agreement_sql_krippendorff_alpha__ratio__metric(agreemen
 --   sql/_fleiss, _gwet_ac1, _brennan_prediger, _percent_agreement (through sql/_kappa.sql.j2),
 --   _alpha, _cohen, _scott, _conger .sql.j2; their inputs from sql/_kappa_inputs.sql.j2,
 --   sql/_alpha_sums.sql.j2 and sql/_pairs.sql.j2, whichever form (wide or counts) the plan chose.
+--   With option oriented (asymmetric_weights "oriented") the rater-free coefficients read their
+--   inputs from the pair tables of the metric's two raters (sql/_kappa_pair_inputs.sql.j2).
 --   With option rater_patterns (the plan's, for the pair coefficients and Conger's kappa) the
 --   pair inputs come from sql/_pair_patterns.sql.j2 and Conger's per-rater counts from
 --   pattern_ratings (sql/_rater_patterns.sql.j2): the same per-unit pass, the ratings read once.
@@ -15112,10 +16121,19 @@ CREATE OR REPLACE MACRO agreement_sql_krippendorff_alpha__ratio__metric(agreemen
 --   same order: one row contract, shaped by family and declared fields, never by name.
 -- Returns: one row per metric (and slice) and coefficient, in `which` order: the coefficient
 --   contract (name, coefficient, value, observed/chance agreement, observed/expected
---   disagreement, n_items, n_values, n_categories, variance, se, ci_low, ci_high,
---   n_boot_valid, pair columns) and the unit counts the caller checks and reports.
+--   disagreement, n_items, n_values, n_categories, variance, null_variance, n_se, se, ci_low,
+--   ci_high, n_boot_valid, pair columns, and the test se0, z, abs_z, p_one_sided, p_value) and
+--   the unit counts the caller checks and reports.
 --   With option ci the analytic se = sqrt(variance) and value -/+ $z se; with option bootstrap
 --   every coefficient's percentile interval over the same replicates (sql/_bootstrap.sql.j2).
+--   With ci or bootstrap, every coefficient that reports null_test (its partial gives
+--   null_variance, the variance under H0: no agreement beyond chance, and n_se, the units its
+--   variance is over) gets its test, in one place for all (coefficient_tests): option
+--   inference "normal" (the default) se0 = sqrt(null_variance), z = value / se0,
+--   p_one_sided = 1 - Phi(z), p_value = 2 (1 - Phi(|z|)) (sql/_normal.sql.j2); "irrcac" (irrCAC's
+--   convention) se0 = se, the same z, and Student's t on n_se - 1 degrees of freedom
+--   (sql/_student_t.sql.j2) for both p-values, the interval's ends left NULL for the caller to
+--   take value -/+ t quantile x se (agreement_sql.distributions: DuckDB has no t quantile).
 --   With option icc_from_patterns (numeric ratings, rater patterns, rater_digits = the raters)
 --   every row also carries its metric's (and slice's) intraclass correlation, the row of form
 --   $icc_form (ICC2) of sql/_icc.sql.j2 computed from the same rater patterns (pattern_ratings),
@@ -15304,7 +16322,7 @@ alpha_sums AS (
   LEFT JOIN alpha_expected AS e ON t.metric = e.metric
 )
 ,
-krippendorff_alpha AS (
+krippendorff_alpha_value AS (
   SELECT k.metric,
          'krippendorff_alpha' AS coefficient,
          CASE WHEN s.n_categories = 1 THEN 1.0
@@ -15316,6 +16334,12 @@ krippendorff_alpha AS (
          COALESCE(s.n_categories, 0) AS n_categories
   FROM unit_counts AS k
   LEFT JOIN alpha_sums AS s ON k.metric = s.metric
+),
+krippendorff_alpha AS (
+  SELECT v.*,
+         CAST(NULL AS DOUBLE) AS variance, CAST(NULL AS DOUBLE) AS null_variance,
+         CAST(NULL AS BIGINT) AS n_se
+  FROM krippendorff_alpha_value AS v
 )
 ,
 coefficient_rows AS (
@@ -15323,20 +16347,26 @@ coefficient_rows AS (
          c.coefficient, c.value,
          CAST(NULL AS DOUBLE) AS observed_agreement, CAST(NULL AS DOUBLE) AS chance_agreement,
          c.observed_disagreement, c.expected_disagreement, c.n_items, c.n_values, c.n_categories,
-         CAST(NULL AS DOUBLE) AS variance,
+         c.variance,
+         CAST(NULL AS DOUBLE) AS null_variance, CAST(NULL AS BIGINT) AS n_se,
          CAST(NULL AS BIGINT) AS n_raters, CAST(NULL AS BIGINT) AS n_paired_ratings,
          CAST(NULL AS VARCHAR) AS rater_a, CAST(NULL AS VARCHAR) AS rater_b,
-         CAST(NULL AS BIGINT) AS n_pairs, CAST(NULL AS DOUBLE) AS se0,
-         CAST(NULL AS DOUBLE) AS z, CAST(NULL AS DOUBLE) AS p_one_sided,
-         CAST(NULL AS DOUBLE) AS p_value,
+         CAST(NULL AS BIGINT) AS n_pairs,
          CAST(NULL AS DOUBLE) AS se, CAST(NULL AS DOUBLE) AS ci_low,
          CAST(NULL AS DOUBLE) AS ci_high, CAST(NULL AS BIGINT) AS n_boot_valid
   FROM krippendorff_alpha AS c
+),
+coefficient_tests AS (
+  -- no interval asked for: no test
+  SELECT r.*, CAST(NULL AS DOUBLE) AS se0, CAST(NULL AS DOUBLE) AS z,
+         CAST(NULL AS DOUBLE) AS abs_z, CAST(NULL AS DOUBLE) AS p_one_sided,
+         CAST(NULL AS DOUBLE) AS p_value
+  FROM coefficient_rows AS r
 )
 SELECT r.*, u.n_units, u.n_ratings, u.n_single, u.n_merged, u.n_duplicate_units,
        u.n_raters AS key_raters
 FROM unit_counts AS u
-LEFT JOIN coefficient_rows AS r ON r.metric = u.metric
+LEFT JOIN coefficient_tests AS r ON r.metric = u.metric
 ORDER BY u.metric, r.position;
 CREATE OR REPLACE MACRO krippendorff_alpha(src, level := 'nominal', item := 'item', rater := 'rater', value := 'value', metric := NULL) AS TABLE
 SELECT * FROM agreement_sql_krippendorff_alpha__nominal__value(src, item, rater, value, COALESCE(metric, value), agreement_p_default_metric := value)

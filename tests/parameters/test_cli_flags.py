@@ -15,7 +15,7 @@ SPELLED = {"rater_column": "rater_columns", "scale": "scales", "breakdown": "bre
            "pairs_option": "pairs", "template": "name"}
 # what only the command line has: how it prints and where it runs
 CLI_ONLY = {"help", "format", "memory_limit", "temp_directory", "quiet", "database", "option",
-            "plan_command", "no_per_point", "command"}
+            "plan_command", "no_per_point", "command", "folder"}
 
 
 def test_every_flag_is_a_declared_parameter_or_the_command_lines_own():
