@@ -287,7 +287,7 @@ def statement(name: str, *, dialect: "str | Dialect" = "duckdb", relation: str =
             raise OptionError(f"{template} takes no option {key!r}; it takes: "
                               f"{', '.join(sorted(wanted))}")
         options.pop(key)
-    chosen = DIALECTS[dialect] if dialect in DIALECTS else dialect
+    chosen = DIALECTS.get(dialect, dialect) if isinstance(dialect, str) else dialect
     if not isinstance(chosen, Dialect):
         raise OptionError(f"unknown dialect {dialect!r}; choose from {', '.join(DIALECTS)}")
     rendered = render_template(template, options,

@@ -398,12 +398,13 @@ class SparkCallSession:
         the kept keys read here (Spark matches a JSON key to a schema field exactly)."""
         from pyspark.sql.types import StructType
 
+        errors: tuple[type[BaseException], ...] = (AttributeError, *self._errors)
         try:
             apart = self.spark.newSession()
             apart.conf.set("spark.sql.caseSensitive", "true")
             schema = (apart.read.option("mode", "FAILFAST").option("multiLine", array)
                       .option("primitivesAsString", True).json(paths).schema)
-        except (AttributeError,) + self._errors as exc:
+        except errors as exc:
             raise SourceError(f"cannot read {description}: keys differ only in case, which this "
                               f"Spark session cannot tell apart ({_first_line(exc)})") from None
         described = Relation(name="", description=description, cheap_scan=False,

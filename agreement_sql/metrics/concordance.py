@@ -22,7 +22,7 @@ from ..results import BlandAltmanResult, ConcordanceResult
 from ..runner import query
 from ..session import ratings_session
 from ..sources import check_layout
-from ._common import counted
+from ._common import counted, every_key
 from .coefficient import check_named_raters
 
 
@@ -76,9 +76,20 @@ def _accounting(profile: Profile, row: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _shaped(rows: list[dict[str, Any]], spec: Any, make: Any) -> Any:
+class _Blank(dict):
+    """The row of a metric (or slice) the statement did not reach: its key, every other
+    column NULL."""
+
+    def __missing__(self, key: str) -> None:
+        return None
+
+
+def _shaped(rows: list[dict[str, Any]], spec: Any, profile: Profile, make: Any) -> Any:
+    """One result per metric (and slice) of the input, in the profile's order; one with no
+    pair to compare (every rating missing) null with its exclusions (_common.every_key)."""
+    found = {profile.key_of(row): row for row in rows}
     out = []
-    for row in rows:
+    for row in every_key(profile, found, _Blank).values():
         result = make(row)
         if spec.group_by:
             result["group"] = spec.describe_slice(row)
@@ -113,10 +124,10 @@ def concordance(source: Any, *, item: str = "item", rater: str = "rater", value:
             coefficient="lin_ccc", value=row["ccc"], pearson_r=row["pearson_r"],
             bias_correction=row["bias_correction"], z=row["ccc_z"], se_z=row["ccc_se_z"],
             ci_low=row["ccc_ci_low"], ci_high=row["ccc_ci_high"], ci_level=level,
-            raters=[row["rater_a"], row["rater_b"]], n_items=int(row["n_items"]),
+            raters=[row["rater_a"], row["rater_b"]], n_items=int(row["n_items"] or 0),
             mean_a=row["mean_a"], mean_b=row["mean_b"], interpretation=mcbride(row["ccc"]),
             metric=row["metric"], **_accounting(profile, row))  # type: ignore[typeddict-item]
-    return _shaped(rows, spec, make)
+    return _shaped(rows, spec, profile, make)
 
 
 @public()
@@ -144,7 +155,7 @@ def bland_altman(source: Any, *, item: str = "item", rater: str = "rater", value
                                 what="Bland-Altman limits of agreement", layout=check_layout(layout, rater_columns, orientation))
 
     def make(row: dict[str, Any]) -> BlandAltmanResult:
-        n = int(row["n_items"])
+        n = int(row["n_items"] or 0)
         t = t_ppf(0.5 + ci_level / 2.0, n - 1) if n > 1 else None
         return BlandAltmanResult(
             raters=[row["rater_a"], row["rater_b"]], n_items=n, mean_a=row["mean_a"],
@@ -158,7 +169,7 @@ def bland_altman(source: Any, *, item: str = "item", rater: str = "rater", value
                          _plus(row["loa_high"], t, row["loa_se"], 1)],
             ci_level=ci_level, metric=row["metric"],
             **_accounting(profile, row))  # type: ignore[typeddict-item]
-    return _shaped(rows, spec, make)
+    return _shaped(rows, spec, profile, make)
 
 
 def _plus(estimate: float | None, t: float | None, se: float | None, sign: int) -> float | None:

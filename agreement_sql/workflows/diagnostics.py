@@ -24,6 +24,7 @@ from .. import routes
 from ..profile import Profile, read_profile
 from ..ratings import RatingsSpec, materialize
 from ..results import DisagreementItem, RaterAgreement, RaterBias, RaterDiagnostics, RaterPair
+from ..metrics._common import every_key
 from ..session import ratings_session
 from ..sources import check_layout
 from ._common import regrouped
@@ -109,15 +110,20 @@ def diagnose_with_rows(spec: RatingsSpec, *, level: str, max_items: int = MAX_IT
     def key(row: dict[str, Any]) -> tuple:
         return (row["metric"], *(row[s] for s in slices))
 
-    for row in (r for r in rows if r["part"] == "alpha"):
-        d = RaterDiagnostics(level=level, metric=row["metric"], alpha=row["alpha"], raters=[],
-                             pairs=[], bias=[], items=[], notes=[])
+    def diagnostics(row: dict[str, Any]) -> RaterDiagnostics:
+        d = RaterDiagnostics(level=level, metric=row["metric"], alpha=row.get("alpha"),
+                             raters=[], pairs=[], bias=[], items=[], notes=[])
         if names:
             d["group"] = {n: row[s] for n, s in zip(names, slices)}
         marked = marker_conventions(profile, row)
         if marked:
             d["conventions"] = marked
-        by_key[key(row)] = d
+        return d
+
+    for row in (r for r in rows if r["part"] == "alpha"):
+        by_key[key(row)] = diagnostics(row)
+    # every metric (and slice) of the input, one with no rating null (_common.every_key)
+    by_key = every_key(profile, by_key, diagnostics)
     for row in (r for r in rows if r["part"] == "raters"):
         by_key[key(row)]["raters"].append(RaterAgreement(
             rater=row["rater"], n_ratings=int(row["n_ratings"]),

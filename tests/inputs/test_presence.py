@@ -30,6 +30,9 @@ PER_METRIC = {
     "pairwise_agreement": lambda t, **kw: ag.pairwise_agreement(t, metric="metric", **kw),
     "human_agreement": lambda t, **kw: ag.human_agreement(t, metric="metric", **kw),
     "irr": lambda t, **kw: ag.irr(t, metric="metric", **kw)["per_metric_scores"],
+    "rater_diagnostics": lambda t, **kw: ag.rater_diagnostics(t, metric="metric", **kw),
+    "concordance": lambda t, **kw: ag.concordance(t, metric="metric", raters=["a", "b"], **kw),
+    "bland_altman": lambda t, **kw: ag.bland_altman(t, metric="metric", raters=["a", "b"], **kw),
 }
 
 
@@ -85,8 +88,8 @@ def test_a_metric_with_nothing_to_compute_is_in_the_result(name, data):
     empty = out["empty"]
     results = list(empty.values()) if name == "coefficients" else [empty]
     for result in results:
-        value = result.get("value", result.get("score", result.get("primary",
-                                                                   result.get("human_agreement"))))
+        value = next((result[k] for k in ("value", "score", "primary", "human_agreement",
+                                          "alpha", "bias") if k in result), "no statistic")
         assert value is None, (name, result)
         if "n_excluded" in result:
             n = sum(1 for r in rows if r[2] == "empty")
