@@ -287,6 +287,8 @@ class JudgeGroup(TypedDict):
     judgeAgreement: Optional[JudgeAgreementMetrics]   # None: no point scored by two judges
     highDisagreementPoints: Optional[List[FlaggedPoint]]   # sigma > sigmaThreshold; None: in
                                                            # pointFiles["points"] (flagged)
+    numRows: int                         # the input rows of the group
+    excluded: Dict[str, int]             # of them, left out: missing, placeholder (scores)
 
 
 class PointAgreement(TypedDict):

@@ -24,7 +24,7 @@ from typing import Any, Mapping, Sequence
 
 from ..declared import EPSILON_GUIDANCE, MIN_ITEMS
 from ..errors import OptionError
-from ..metrics._common import counted
+from ..metrics._common import counted, every_key
 from .. import routes
 from ..public import public
 from ..profile import Profile, read_profile
@@ -139,21 +139,36 @@ def _shape(spec: RatingsSpec, profile: Profile, rows: list[dict[str, Any]],
     def key(row: dict[str, Any]) -> tuple:
         return (row["metric"], *(row[s] for s in slices))
 
-    results: dict[tuple, AltTestResult] = {}
     by_judge: dict[tuple, AltTestJudge] = {}
     stated = conventions(scoring, epsilon, q, min_humans, min_items)
-    for row in key_rows:
-        accounting = counted(profile, row, used=int(row["n_ratings"] or 0), single_rated=False)
+
+    def result_of(row: dict[str, Any]) -> AltTestResult:
+        accounting = counted(profile, row, used=int(row.get("n_ratings") or 0), single_rated=False)
         result = AltTestResult(
-            judges=[], humans=[], n_instances=int(row["n_units"] or 0),
-            human_alpha=row["alpha"], human_alpha_level=LEVELS[scoring],
-            human_alpha_items=int(row["alpha_items"] or 0), epsilon=epsilon, scoring=scoring,
+            judges=[], humans=[], n_instances=int(row.get("n_units") or 0),
+            human_alpha=row.get("alpha"), human_alpha_level=LEVELS[scoring],
+            human_alpha_items=int(row.get("alpha_items") or 0), epsilon=epsilon, scoring=scoring,
             q=q, min_humans=min_humans, min_items=min_items, metric=row["metric"],
             n_rows=accounting["n_rows"], n_ratings=accounting["n_ratings"],
             n_excluded=accounting["n_excluded"], conventions=stated)
         if spec.group_by:
             result["group"] = spec.describe_slice(row)
-        results[key(row)] = result
+        return result
+
+    def untested(row: dict[str, Any]) -> AltTestResult:
+        """A metric or slice the statement did not reach (every rating missing): present, each
+        judge untested (None, nothing counted), its exclusions from the profile."""
+        result = result_of(row)
+        result["judges"] = [AltTestJudge(
+            judge=j, winning_rate=None, advantage_probability=None, passed=None,
+            epsilon=epsilon, scoring=scoring, n_items=0, n_humans_tested=0, n_humans_won=0,
+            humans=[], excluded_instances={"fewer_than_min_humans": 0, "no_judge_label": 0},
+            excluded_humans=[]) for j in judges]
+        return result
+
+    # every metric and slice of the input, in the profile's order (docs/decisions/0005)
+    results: dict[tuple, AltTestResult] = every_key(
+        profile, {key(row): result_of(row) for row in key_rows}, untested)
     for row in sorted((r for r in rows if r["part"] == "judge"), key=lambda r: int(r["judge_no"])):
         judge = AltTestJudge(
             judge=row["judge"], winning_rate=row["winning_rate"],

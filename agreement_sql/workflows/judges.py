@@ -34,6 +34,7 @@ from ..session import ratings_session
 from ..outputs import Inputs, OutputSet, new_files
 from ..sinks import ParquetSink
 from ..sources import check_layout
+from ..metrics._common import every_key
 from ._common import collector_paused, regrouped, rounded, slice_values
 from .diagnostics import diagnose
 
@@ -51,6 +52,9 @@ CONVENTIONS = {
              "points with fewer than 2 valid scores drop out",
     "numJudges": "distinct judges among the paired scores (upstream took the first point's count)",
     "numComparisons": "within-point judge pairs, sum of m(m-1)/2",
+    "groups": "every group of the input is listed, with numRows (its input rows) and excluded "
+              "(missing or placeholder scores); one whose scores are all missing has "
+              "judgeAgreement null; platform numGroups counts the groups with a score",
     "interpretation": "reliable >= 0.800, tentative >= 0.667, unstable when |alpha| < 0.1 and the "
                       "population variance of the scores < 0.02, else unreliable; decided on "
                       "unrounded alpha; D_e = 0 gives 1.0 reliable",
@@ -159,7 +163,7 @@ def judge_agreement(source: Any, *, item: str | None = None, rater: str | None =
                  if part in sinks}
     with collector_paused():
         return _report(groups, pooled, per_point, diag, names, slices, across_slice, meta, level,
-                       float(sigma_threshold), weval is not None, files)
+                       float(sigma_threshold), weval is not None, profile, files)
 
 
 def _granularities(spec: RatingsSpec, profile: Profile, level: str, sigma_threshold: float,
@@ -466,8 +470,13 @@ def _metrics(row: dict[str, Any], used: list[dict[str, Any]],
 def _report(main: Parts, pooled_parts: Parts, per_point: Parts, diag: list[Any],
             names: list[str], slices: list[str], across_slice: str | None,
             meta: Mapping[str, Mapping[str, str]], level: str, sigma_threshold: float,
-            is_weval: bool, files: dict[str, PointFile] | None = None) -> JudgeAgreementReport:
-    groups = _rows(main["groups"])
+            is_weval: bool, profile: Profile,
+            files: dict[str, PointFile] | None = None) -> JudgeAgreementReport:
+    scored = _rows(main["groups"])
+    # every group of the input, in the profile's order: one the statement did not reach (every
+    # score missing) is listed with judgeAgreement None (docs/decisions/0005)
+    groups = list(every_key(profile, {profile.key_of(g): g for g in scored},
+                            lambda key: {**key, **dict.fromkeys(GROUP_COLUMNS)}).values())
     usage_by: dict[tuple, list[dict[str, Any]]] = {}
     for u in _rows(main["usage"]):
         usage_by.setdefault(_key(u, slices), []).append(u)
@@ -534,11 +543,15 @@ def _report(main: Parts, pooled_parts: Parts, per_point: Parts, diag: list[Any],
                        f"unreliable) for {where}")
             _warnings.warn(message, AgreementWarning, stacklevel=3)   # the caller's line
             warnings.append(message)
+        kp = profile.of(g)
         out_groups.append(JudgeGroup(group=group, judgeAgreement=metrics,
                                      highDisagreementPoints=(flagged_by.get(k, []) if files is None
-                                                             else None)))
+                                                             else None),
+                                     numRows=kp.n_rows if kp else 0,
+                                     excluded={"missing": kp.n_missing if kp else 0,
+                                               "placeholder": kp.n_placeholder if kp else 0}))
 
-    first = groups[0] if groups else None
+    first = scored[0] if scored else None
     pooled = _rows(pooled_parts["groups"])
     pooled_row = pooled[0] if pooled else None
     platform = JudgePlatform(

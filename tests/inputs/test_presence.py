@@ -33,6 +33,9 @@ PER_METRIC = {
     "rater_diagnostics": lambda t, **kw: ag.rater_diagnostics(t, metric="metric", **kw),
     "concordance": lambda t, **kw: ag.concordance(t, metric="metric", raters=["a", "b"], **kw),
     "bland_altman": lambda t, **kw: ag.bland_altman(t, metric="metric", raters=["a", "b"], **kw),
+    # rater c as the judge (min_items=30 is more than the tables hold: no human is tested, the
+    # property is that every metric is present with its accounting)
+    "alt_test": lambda t, **kw: ag.alt_test(t, metric="metric", judges="c", **kw),
 }
 
 
@@ -89,7 +92,7 @@ def test_a_metric_with_nothing_to_compute_is_in_the_result(name, data):
     results = list(empty.values()) if name == "coefficients" else [empty]
     for result in results:
         value = next((result[k] for k in ("value", "score", "primary", "human_agreement",
-                                          "alpha", "bias") if k in result), "no statistic")
+                                          "alpha", "bias", "human_alpha") if k in result), "no statistic")
         assert value is None, (name, result)
         if "n_excluded" in result:
             n = sum(1 for r in rows if r[2] == "empty")
@@ -124,3 +127,29 @@ def test_the_two_rater_coefficients_keep_an_empty_metric():
         out = {e["metric"]: e for e in FUNCTIONS[name](table, metric="metric")}
         assert set(out) == {"m", "empty"} and out["empty"]["value"] is None
         assert out["empty"]["n_excluded"]["missing"] == 2 and out["empty"]["n_rows"] == 2
+
+
+@SETTINGS
+@given(data=tables())
+def test_a_judge_group_with_nothing_to_compute_is_in_the_report(data):
+    # judge_agreement's groups (Weval: a prompt and model) are slices: the metrics as a group
+    # column, rater a, b, c as judges, the items as rubric points
+    table, rows = data
+    # judge_agreement reads no placeholders (it has no missing=): a missing score is NULL
+    values = [None if v == -1 else v for v in table["value"].to_pylist()]
+    groups = table.rename_columns(["item", "rater", "group", "value"]).set_column(
+        3, "value", pa.array(values, pa.int64()))
+    report = ag.judge_agreement(groups, item="item", rater="rater", value="value",
+                                group_by="group", diagnostics=False)
+    listed = {g["group"]["group"]: g for g in report["groups"]}
+    assert sorted(listed) == sorted({r[2] for r in rows})
+    empty = listed["empty"]
+    assert empty["judgeAgreement"] is None
+    assert empty["numRows"] == sum(1 for r in rows if r[2] == "empty")
+    n_missing = sum(1 for r in rows if r[2] == "empty" and r[3] in (None, -1))
+    assert empty["excluded"] == {"missing": n_missing, "placeholder": 0}
+    without = groups.filter(pa.compute.not_equal(groups["group"], "empty"))
+    alone = ag.judge_agreement(without, item="item", rater="rater", value="value",
+                               group_by="group", diagnostics=False)
+    assert [_text(g) for g in report["groups"] if g["group"]["group"] != "empty"] == \
+        [_text(g) for g in alone["groups"]]
