@@ -94,8 +94,6 @@ OPTIONS: dict[str, tuple[Check, str]] = {
     "unit_from_row": (_bool, "no item column: a row's position (from 0) is its unit, or its "
                              "contingency table row's category is the column at that position"),
     "numbers": (_opt_str, "a registered relation of k = 0 .. n - 1 (counts expanded into ratings)"),
-    "all_rated": (_bool, "every input row is a rating (the profile counted no missing value and "
-                         "no placeholder), so no row's state is tested (agreement_sql/plan.py)"),
     "checks": (_kinds(("keys", "nonfinite", "labels", "duplicates")),
                "input checks the statement carries, each stopping it through the dialect's "
                "error form with a message naming the row (a rendering run by hand, a macro; "
@@ -105,8 +103,6 @@ OPTIONS: dict[str, tuple[Check, str]] = {
     # the per-unit aggregation (sql/_units.sql.j2) and the forms of the statistics' inputs
     "form": (_choice("wide", "counts"), "wide: a count column per category; counts: a counts table"),
     "categories": (_kinds(("number", "label")), "the wide form's categories, bound as $category_i"),
-    "rater_list": (_opt_str, "the raters the profile listed (a relation of rater), or None: "
-                             "the statement finds them (sql/_rater_codes.sql.j2)"),
     "alpha_distances": (_choice("value_pairs", "midranks"),
                         "ordinal alpha's sums in the counts form: over pairs of distinct values, "
                         "or from midranks (linear; docs/decisions/0019)"),

@@ -110,7 +110,6 @@ class RatingsSpec:
             "layout_columns": list(self.layout_columns),
             "unit_from_row": self.unit_from_row,
             "numbers": self.numbers,
-            "all_rated": False,
             # the input checks a statement carries itself (a rendering run by hand, a macro:
             # agreement_sql/rendering.py CHECKS); a call checks in Python instead
             "checks": [],

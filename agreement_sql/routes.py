@@ -34,7 +34,7 @@ from . import checks
 from .constants import BITS_PER_BLOCK, MAX_BIT_RATERS, pattern_capacity
 from .errors import OptionError
 from .profile import Profile
-from .runner import lookup_rows, query, query_parts, run_template
+from .runner import query, query_parts, run_template
 
 
 @dataclass(frozen=True)
@@ -105,16 +105,6 @@ DECISIONS: dict[str, Decision] = {d.name: d for d in (
                  "the duplicate check as a statement of its own, raters counted by COUNT "
                  "DISTINCT", f"more than {MAX_BIT_RATERS} raters (the bit columns' capacity)"),
     )),
-    Decision("raters", "where the rater codes come from (sql/_rater_codes.sql.j2)", (
-        Producer("found", ("sql/_rater_codes.sql.j2#rater_codes__found",),
-                 "the raters numbered from a DISTINCT over the statement's ratings",
-                 "no extra statement: below 500k ratings the DISTINCT costs less than "
-                 "registering a list"),
-        Producer("listed", ("sql/_rater_codes.sql.j2#rater_codes__listed", "sql/lookup_rows.sql.j2"),
-                 "the raters the profile listed, registered as a small relation",
-                 "9M ratings: the DISTINCT costs 0.05 s, a registered list 2 ms "
-                 "(bench/README.md, third session of 2026-11-27)"),
-    )),
     Decision("rater_patterns", "where the statistics that need rater identity read it", (
         Producer("patterns", ("sql/_rater_patterns.sql.j2", "sql/_pair_patterns.sql.j2",
                               "sql/_conger.sql.j2#conger_counts__patterns"),
@@ -129,13 +119,6 @@ DECISIONS: dict[str, Decision] = {d.name: d for d in (
                  "and per pair (at most max_pair_raters raters)",
                  "many raters or categories: the patterns would not be exact below 2^53 "
                  "(constants.pattern_capacity), or the counts form"),
-    )),
-    Decision("states", "whether each row's missing state is tested (sql/_ratings.sql.j2)", (
-        Producer("tested", ("sql/_ratings.sql.j2",),
-                 "every row's state (missing, placeholder, rating) tested", "the general case"),
-        Producer("all_rated", ("sql/_ratings.sql.j2",),
-                 "every row a rating, no test", "the profile counted no missing value and no "
-                 "placeholder: a CASE per row saved (10M ratings: 0.05 s)"),
     )),
     Decision("icc", "where the intraclass correlation's ANOVA reads its ratings (sql/_icc.sql.j2)", (
         Producer("from_patterns", ("sql/_icc.sql.j2#icc_digits__patterns",
@@ -183,10 +166,6 @@ DECISIONS: dict[str, Decision] = {d.name: d for d in (
                  "(the Python reader names it)"),
     ), by_engine=True),
 )}
-
-# from this many ratings on, a statement numbers the raters the profile listed (registered as a
-# small relation) instead of finding them with a DISTINCT over its ratings (DECISIONS["raters"])
-LIST_RATERS_FROM = 500_000
 
 _FORCED: ContextVar[Mapping[str, str]] = ContextVar("agreement_sql_forced_routes", default={})
 _LOG: ContextVar["list[dict[str, str]] | None"] = ContextVar("agreement_sql_route_log",
@@ -307,8 +286,6 @@ class Route:
     categories: tuple[tuple[str, Any], ...] = ()      # (kind, value) of the wide form
     rater_blocks: int = 0                             # rater bits, 0: none
     rater_patterns: bool = False
-    rater_list: str | None = None                     # the profile's raters, registered
-    all_rated: bool = False
     alpha_distances: str = "value_pairs"              # DECISIONS["alpha_distances"]
     taken: tuple[tuple[str, str], ...] = ()           # (decision, alternative) for the record
     profile: Profile | None = field(default=None, compare=False, repr=False)
@@ -322,8 +299,7 @@ class Route:
         statement they are for; those that sum alpha over a counts table also get
         ``alpha_distances``)."""
         out = {"form": self.units, "categories": [kind for kind, _ in self.categories],
-               "rater_blocks": self.rater_blocks, "rater_patterns": self.rater_patterns,
-               "rater_list": self.rater_list, "all_rated": self.all_rated}
+               "rater_blocks": self.rater_blocks, "rater_patterns": self.rater_patterns}
         if template in ALPHA_SUMS_STATEMENTS:
             out["alpha_distances"] = self.alpha_distances
         return out
@@ -408,24 +384,8 @@ def decide(profile: Profile, statement: str, needs: Needs = Needs(), *,
                          ("patterns", "ratings") if patterns else ("ratings",))
         patterns = choice == "patterns"
         taken["rater_patterns"] = choice
-    listed = None
-    listable = bool(blocks) and len(profile.raters) == profile.n_raters
-    raters = "listed" if listable and profile.totals.get("n_ratings", 0) >= LIST_RATERS_FROM else "found"
-    raters = _chosen("raters", raters, ("found", "listed") if listable else ("found",))
-    if blocks:
-        taken["raters"] = raters
-    if raters == "listed" and effects:
-        # the statement numbers the profile's raters instead of finding them in another scan
-        listed = lookup_rows(spec.session, [("rater", "text")], [(r,) for r in profile.raters],
-                             "raters")
-    totals = profile.totals
-    all_rated = (totals.get("n_rows", 0) > 0 and totals.get("n_missing", 1) == 0
-                 and totals.get("n_placeholder", 1) == 0)
-    states = _chosen("states", "all_rated" if all_rated else "tested",
-                     ("all_rated", "tested") if all_rated else ("tested",))
-    taken["states"] = states
     return Route(statement=statement, units=units, categories=categories, rater_blocks=blocks,
-                 rater_patterns=patterns, rater_list=listed, all_rated=states == "all_rated",
+                 rater_patterns=patterns,
                  alpha_distances=distances, taken=tuple(taken.items()), profile=profile)
 
 
@@ -455,7 +415,7 @@ def check_duplicates_apart(profile: Profile) -> None:
     record("duplicate_check", {"rater_bits": "none"})
     rows = query(spec.session, "duplicate_check",
                  {**spec.options(domain=profile.domain), "categories": [], "rater_patterns": False,
-                  "rater_list": None, "rater_blocks": 0},
+                  "rater_blocks": 0},
                  spec.params())
     if rows and rows[0]["n_duplicate_units"]:
         checks.raise_duplicates(profile, int(rows[0]["n_duplicate_units"]))

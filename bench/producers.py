@@ -35,8 +35,6 @@ COLUMNS = {"item": "item", "rater": "rater", "value": "value", "metric": "metric
 CALLS = {
     "units": ("krippendorff_alpha", {"level": "nominal"}),
     "rater_bits": ("krippendorff_alpha", {"level": "nominal"}),
-    "raters": ("krippendorff_alpha", {"level": "nominal"}),
-    "states": ("krippendorff_alpha", {"level": "nominal"}),
     "rater_patterns": ("coefficients", {"which": ["light_kappa", "scott_pi", "conger_kappa"]}),
     "icc": ("coefficients", {}),
 }

@@ -166,8 +166,7 @@ def icc_on(spec: Any, profile: Profile, wanted: Sequence[str],
     rows = route.query(spec, "icc",
                        {**spec.options(), "rater_blocks": 0 if digits else route.rater_blocks,
                         "rater_digits": digits, "categories": kinds, "rater_patterns": False,
-                        "icc_from_patterns": False,
-                        "rater_list": route.rater_list, "all_rated": route.all_rated},
+                        "icc_from_patterns": False},
                        {**spec.params(), **params}, icc=producer)
     return icc_results(spec, profile, rows, wanted, level)
 

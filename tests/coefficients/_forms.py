@@ -3,8 +3,7 @@
 The routes are agreement_sql.routes' declared alternatives, forced with ``routes.forcing``
 (the one way to force a producer): ``wide`` (the wide form without rater patterns),
 ``patterns`` (the default: rater patterns wherever a statement asks and they fit), ``counts``
-(the counts form), ``no_bits`` (no rater bits: the separate duplicate check), ``listed`` (the
-raters the profile listed), ``icc_apart`` (rater patterns, but the ICC from its own statement)
+(the counts form), ``no_bits`` (no rater bits: the separate duplicate check), ``icc_apart`` (rater patterns, but the ICC from its own statement)
 and ``counts_no_bits``. :func:`routes` runs the call under each, records the route every
 statement took (``routes.collecting``), checks each forced alternative was taken wherever it
 could serve, and returns each route's outcome (its result, or its typed error as ``(name,
@@ -28,11 +27,11 @@ import pytest
 
 from agreement_sql import routes as routing
 
-ROUTES = ("wide", "patterns", "counts", "no_bits", "listed", "icc_apart")
+ROUTES = ("wide", "patterns", "counts", "no_bits", "icc_apart")
 ALL_ROUTES = ROUTES + ("counts_no_bits",)
 FORCED = {"wide": {"rater_patterns": "ratings"}, "patterns": {},
           "counts": {"units": "counts"}, "no_bits": {"rater_bits": "none"},
-          "listed": {"raters": "listed"}, "icc_apart": {"icc": "packed"},
+          "icc_apart": {"icc": "packed"},
           "counts_no_bits": {"units": "counts", "rater_bits": "none"}}
 
 
@@ -102,11 +101,7 @@ def routes(monkeypatch, call: Callable[[], Any], names=ROUTES) -> dict[str, dict
                 assert entry["units"] == "counts", (name, entry)
             if "rater_bits" in forced and "rater_bits" in entry:
                 assert entry["rater_bits"] == "none", (name, entry)
-            if name == "listed" and entry.get("rater_bits") == "bits":
-                assert entry.get("raters") == "listed", (name, entry)
-            if name != "listed":
-                assert entry.get("raters") in (None, "found"), (name, entry)
-            if name not in ("patterns", "listed"):
+            if name != "patterns":
                 assert entry.get("icc") != "from_patterns", (name, entry)
     return out
 

@@ -252,7 +252,7 @@ def test_pair_and_conger_from_rater_patterns_in_every_form(monkeypatch, options)
     got = routes(monkeypatch, lambda: ag.coefficients(
         table, metric="metric", group_by="batch", missing=[-1], **options))
     assert forms(got) == ["wide"] and patterns(got) == [True]
-    assert patterns(got, "listed") == [True] and patterns(got, "wide") == [False]
+    assert patterns(got, "wide") == [False]
     same(got, tol=CI_TOL if "ci" in options else 0.0)
     _identical(got)
     for entry in outcome(got):
@@ -587,26 +587,25 @@ def test_light_kappa_skip_is_noted_under_the_cli_table(tmp_path, capsys):
 
 @pytest.mark.slow  # seconds on 2 cores (many cases or routes); CI runs it
 def test_every_route_is_exercised(monkeypatch):
-    # the routes differ where they should: the forced counts form, the lowered rater cap, the
-    # raters listed by the profile and the rater patterns reach the route (a route that silently
+    # the routes differ where they should: the forced counts form, the lowered rater cap and
+    # the rater patterns reach the route (a route that silently
     # kept the wide form would make every test above compare a call with itself)
     table = random_table(1, metrics=1)
     got = routes(monkeypatch, lambda: ag.coefficients(table, which=["fleiss_kappa", "light_kappa",
                                                                     "conger_kappa"]), ALL_ROUTES)
-    assert [(e["units"], e["rater_bits"], e.get("raters"), e["rater_patterns"])
+    assert [(e["units"], e["rater_bits"], e["rater_patterns"])
             for name in ALL_ROUTES for e in got[name]["log"] if "units" in e] == [
-        ("wide", "bits", "found", "ratings"), ("wide", "bits", "found", "patterns"),
-        ("counts", "bits", "found", "ratings"), ("wide", "none", None, "ratings"),
-        ("wide", "bits", "listed", "patterns"), ("wide", "bits", "found", "patterns"),
-        ("counts", "none", None, "ratings")]
+        ("wide", "bits", "ratings"), ("wide", "bits", "patterns"),
+        ("counts", "bits", "ratings"), ("wide", "none", "ratings"),
+        ("wide", "bits", "patterns"), ("counts", "none", "ratings")]
     same(got)
     # no ICC asked for: its icc_apart route is its patterns route; by default (numeric
-    # ratings) the patterns and listed routes give the ICC from their rater patterns, the
+    # ratings) the patterns route gives the ICC from its rater patterns, the
     # icc_apart route from the ICC's own statement
     assert got["icc_apart"]["log"] == got["patterns"]["log"]
     by_default = routes(monkeypatch, lambda: ag.coefficients(table))
     assert [icc_from_patterns(by_default, name) for name in ROUTES] == [
-        [False], [True], [False], [False], [True], [False]]
+        [False], [True], [False], [False], [False]]
     same(by_default)
     # a statement without a pair coefficient or Conger's kappa never asks for rater patterns:
     # its patterns route is its wide route

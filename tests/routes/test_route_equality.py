@@ -145,7 +145,7 @@ def test_every_result_says_its_route():
     # the route is part of every result: one entry per statement, its producers by decision
     result = ag.fleiss_kappa(K2011)
     assert result["route"] == [{"statement": "coefficients", "units": "wide",
-                                "rater_bits": "bits", "raters": "found", "states": "all_rated"}]
+                                "rater_bits": "bits"}]
     with routes.forcing(units="counts"):
         assert ag.fleiss_kappa(K2011)["route"][0]["units"] == "counts"
 
@@ -182,7 +182,7 @@ def test_every_coefficient_on_every_per_unit_alternative(name):
     table = pa.Table.from_pylist(rows)
     function = getattr(ag, name)
     expected, _ = _run(lambda: function(table, group_by="g", missing=[9]))
-    for decision in ("units", "rater_bits", "raters", "rater_patterns", "states"):
+    for decision in ("units", "rater_bits", "rater_patterns"):
         for producer in routes.DECISIONS[decision].names:
             with routes.forcing(**{decision: producer}):
                 got, _ = _run(lambda: function(table, group_by="g", missing=[9]))

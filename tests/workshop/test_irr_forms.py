@@ -6,7 +6,7 @@ rating value, at most 16 distinct values; pairs and A^HH from unit patterns) and
 counts table; pairs and A^HH from windows over each trace's sorted ratings, the form continuous
 scores take), with rater bits when the raters are at most 496 (else the duplicate check and the
 rater counts take their separate routes). The routes are forced here (agreement_sql.routes
-forcing: units "counts", rater_bits "none", raters "listed"); every report, error dict and typed
+forcing: units "counts", rater_bits "none"); every report, error dict and typed
 error must be the same.
 """
 from __future__ import annotations
@@ -43,16 +43,14 @@ def _table(seed: int, *, items: int = 60, raters: int = 7, values=(1, 2, 3, 4, 5
 
 
 def _routes(monkeypatch, call):
-    """The call's outcome in the wide form, the counts form, without rater bits, and with the
-    raters numbered from the profile's list (as on large inputs)."""
+    """The call's outcome in the wide form, the counts form and without rater bits."""
     def outcome():
         try:
             return call()
         except Exception as exc:        # the typed errors must match too
             return (type(exc).__name__, str(exc))
     out = {"one_pass": outcome()}
-    for name, forced in (("counts", {"units": "counts"}), ("no_bits", {"rater_bits": "none"}),
-                         ("listed", {"raters": "listed"})):     # the profile's list numbers them
+    for name, forced in (("counts", {"units": "counts"}), ("no_bits", {"rater_bits": "none"})):
         with routing.forcing(**forced):
             out[name] = outcome()
     return out
@@ -60,7 +58,7 @@ def _routes(monkeypatch, call):
 
 def _same(routes):
     first = json.dumps(without_route(routes["one_pass"]), sort_keys=True, default=str)
-    for name in ("counts", "no_bits", "listed"):
+    for name in ("counts", "no_bits"):
         assert json.dumps(without_route(routes[name]), sort_keys=True, default=str) == first, name
 
 
