@@ -51,6 +51,10 @@ COMMON_DOC = """
     ``"bootstrap"``, a unit-resampling bootstrap run in the database (``n_boot`` replicates,
     default 1000; ``seed``, default 1; the same seed gives the same interval). One result
     without ``metric``/``group_by``, a list otherwise. ``None`` when no unit is rated twice.
+    ``set_separator="|"`` reads every rating as a set of labels (``"b|a"`` is the label
+    ``"a|b"``); Krippendorff's alpha takes ``distance=`` in place of ``level=``: "masi" or
+    "jaccard" between such sets, or a matrix over the labels, ``{(a, b): d}`` or a table with
+    columns a, b, d (docs/decisions/0028); the others refuse it.
 """
 
 
