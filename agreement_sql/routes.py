@@ -325,7 +325,9 @@ class Route:
                "rater_blocks": self.rater_blocks, "rater_patterns": self.rater_patterns,
                "rater_list": self.rater_list, "all_rated": self.all_rated}
         if template in ALPHA_SUMS_STATEMENTS:
-            out["alpha_distances"] = self.alpha_distances
+            # alpha's distance is the level's unless a call gives one (docs/decisions/0028:
+            # coefficients' statement_options; the workflows keep the level's)
+            out.update(alpha_distances=self.alpha_distances, distance=None, distance_matrix=None)
         return out
 
     def params(self) -> dict[str, Any]:
