@@ -150,7 +150,7 @@ OPTIONS: dict[str, tuple[Check, str]] = {
     "with_items": (_bool, "rater_diagnostics: rank the units that drive disagreement ($max_items > 0)"),
     "with_distribution": (_bool, "rater_diagnostics: also each rater's ratings per value or bin (the HTML report)"),
     "level": (_choice("nominal", "ordinal", "interval", "ratio"), "Krippendorff's level of measurement"),
-    "distance": (_choice(None, "masi", "jaccard", "matrix"),
+    "distance": (_choice(None, "masi", "masi_rounded", "jaccard", "matrix"),
                  "Krippendorff's alpha with a distance in place of the level's (docs/decisions/"
                  "0028): MASI or Jaccard over set-valued labels, or the caller's matrix"),
     "distance_matrix": (_opt_str, "the caller's distance matrix relation (x_k, label_k, x_l, "

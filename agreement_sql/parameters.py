@@ -72,7 +72,9 @@ def weights_kind(weights: Any) -> str:
                       f"lists) or None, got a {type(weights).__name__}")
 
 
-DISTANCES = ("masi", "jaccard")   # alpha's named distances over set-valued labels (decision 0028)
+# alpha's named distances over set-valued labels (decision 0028); masi_rounded: nltk's MASI
+# before its pull request #3695 (M = 0.67, 0.33 for Passonneau's 2/3, 1/3)
+DISTANCES = ("masi", "jaccard", "masi_rounded")
 
 
 def distance_kind(distance: Any) -> str | None:
@@ -84,12 +86,12 @@ def distance_kind(distance: Any) -> str | None:
     if isinstance(distance, str):
         if distance.lower() in DISTANCES:
             return distance.lower()
-        raise OptionError(f"distance must be 'masi', 'jaccard' or a distance matrix over the "
+        raise OptionError(f"distance must be 'masi', 'jaccard', 'masi_rounded' or a distance matrix over the "
                           f"labels (a dict {{(a, b): d}}, or a table with columns a, b, d), got "
                           f"{distance!r}; for the levels of measurement use level=")
     if isinstance(distance, Mapping) or _is_matrix(distance) or _table_columns(distance) is not None:
         return "matrix"
-    raise OptionError(f"distance must be 'masi', 'jaccard' or a distance matrix (a dict {{(a, b): "
+    raise OptionError(f"distance must be 'masi', 'jaccard', 'masi_rounded' or a distance matrix (a dict {{(a, b): "
                       f"d}}, a list of rows with categories=, or a table with columns a, b, d), "
                       f"got a {type(distance).__name__}")
 

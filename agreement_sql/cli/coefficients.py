@@ -48,7 +48,8 @@ def _arguments(p: argparse.ArgumentParser, entry: Coefficient | None) -> None:
         p.add_argument("--distance", choices=list(DISTANCES), default=None,
                        help="alpha's distance in place of the level's, between set-valued "
                             "labels (with --set-separator): MASI (Passonneau 2006) or Jaccard, "
-                            "as nltk's masi_distance and jaccard_distance")
+                            "as nltk's masi_distance and jaccard_distance (masi_rounded: nltk's "
+                            "former MASI, M = 0.67 and 0.33)")
         mark(p, p.add_argument("--distance-matrix", default=None, metavar="FILE",
                                help="alpha's distance in place of the level's: a CSV with "
                                     "columns a, b, d, a row per pair of labels (every pair, "

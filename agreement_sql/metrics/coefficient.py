@@ -453,6 +453,8 @@ DISTANCE_ROWS = {
     "masi": "distance 'masi': d = 1 - J M between two sets of labels (Passonneau 2006; nltk's "
             "masi_distance), J = |A n B| / |A u B|, M = 1 if A = B, 2/3 if one contains the "
             "other, 1/3 if they meet otherwise, 0 if disjoint",
+    "masi_rounded": "distance 'masi_rounded': MASI with nltk's former rounded M (0.67, 0.33 for "
+                    "2/3, 1/3; nltk's masi_distance before its pull request #3695), d = 1 - J M",
     "jaccard": "distance 'jaccard': d = 1 - |A n B| / |A u B| between two sets of labels (nltk's "
                "jaccard_distance)",
     "matrix": "distance: the caller's matrix d(a, b) over the labels, alpha's difference "

@@ -157,6 +157,34 @@ def test_alpha_is_nltks_on_random_sets(rows, name):
     assert got["value"] == pytest.approx(expected, abs=1e-9)
 
 
+def masi_before_nltk_3695(label1, label2):
+    """nltk's masi_distance before nltk pull request #3695 (issue #3361: "The MASI distance
+    implementation uses weights 0.67 and 0.33, but the referenced article uses 2/3 and 1/3"):
+    the current function with the two rounded weights, as that issue quotes them."""
+    i, u = len(label1 & label2), len(label1 | label2)
+    if len(label1) == len(label2) == i:
+        m = 1.0
+    elif i == min(len(label1), len(label2)):
+        m = 0.67
+    elif i > 0:
+        m = 0.33
+    else:
+        m = 0.0
+    return 1 - i / u * m
+
+
+def test_masi_rounded_is_nltks_former_masi():
+    # the peer's former convention, offered by name (docs/decisions/0028): PR #3695's example,
+    # {1, 2} vs {1, 2, 3, 4}, was 0.665 before it (1 - 1/2 * 0.67) and is 2/3 since
+    assert one_pair("1|2", "1|2|3|4", "masi_rounded") == pytest.approx(0.665, abs=1e-15)
+    expected = nltk_alpha(SETS, masi_before_nltk_3695)
+    got = a.krippendorff_alpha(rows_table(SETS), distance="masi_rounded", set_separator="|")
+    assert got["value"] == pytest.approx(expected, abs=1e-12)
+    assert got["value"] != pytest.approx(
+        a.krippendorff_alpha(rows_table(SETS), distance="masi", set_separator="|")["value"],
+        abs=1e-6)
+
+
 # -- a matrix over the labels ---------------------------------------------------------------------
 
 VALUES = (1, 2, 3, 4, 5)
@@ -233,7 +261,7 @@ def test_a_matrix_that_is_not_a_distance_is_refused_naming_the_cell():
 
 def test_sql_text_is_never_a_distance():
     # principle 2: nothing from a caller is pasted into SQL (docs/decisions/0028)
-    assert "distance must be 'masi', 'jaccard' or a distance matrix" in \
+    assert "distance must be 'masi', 'jaccard', 'masi_rounded' or a distance matrix" in \
         bad("CASE WHEN a = b THEN 0 ELSE 1 END")
 
 
