@@ -202,6 +202,12 @@ def weights(name: str, value: Any) -> None:
     weights_kind(value)
 
 
+def distance(name: str, value: Any) -> None:
+    from .parameters import distance_kind
+
+    distance_kind(value)
+
+
 def threshold(name: str, value: Any) -> None:
     """A percentage gate: 75 means 75%. A value in (0, 1] reads like a proportion, which the
     report would take as under 1%: refused with the way out."""
@@ -331,6 +337,13 @@ PARAMETERS: dict[str, Parameter] = _declared(
               "interval)",
               choice(None, "nominal", "ordinal", "interval", "ratio"), None,
               dict(WORKFLOW_LEVEL), refuses=("metric", 0.95)),
+    Parameter("distance", "Krippendorff's alpha's distance in place of the level's: 'masi' or "
+              "'jaccard' over set-valued labels, or a matrix over the labels (a dict {(a, b): d} "
+              "or a table with columns a, b, d); never SQL text", distance,
+              refuses=("cosine", 3, "a <> b")),
+    Parameter("set_separator", "every rating is a set of labels joined by this text ('|': "
+              "'a|b'), read as its canonical form (trimmed, de-duplicated, sorted)",
+              text(optional=True), refuses=("", 5)),
     Parameter("raters", "the raters to compare, by name", names(), refuses=("", 7)),
     Parameter("ci", "a confidence level (0.95) for an interval, or None for none",
               ci_or_bool, None, {"icc": 0.95, "concordance": 0.95, "bland_altman": 0.95},

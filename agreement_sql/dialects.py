@@ -161,6 +161,19 @@ class Dialect:
     float_text: str = ("CASE WHEN {} = FLOOR({}) AND ABS({}) < 1e16 AND {} <> 0 "
                        "THEN CONCAT(CAST(CAST({} AS BIGINT) AS STRING), '.0') "
                        "ELSE CAST({} AS STRING) END")
+    # set-valued labels (docs/decisions/0028): a label holding a set is a text of elements
+    # joined by a separator ({1}, a bound parameter). set_canonical: the text {0} as its set's
+    # one spelling (elements trimmed of ' ', empty ones dropped, de-duplicated, sorted by their
+    # bytes, joined by the separator; '' for a set with no element); set_size: the elements of
+    # a canonical set text {0}; set_common: the elements two canonical set texts {0} and {1}
+    # share (separator {2}). "" where a dialect has no list functions (the warehouses).
+    # Spark splits on a regular expression: the separator is quoted, \Q...\E.
+    set_canonical: str = ("array_join(array_sort(array_distinct(filter(transform("
+                          "split({0}, CONCAT('\\\\Q', {1}, '\\\\E')), e -> TRIM(BOTH ' ' FROM e)), "
+                          "e -> e <> ''))), {1})")
+    set_size: str = "size(split({0}, CONCAT('\\\\Q', {1}, '\\\\E')))"
+    set_common: str = ("size(array_intersect(split({0}, CONCAT('\\\\Q', {2}, '\\\\E')), "
+                       "split({1}, CONCAT('\\\\Q', {2}, '\\\\E'))))")
 
     def quote_identifier(self, name: str) -> str:
         """``name`` as one quoted identifier by this dialect's rule; an OptionError for a name
@@ -292,7 +305,12 @@ DUCKDB = Dialect(name="duckdb", quote='"', text="VARCHAR", double="DOUBLE", para
                  bit_or="BIT_OR", bit_count="BIT_COUNT({})",
                  setup=(EXACT_SUM_MACRO, ISNAN_MACRO),
                  script_param="getvariable('{}')", script_set="SET VARIABLE {name} = {value};",
-                 exact_text='({} COLLATE "binary")', float_text="CAST({} AS VARCHAR)")
+                 exact_text='({} COLLATE "binary")', float_text="CAST({} AS VARCHAR)",
+                 set_canonical=("array_to_string(list_sort(list_distinct(list_filter(list_transform("
+                                "string_split({0}, {1}), lambda e: TRIM(BOTH ' ' FROM e)), "
+                                "lambda e: e <> ''))), {1})"),
+                 set_size="len(string_split({0}, {1}))",
+                 set_common="len(list_intersect(string_split({0}, {2}), string_split({1}, {2})))")
 
 SPARK = Dialect(name="spark", quote="`", text="STRING", double="DOUBLE", param_prefix=":",
                 inline="/* inline */", materialize="", input_order="monotonically_increasing_id()",
@@ -320,6 +338,7 @@ POSTGRES = Dialect(name="postgres", quote='"', text="TEXT", double="DOUBLE PRECI
                    setup=(PG_TO_NUMBER_FUNCTION, PG_ERROR_FUNCTION), max_length=(63, "bytes"),
                    error="pg_temp.agreement_error({})",
                    script_param=":{}", script_set="\\set {name} {value}",
+                   set_canonical="", set_size="", set_common="",
                    float_text=("CASE WHEN {} = FLOOR({}) AND ABS({}) < 1e16 AND {} <> 0 "
                                "THEN CONCAT(CAST(CAST({} AS BIGINT) AS TEXT), '.0') "
                                "ELSE CAST({} AS TEXT) END"))
@@ -330,6 +349,7 @@ BIGQUERY = Dialect(name="bigquery", quote="`", text="STRING", double="FLOAT64", 
                    to_number="SAFE_CAST({} AS FLOAT64)", trim="TRIM({}, ' ')",
                    bit_or="BIT_OR", bit_count="BIT_COUNT({})", escape=BACKSLASH,
                    refuses_controls=True, error="ERROR({})", mod="MOD({0}, {1})",
+                   set_canonical="", set_size="", set_common="",
                    mod_open="MOD((", mod_sep="), ", mod_close=")",
                    no_underscore="STRPOS({}, '_') = 0",
                    float_text=("CASE WHEN {} = FLOOR({}) AND ABS({}) < 1e16 AND {} <> 0 "
@@ -343,6 +363,7 @@ SNOWFLAKE = Dialect(name="snowflake", quote='"', text="VARCHAR", double="DOUBLE"
                     trim="TRIM({}, ' ')", bit_or="BITOR_AGG", bit_count=SWAR_BIT_COUNT,
                     row_number="ROW_NUMBER() OVER (ORDER BY SEQ8())", max_length=(255, "characters"),
                     error="agreement_error({})", setup=(SNOWFLAKE_ERROR_FUNCTION,),
+                    set_canonical="", set_size="", set_common="",
                     float_text=("CASE WHEN {} = FLOOR({}) AND ABS({}) < 1e16 AND {} <> 0 "
                                 "THEN CONCAT(CAST(CAST({} AS BIGINT) AS VARCHAR), '.0') "
                                 "ELSE CAST({} AS VARCHAR) END"))

@@ -91,6 +91,8 @@ OPTIONS: dict[str, tuple[Check, str]] = {
                "contingency table turned into long rows by sql/_ratings.sql.j2"),
     "layout_columns": (_str_list, "a wide table's rater columns, a counts or contingency "
                                   "table's category columns (bound as $layout_column_i)"),
+    "set_separator": (_bool, "every rating is a set of elements joined by $set_separator, read "
+                             "as its canonical text (docs/decisions/0028)"),
     "unit_from_row": (_bool, "no item column: a row's position (from 0) is its unit, or its "
                              "contingency table row's category is the column at that position"),
     "numbers": (_opt_str, "a registered relation of k = 0 .. n - 1 (counts expanded into ratings)"),
@@ -144,6 +146,11 @@ OPTIONS: dict[str, tuple[Check, str]] = {
     "with_items": (_bool, "rater_diagnostics: rank the units that drive disagreement ($max_items > 0)"),
     "with_distribution": (_bool, "rater_diagnostics: also each rater's ratings per value or bin (the HTML report)"),
     "level": (_choice("nominal", "ordinal", "interval", "ratio"), "Krippendorff's level of measurement"),
+    "distance": (_choice(None, "masi", "masi_rounded", "jaccard", "matrix"),
+                 "Krippendorff's alpha with a distance in place of the level's (docs/decisions/"
+                 "0028): MASI or Jaccard over set-valued labels, or the caller's matrix"),
+    "distance_matrix": (_opt_str, "the caller's distance matrix relation (x_k, label_k, x_l, "
+                                  "label_l, w: w the distance)"),
     "marginals": (_choice("pairwise", "gwet"),
                   "Cohen/Light/Scott marginals: the shared units, or each rater's rated units "
                   "(Gwet 2014; sql/_pairs.sql.j2)"),

@@ -49,6 +49,9 @@ class CoefficientOptions:
                                       # estimate's own variance in the test, upper end <= 1
     oriented: bool = False            # a weight matrix kept in its orientation in two raters'
                                       # table by the rater-free coefficients that take it
+    distance: str | None = None       # alpha's distance in place of the level's: DISTANCES or
+                                      # "matrix" (docs/decisions/0028)
+    distance_matrix: Any = None       # the caller's distance matrix when distance == "matrix"
 
     @property
     def weighted(self) -> bool:
@@ -67,6 +70,57 @@ def weights_kind(weights: Any) -> str:
         return "custom"
     raise OptionError(f"weights must be 'linear', 'quadratic', a weight matrix (dict or list of "
                       f"lists) or None, got a {type(weights).__name__}")
+
+
+# alpha's named distances over set-valued labels (decision 0028); masi_rounded: nltk's MASI
+# before its pull request #3695 (M = 0.67, 0.33 for Passonneau's 2/3, 1/3)
+DISTANCES = ("masi", "jaccard", "masi_rounded")
+
+
+def distance_kind(distance: Any) -> str | None:
+    """``None`` -> None (the level's distance); "masi"/"jaccard"; a matrix over labels (a dict
+    {(a, b): d} or {a: {b: d}}, a list of rows with categories=, or a table with columns a, b
+    and d) -> "matrix". SQL text is never a distance (docs/decisions/0028)."""
+    if distance is None:
+        return None
+    if isinstance(distance, str):
+        if distance.lower() in DISTANCES:
+            return distance.lower()
+        raise OptionError(f"distance must be 'masi', 'jaccard', 'masi_rounded' or a distance matrix over the "
+                          f"labels (a dict {{(a, b): d}}, or a table with columns a, b, d), got "
+                          f"{distance!r}; for the levels of measurement use level=")
+    if isinstance(distance, Mapping) or _is_matrix(distance) or _table_columns(distance) is not None:
+        return "matrix"
+    raise OptionError(f"distance must be 'masi', 'jaccard', 'masi_rounded' or a distance matrix (a dict {{(a, b): "
+                      f"d}}, a list of rows with categories=, or a table with columns a, b, d), "
+                      f"got a {type(distance).__name__}")
+
+
+def _table_columns(table: Any) -> dict[str, list[Any]] | None:
+    """The columns of an Arrow or pandas table (None for anything else)."""
+    if hasattr(table, "to_pydict") and hasattr(table, "column_names"):
+        return {str(k): list(v) for k, v in table.to_pydict().items()}
+    if hasattr(table, "columns") and hasattr(table, "to_dict") and hasattr(table, "iloc"):
+        return {str(c): list(table[c]) for c in table.columns}
+    return None
+
+
+def distance_cells(distance: Any) -> Any:
+    """A distance matrix given as a table (columns a, b, d) as the dict {(a, b): d} it holds;
+    a dict or a list of rows as it is."""
+    columns = _table_columns(distance)
+    if columns is None:
+        return distance
+    missing = [c for c in ("a", "b", "d") if c not in columns]
+    if missing:
+        raise OptionError(f"a distance table needs the columns a, b and d (a row per pair of "
+                          f"labels); it has no column {missing[0]!r}")
+    cells: dict[tuple[Any, Any], Any] = {}
+    for a, b, d in zip(columns["a"], columns["b"], columns["d"]):
+        if (a, b) in cells:
+            raise OptionError(f"the distance table gives the pair ({a!r}, {b!r}) more than once")
+        cells[(a, b)] = d
+    return cells
 
 
 def _is_matrix(weights: Any) -> bool:
@@ -112,7 +166,8 @@ def validate(*, weights: Any = None, categories: Any = None, weight_basis: Any =
              n_boot: Any = None, seed: Any = None, analytic: bool = True,
              may_bootstrap: bool | None = None,
              marginals: Any = None, asymmetric_weights: Any = None,
-             variance: Any = None, inference: Any = None) -> CoefficientOptions:
+             variance: Any = None, inference: Any = None,
+             distance: Any = None) -> CoefficientOptions:
     """Check every option of a coefficient call; ``analytic``: the coefficients asked for have
     an analytic standard error (else ``ci_method`` defaults to the bootstrap);
     ``may_bootstrap``: with the default method, some of them may still take a bootstrap
@@ -189,4 +244,7 @@ def validate(*, weights: Any = None, categories: Any = None, weight_basis: Any =
                               z=confidence_z(interval.ci) if interval.analytic else None,
                               marginals=marginals, symmetrize=asymmetric_weights == "symmetrize",
                               variance=variance, inference=inference,
-                              oriented=asymmetric_weights == "oriented")
+                              oriented=asymmetric_weights == "oriented",
+                              distance=distance_kind(distance),
+                              distance_matrix=(distance_cells(distance)
+                                               if distance_kind(distance) == "matrix" else None))

@@ -60,6 +60,9 @@ class RatingsSpec:
     layout_columns: tuple[str, ...] = ()    # wide: rater columns; counts, table: categories
     unit_from_row: bool = False             # no item column: a row's position is its unit
     numbers: str | None = None              # counts, table: k = 0 .. the largest cell - 1
+    # set-valued labels: every rating a set of elements joined by this separator, read as its
+    # canonical text (sql/_ratings.sql.j2; docs/decisions/0028); None: ratings as they are
+    set_separator: str | None = None
 
     @property
     def slices(self) -> list[str]:
@@ -110,6 +113,7 @@ class RatingsSpec:
             "layout_columns": list(self.layout_columns),
             "unit_from_row": self.unit_from_row,
             "numbers": self.numbers,
+            "set_separator": self.set_separator is not None,
             # the input checks a statement carries itself (a rendering run by hand, a macro:
             # agreement_sql/rendering.py CHECKS); a call checks in Python instead
             "checks": [],
@@ -129,6 +133,8 @@ class RatingsSpec:
             values[f"keep_rater_{i}"] = name
         for i, name in enumerate(self.layout_columns):
             values[f"layout_column_{i}"] = name
+        if self.set_separator is not None:
+            values["set_separator"] = self.set_separator
         return values
 
     def columns_read(self) -> list[str]:

@@ -52,7 +52,8 @@ class Accounting(TypedDict):
 
 class KrippendorffAlphaResult(TypedDict):
     coefficient: str               # "krippendorff_alpha"
-    level: str
+    level: Optional[str]           # None when a distance replaces the level's
+    distance: NotRequired[str]     # "masi", "jaccard" or "matrix" (distance=; decision 0028)
     value: Optional[float]
     observed_disagreement: Optional[float]
     expected_disagreement: Optional[float]

@@ -301,7 +301,9 @@ class Route:
         out = {"form": self.units, "categories": [kind for kind, _ in self.categories],
                "rater_blocks": self.rater_blocks, "rater_patterns": self.rater_patterns}
         if template in ALPHA_SUMS_STATEMENTS:
-            out["alpha_distances"] = self.alpha_distances
+            # alpha's distance is the level's unless a call gives one (docs/decisions/0028:
+            # coefficients' statement_options; the workflows keep the level's)
+            out.update(alpha_distances=self.alpha_distances, distance=None, distance_matrix=None)
         return out
 
     def params(self) -> dict[str, Any]:

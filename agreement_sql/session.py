@@ -37,7 +37,8 @@ def ratings_session(source: Any, *, con: Any = None, item: Any = "item", rater: 
                     on_duplicate: Any = None, missing: Any = None,
                     copy: bool | None = None, ordered: bool = False,
                     layout: Layout | str | None = None,
-                    needs_raters: str | None = None) -> Iterator[RatingsSpec]:
+                    needs_raters: str | None = None,
+                    set_separator: str | None = None) -> Iterator[RatingsSpec]:
     """Yield the :class:`RatingsSpec` of ``source``; drop every generated relation on exit.
 
     ``copy``: read the source once into a temporary canonical table first (None: when reading
@@ -48,6 +49,8 @@ def ratings_session(source: Any, *, con: Any = None, item: Any = "item", rater: 
     peer's wide, counts or contingency table: agreement_sql.sources.Layout).
     ``needs_raters``: what the call computes, when it needs to know which rater gave each
     rating (a counts table's raters are anonymous, so it is refused).
+    ``set_separator``: every rating is a set of elements joined by it, read as its canonical
+    text (sql/_ratings.sql.j2; docs/decisions/0028).
     """
     shape = layout if isinstance(layout, Layout) else check_layout(layout)
     source, shape, default_item = layout_source(source, shape)
@@ -72,6 +75,8 @@ def ratings_session(source: Any, *, con: Any = None, item: Any = "item", rater: 
     with open_session(con) as session:
         relation = session.read_source(source, columns=read)
         spec = prepare(session, relation, default_item=row_item(relation), **names)
+        if set_separator is not None:
+            spec = replace(spec, set_separator=set_separator)
         if ordered:
             spec = replace(spec, with_row_number=True)
         if copy or ordered or (copy is None and (spec.struct_fields or not relation.cheap_scan

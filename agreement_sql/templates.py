@@ -337,6 +337,9 @@ def _form(form: str) -> Callable[..., Keyword]:
     of the SQL the template wrote: a macro's output, an identifier, a bound parameter or a
     keyword, never a value."""
     def apply(*exprs: Any) -> Keyword:
+        if not form:
+            raise TemplateError("this dialect has no list functions for set-valued labels "
+                                "(set_separator=, distance='masi' or 'jaccard'): DuckDB and Spark do")
         for expr in exprs:
             if not isinstance(expr, (Markup, Identifier, BoundParam, Keyword)):
                 raise TemplateError(f"a dialect form takes SQL the template wrote, got {expr!r}")
@@ -469,7 +472,8 @@ def _render(template: str, options: Mapping[str, Any], d: Dialect) -> Rendered:
              "mod_open": Keyword(d.mod_open), "mod_sep": Keyword(d.mod_sep),
              "mod_close": Keyword(d.mod_close),
              "bit_count": _form(d.bit_count), "exact_text": _form(d.exact_text),
-             "float_text": _form(d.float_text)},
+             "float_text": _form(d.float_text), "set_canonical": _form(d.set_canonical),
+             "set_size": _form(d.set_size), "set_common": _form(d.set_common)},
         const=constants.sql_constants(),
         dialect=d.name,
         dialect_=d,

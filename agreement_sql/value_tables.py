@@ -21,10 +21,10 @@ from .profile import Profile
 from .runner import query
 
 
-def needs_table(entry: Any, level: str | None) -> bool:
+def needs_table(entry: Any, level: str | None, distance: str | None = None) -> bool:
     """The coefficient sums over pairs of distinct values: every kappa-family entry, and alpha
-    at the ratio level."""
-    return not entry.levels or level == "ratio"
+    at the ratio level or with a distance (docs/decisions/0028: d over every pair of labels)."""
+    return not entry.levels or level == "ratio" or distance is not None
 
 
 def distinct_values(profile: Profile) -> int:
@@ -49,11 +49,11 @@ def reason(n_values: int, level: str | None) -> str:
 
 
 def split(profile: Profile, entries: Sequence[Any], level: str | None, *,
-          leave_out: bool) -> tuple[list[Any], dict[str, str]]:
+          leave_out: bool, distance: str | None = None) -> tuple[list[Any], dict[str, str]]:
     """``entries`` that can run on ``profile``'s ratings, and the left-out ones with their
     reason (``leave_out``: coefficients()'s default set), or an OptionError naming the number
     of distinct values and the way out."""
-    bound = [e for e in entries if needs_table(e, level)]
+    bound = [e for e in entries if needs_table(e, level, distance)]
     if not bound or not profile.many_categories or profile.domain is not None:
         return list(entries), {}
     n_values = distinct_values(profile)

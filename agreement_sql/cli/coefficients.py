@@ -4,6 +4,7 @@ same name; the arguments a command takes follow what its registry entry supports
 from __future__ import annotations
 
 import argparse
+import csv
 import json
 import math
 from typing import Any
@@ -11,13 +12,13 @@ from typing import Any
 from ..errors import OptionError
 from ..formatting import flatten, table
 from ..metrics.coefficients import coefficients
-from ..parameters import DEFAULT_LEVEL, LEVELS
+from ..parameters import DEFAULT_LEVEL, DISTANCES, LEVELS
 from ..metrics.functions import FUNCTIONS
 from ..registry import REGISTRY, Coefficient
 from ._common import (add_output_arguments, add_source_arguments, connection, emit, long_table,
-                      source_keywords)
+                      mark, source_keywords)
 
-TABLE_COLUMNS = ["metric", "group", "coefficient", "level", "value", "se", "ci_low", "ci_high",
+TABLE_COLUMNS = ["metric", "group", "coefficient", "level", "distance", "value", "se", "ci_low", "ci_high",
                  "ci_method", "observed_agreement", "chance_agreement", "observed_disagreement",
                  "expected_disagreement", "n_items", "n_raters", "n_values", "n_categories",
                  "weights", "interpretation"]
@@ -44,6 +45,18 @@ def _arguments(p: argparse.ArgumentParser, entry: Coefficient | None) -> None:
     if entry is None or entry.levels:
         p.add_argument("--level", choices=list(LEVELS), default=None,
                        help=f"Krippendorff's level of measurement [{DEFAULT_LEVEL}]")
+        p.add_argument("--distance", choices=list(DISTANCES), default=None,
+                       help="alpha's distance in place of the level's, between set-valued "
+                            "labels (with --set-separator): MASI (Passonneau 2006) or Jaccard, "
+                            "as nltk's masi_distance and jaccard_distance (masi_rounded: nltk's "
+                            "former MASI, M = 0.67 and 0.33)")
+        mark(p, p.add_argument("--distance-matrix", default=None, metavar="FILE",
+                               help="alpha's distance in place of the level's: a CSV with "
+                                    "columns a, b, d, a row per pair of labels (every pair, "
+                                    "symmetric, 0 on the diagonal)"), "input")
+    p.add_argument("--set-separator", default=None, metavar="TEXT",
+                   help="every rating is a set of labels joined by TEXT (e.g. '|'), read as its "
+                        "canonical form (trimmed, de-duplicated, sorted)")
     if entry is None or entry.weighted:
         p.add_argument("--weights", default=None,
                        help="linear, quadratic, or a JSON weight matrix: a list of rows in "
@@ -124,12 +137,41 @@ def _keywords(args: argparse.Namespace) -> dict[str, Any]:
         keywords.update(weights=parse_weights(args.weights), weight_basis=args.weight_basis)
     if hasattr(args, "level"):
         keywords["level"] = args.level
+        if args.distance is not None and args.distance_matrix is not None:
+            raise OptionError("give --distance or --distance-matrix, not both")
+        if args.distance is not None or args.distance_matrix is not None:
+            keywords["distance"] = (args.distance if args.distance is not None
+                                    else read_distance_matrix(args.distance_matrix))
+    if args.set_separator is not None:
+        keywords["set_separator"] = args.set_separator
     if getattr(args, "raters", None):
         keywords["raters"] = [r.strip() for r in args.raters.split(",")]
     for name in ("marginals", "asymmetric_weights", "variance", "inference"):
         if getattr(args, name, None) is not None:
             keywords[name] = getattr(args, name)
     return keywords
+
+
+def read_distance_matrix(path: str) -> dict[tuple[str, str], str]:
+    """A --distance-matrix CSV (columns a, b, d) as the {(a, b): d} it holds: labels as text,
+    matched like ratings, d checked by the Python API (agreement_sql.metrics.weights)."""
+    try:
+        with open(path, newline="", encoding="utf-8") as handle:
+            rows = list(csv.DictReader(handle))
+            names = rows[0].keys() if rows else []
+    except OSError as exc:
+        raise OptionError(f"--distance-matrix: cannot read {path!r}: {exc.strerror}") from None
+    missing = [c for c in ("a", "b", "d") if c not in names]
+    if missing:
+        raise OptionError(f"--distance-matrix {path!r} needs the columns a, b and d (a row per "
+                          f"pair of labels); it has no column {missing[0]!r}")
+    cells: dict[tuple[str, str], str] = {}
+    for row in rows:
+        pair = (row["a"], row["b"])
+        if pair in cells:
+            raise OptionError(f"--distance-matrix {path!r} gives the pair {pair!r} more than once")
+        cells[pair] = row["d"]
+    return cells
 
 
 def _runner(entry: Coefficient) -> Any:

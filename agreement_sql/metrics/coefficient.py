@@ -29,7 +29,7 @@ from ..session import ratings_session
 from ..sources import Layout, check_layout
 from ._common import counted
 from .icc import statement_rows
-from .weights import register_weight_matrix
+from .weights import register_distance_matrix, register_weight_matrix
 
 # Light's kappa (and Scott's pi) by default only where at most this many raters rate a metric
 # (or slice): it averages Cohen's kappa over every rater pair, r (r - 1) / 2 of them (45 at 10
@@ -51,6 +51,10 @@ COMMON_DOC = """
     ``"bootstrap"``, a unit-resampling bootstrap run in the database (``n_boot`` replicates,
     default 1000; ``seed``, default 1; the same seed gives the same interval). One result
     without ``metric``/``group_by``, a list otherwise. ``None`` when no unit is rated twice.
+    ``set_separator="|"`` reads every rating as a set of labels (``"b|a"`` is the label
+    ``"a|b"``); Krippendorff's alpha takes ``distance=`` in place of ``level=``: "masi" or
+    "jaccard" between such sets, or a matrix over the labels, ``{(a, b): d}`` or a table with
+    columns a, b, d (docs/decisions/0028); the others refuse it.
 """
 
 
@@ -69,7 +73,8 @@ class CoefficientFunction(Protocol):
                  seed: int | None = None, con: Any = None, layout: str | None = None,
                  rater_columns: Sequence[str] | None = None, orientation: str | None = None,
                  marginals: str | None = None, asymmetric_weights: str | None = None,
-                 variance: str | None = None, inference: str | None = None) -> Any: ...
+                 variance: str | None = None, inference: str | None = None,
+                 distance: Any = None, set_separator: str | None = None) -> Any: ...
 
 
 @dataclass
@@ -131,7 +136,8 @@ def _category_kinds(profile: Profile, domain: Domain | None) -> str:
 def compute(entries: Sequence[Any], source: Any, *, item: Any, rater: Any, value: Any,
             metric: Any, group_by: Any, on_duplicate: Any, missing: Any, con: Any,
             opts: CoefficientOptions, cap_pairs: bool = False,
-            default_method: bool = False, layout: Layout | None = None) -> Computed:
+            default_method: bool = False, layout: Layout | None = None,
+            set_separator: str | None = None) -> Computed:
     """Run sql/coefficients.sql.j2 for ``entries`` on ``source``.
 
     ``cap_pairs``: the pair coefficients only for metrics with at most LIGHT_MAX_RATERS raters
@@ -142,7 +148,8 @@ def compute(entries: Sequence[Any], source: Any, *, item: Any, rater: Any, value
     needs = [e.name for e in entries if not rater_free(e)]
     with ratings_session(source, con=con, item=item, rater=rater, value=value, metric=metric,
                          group_by=group_by, on_duplicate=on_duplicate, missing=missing,
-                         layout=layout, needs_raters=", ".join(needs) or None) as spec:
+                         layout=layout, needs_raters=", ".join(needs) or None,
+                         set_separator=set_separator) as spec:
         return compute_on(spec, entries, opts=opts, cap_pairs=cap_pairs,
                           default_method=default_method)
 
@@ -159,7 +166,8 @@ def no_analytic_se(entry: Any, opts: CoefficientOptions) -> bool:
     ordinal and ratio levels, and the pair coefficients under Gwet's marginals (their variances
     assume the shared units only; the bootstrap gives the interval)."""
     return (not analytic_possible(entry, opts.level, opts.marginals)
-            or (entry.analytic_levels and opts.level not in entry.analytic_levels))
+            or (entry.analytic_levels and opts.level not in entry.analytic_levels)
+            or (entry.levels and opts.distance is not None))
 
 
 def analytic_possible(entry: Any, level: Any, marginals: Any) -> bool:
@@ -197,6 +205,9 @@ def needs(entries: Sequence[Any], opts: CoefficientOptions) -> routes.Needs:
     tested = opts.interval.analytic or (opts.interval.bootstrap and opts.interval.ci is not None)
     counts = next((f"{e.name}'s analytic variance (its test's, with ci=) reads per-unit counts"
                    for e in entries if e.variance_form == "counts" and tested), None)
+    if counts is None and opts.distance is not None and any(e.levels for e in entries):
+        counts = ("alpha's distance= measures pairs of category labels, which the counts form "
+                  "holds (docs/decisions/0028)")
     return routes.Needs(rater_identity=any(not rater_free(e) for e in entries) or opts.oriented,
                         counts_form=counts,
                         level=opts.level if any(e.levels for e in entries) else None)
@@ -233,14 +244,19 @@ def compute_on(spec: RatingsSpec, entries: Sequence[Any], *, opts: CoefficientOp
         asymmetric="symmetrize" if opts.symmetrize else "error" if interchangeable else "keep",
         profile=profile)
         if opts.weights == "custom" else None)
+    measures = (register_distance_matrix(session, opts.distance_matrix, declared, profile=profile)
+                if opts.distance == "matrix" and any(e.levels for e in entries) else None)
     check_named_raters(spec, opts.raters, declared)
-    kept, skipped = value_tables.split(profile, entries, opts.level, leave_out=leave_out)
+    kept, skipped = value_tables.split(profile, entries, opts.level, leave_out=leave_out,
+                                       distance=opts.distance)
     if not kept:
-        kept, skipped = value_tables.split(profile, entries, opts.level, leave_out=False)
+        kept, skipped = value_tables.split(profile, entries, opts.level, leave_out=False,
+                                           distance=opts.distance)
     entries = kept
     route = routes.decide(profile, "coefficients", needs(entries, opts))
     statement = _Statement(spec, profile, route, declared, matrix, opts,
-                           _category_kinds(profile, declared), cap_pairs, LIGHT_MAX_RATERS)
+                           _category_kinds(profile, declared), cap_pairs, LIGHT_MAX_RATERS,
+                           measures)
     producer = (routes.icc_producer(profile, route, bootstrap=opts.interval.bootstrap)
                 if icc_form is not None and declared is None else None)
     icc_raters = routes.packed_digits(profile) if producer == "from_patterns" else 0
@@ -267,6 +283,7 @@ def statement_options(spec_options: Mapping[str, Any], spec_params: Mapping[str,
                       interval: IntervalSpec, *, matrix: str | None, category_kinds: str,
                       cap_pairs: bool, pair_max: int = LIGHT_MAX_RATERS,
                       icc_form: str | None = None, icc_raters: int = 0,
+                      distance_matrix: str | None = None,
                       ) -> tuple[dict[str, Any], dict[str, Any]]:
     """The options and parameters of sql/coefficients.sql.j2 for ``entries`` by ``route``: the
     one builder, used by every call and by ``render`` (agreement_sql.rendering)."""
@@ -283,6 +300,8 @@ def statement_options(spec_options: Mapping[str, Any], spec_params: Mapping[str,
         "marginals": opts.marginals, "variance": opts.variance,
         "inference": opts.inference, "oriented": opts.oriented,
         "icc_from_patterns": icc_form is not None, "rater_digits": icc_raters if icc_form else 0,
+        "distance": opts.distance if any(e.levels for e in entries) else None,
+        "distance_matrix": distance_matrix,
     }
     params = {**spec_params, **route.params(), **interval.params(),
               **{f"rater_{i}": r for i, r in enumerate(opts.raters)},
@@ -305,6 +324,7 @@ class _Statement:
     category_kinds: str
     cap_pairs: bool
     pair_max: int
+    distance_matrix: str | None = None     # the caller's distance matrix, registered
 
     def run(self, entries: Sequence[Any], interval: IntervalSpec, *, icc_form: str | None = None,
             icc_raters: int = 0) -> list[dict[str, Any]]:
@@ -315,7 +335,7 @@ class _Statement:
             self.spec.options(domain=self.domain, bootstrap=interval.bootstrap),
             self.spec.params(), route, entries, self.opts, interval, matrix=self.matrix,
             category_kinds=self.category_kinds, cap_pairs=self.cap_pairs, pair_max=self.pair_max,
-            icc_form=icc_form, icc_raters=icc_raters)
+            icc_form=icc_form, icc_raters=icc_raters, distance_matrix=self.distance_matrix)
         more = {"icc": "from_patterns"} if icc_form is not None else {}
         return route.query(self.spec, "coefficients", options, params, **more)
 
@@ -369,7 +389,8 @@ def shape(entry: Any, row: Mapping[str, Any] | None, key_row: Mapping[str, Any],
     result: dict[str, Any] = {
         "coefficient": data.get("coefficient") or (
             entry.weighted_name if opts.weighted and entry.weighted_name else entry.name),
-        **({"level": opts.level} if entry.levels else {}),
+        **({"level": opts.level if opts.distance is None else None} if entry.levels else {}),
+        **({"distance": opts.distance} if entry.levels and opts.distance is not None else {}),
         "value": value,
     }
     if family.measures == "disagreement":
@@ -428,6 +449,20 @@ LAYOUT_ROWS = {
 }
 
 
+DISTANCE_ROWS = {
+    "masi": "distance 'masi': d = 1 - J M between two sets of labels (Passonneau 2006; nltk's "
+            "masi_distance), J = |A n B| / |A u B|, M = 1 if A = B, 2/3 if one contains the "
+            "other, 1/3 if they meet otherwise, 0 if disjoint",
+    "masi_rounded": "distance 'masi_rounded': MASI with nltk's former rounded M (0.67, 0.33 for "
+                    "2/3, 1/3; nltk's masi_distance before its pull request #3695), d = 1 - J M",
+    "jaccard": "distance 'jaccard': d = 1 - |A n B| / |A u B| between two sets of labels (nltk's "
+               "jaccard_distance)",
+    "matrix": "distance: the caller's matrix d(a, b) over the labels, alpha's difference "
+              "function (Krippendorff's delta^2, nltk's distance=) as given (complete, "
+              "symmetric, 0 on the diagonal)",
+}
+
+
 def conventions(entry: Any, spec: RatingsSpec, opts: CoefficientOptions) -> dict[str, str]:
     """The conventions a result was computed under, when the call chose any (docs/migrating.md):
     a peer's layout, Gwet's marginals, the weight matrix's orientation or symmetrisation, the
@@ -435,6 +470,19 @@ def conventions(entry: Any, spec: RatingsSpec, opts: CoefficientOptions) -> dict
     out: dict[str, str] = {}
     if spec.layout != "long":
         out["layout"] = LAYOUT_ROWS[spec.layout]
+    if spec.set_separator is not None:
+        out["set_separator"] = (f"every rating a set of labels separated by "
+                                f"{spec.set_separator!r}, read as its canonical text (elements "
+                                "trimmed, empty ones dropped, de-duplicated, sorted by their "
+                                "bytes), so one set is one category whatever its order; a set "
+                                "with no element is missing")
+    if entry.levels and opts.distance is not None:
+        out["distance"] = DISTANCE_ROWS[opts.distance] + (
+            "" if opts.distance == "matrix" or spec.set_separator is not None else
+            "; without set_separator= every label is a set of one, so two different labels are "
+            "at distance 1 (the nominal level's)") + (
+            "; no analytic standard error (the bootstrap gives the interval)"
+            if opts.interval.ci is not None else "")
     if entry.marginals and opts.marginals == "gwet":
         out["marginals"] = ("gwet (Gwet 2014, ch. 3; irrCAC): " + entry.gwet_marginals
                             + ", observed agreement over the units both rated; no analytic "
@@ -502,7 +550,8 @@ def coefficient_function(entry: Any) -> CoefficientFunction:
                  seed: int | None = None, con: Any = None, layout: str | None = None,
                  rater_columns: Sequence[str] | None = None, orientation: str | None = None,
                  marginals: str | None = None, asymmetric_weights: str | None = None,
-                 variance: str | None = None, inference: str | None = None) -> Any:
+                 variance: str | None = None, inference: str | None = None,
+                 distance: Any = None, set_separator: str | None = None) -> Any:
         if domain is not None and categories is not None:
             raise OptionError("give the declared values once: domain= or categories=, not both")
         categories = domain if domain is not None else categories
@@ -511,6 +560,12 @@ def coefficient_function(entry: Any) -> CoefficientFunction:
         if not entry.levels and level is not None:
             raise OptionError(f"{entry.name} takes no level= (levels of measurement are "
                               "Krippendorff's alpha's)")
+        if not entry.levels and distance is not None:
+            raise OptionError(f"{entry.name} takes no distance= (a distance replaces the level "
+                              "of Krippendorff's alpha)")
+        if distance is not None and level is not None:
+            raise OptionError("give level= or distance=, not both: a distance replaces the "
+                              "level's (level='nominal' is distance 1 between different labels)")
         if not entry.named_raters and raters is not None:
             raise OptionError(f"{entry.name} takes no raters= (it uses every rater)")
         if not entry.marginals and marginals is not None:
@@ -529,7 +584,7 @@ def coefficient_function(entry: Any) -> CoefficientFunction:
         if entry.ordered_raters and raters is not None and len(list(raters)) > 2:
             raise OptionError(f"{entry.name} compares two raters; raters={list(raters)!r} names "
                               f"{len(list(raters))} (use coefficients(..., raters=...) for Light's kappa)")
-        possible = analytic_possible(entry, level or DEFAULT_LEVEL, marginals)
+        possible = analytic_possible(entry, level or DEFAULT_LEVEL, marginals) and distance is None
         opts = validate(weights=weights, categories=categories, weight_basis=weight_basis,
                         level=level or DEFAULT_LEVEL, raters=raters, ci=ci,
                         ci_method=ci_method, n_boot=n_boot, seed=seed,
@@ -537,12 +592,13 @@ def coefficient_function(entry: Any) -> CoefficientFunction:
                                                    and inference in (None, "normal")),
                         may_bootstrap=may_bootstrap([entry], marginals),
                         marginals=marginals, asymmetric_weights=asymmetric_weights,
-                        variance=variance, inference=inference)
+                        variance=variance, inference=inference, distance=distance)
         computed = compute([entry], source, item=item, rater=rater, value=value, metric=metric,
                            group_by=group_by, on_duplicate=on_duplicate, missing=missing,
                            con=con, opts=opts,
                            default_method=ci_method is None and inference in (None, "normal"),
-                           layout=check_layout(layout, rater_columns, orientation))
+                           layout=check_layout(layout, rater_columns, orientation),
+                           set_separator=set_separator)
         out = []
         keys = list(computed.by_key())
         check_oriented(computed, keys)

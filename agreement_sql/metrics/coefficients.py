@@ -49,7 +49,8 @@ def coefficients(source: Any, *, item: str = "item", rater: str = "rater", value
                  layout: str | None = None, rater_columns: Sequence[str] | None = None,
                  orientation: str | None = None, marginals: str | None = None,
                  asymmetric_weights: str | None = None, variance: str | None = None,
-                 inference: str | None = None,
+                 inference: str | None = None, distance: Any = None,
+                 set_separator: str | None = None,
                  ) -> dict[str, dict[str, Any]] | list[CoefficientsResult]:
     """Every requested coefficient, computed by one SQL statement over one pass of the ratings.
 
@@ -81,6 +82,10 @@ def coefficients(source: Any, *, item: str = "item", rater: str = "rater", value
     ``layout="counts"`` (anonymous raters) the default is every rater-free coefficient; naming
     Cohen, Scott, Conger or the ICC is an error.
 
+    ``distance`` (alpha's distance in place of its level: "masi", "jaccard" or a matrix over
+    the labels) and ``set_separator`` (every rating a set of labels joined by it, read as its
+    canonical text, for every coefficient) as in ``krippendorff_alpha`` (docs/decisions/0028).
+
     Without ``metric``/``group_by``: ``{name: result}``. Otherwise a list with, per metric (and
     slice), ``{"metric": ..., "group": ..., "coefficients": {name: result}}``.
     """
@@ -92,13 +97,19 @@ def coefficients(source: Any, *, item: str = "item", rater: str = "rater", value
     if default and shape_.kind == "counts":
         entries = [e for e in entries if rater_free(e)]
     gwet = marginals == "gwet"
+    if distance is not None and not any(e.levels for e in entries):
+        raise OptionError("distance= is Krippendorff's alpha's (a distance replaces its level), "
+                          "and which= does not ask for it")
+    if distance is not None and level is not None:
+        raise OptionError("give level= or distance=, not both: a distance replaces the level's "
+                          "(level='nominal' is distance 1 between different labels)")
     opts = validate(weights=weights, categories=categories, weight_basis=weight_basis,
                     level=level or DEFAULT_LEVEL, raters=raters, ci=ci, ci_method=ci_method, n_boot=n_boot,
                     seed=seed, analytic=any(analytic_possible(e, level or DEFAULT_LEVEL, marginals)
                                             for e in entries),
                     may_bootstrap=may_bootstrap(entries, marginals),
                     marginals=marginals, asymmetric_weights=asymmetric_weights,
-                    variance=variance, inference=inference)
+                    variance=variance, inference=inference, distance=distance)
     if opts.oriented:
         refused = [e.name for e in entries if not (e.oriented or e.ordered_raters)]
         if refused:
@@ -109,7 +120,8 @@ def coefficients(source: Any, *, item: str = "item", rater: str = "rater", value
     needs = [e.name for e in entries if not rater_free(e)] + (["icc"] if with_icc else [])
     with ratings_session(source, con=con, item=item, rater=rater, value=value, metric=metric,
                          group_by=group_by, on_duplicate=on_duplicate, missing=missing,
-                         layout=shape_, needs_raters=", ".join(needs) or None) as spec:
+                         layout=shape_, needs_raters=", ".join(needs) or None,
+                         set_separator=set_separator) as spec:
         want_icc = with_icc or (default and spec.layout != "counts")
         computed = compute_on(spec, entries, opts=opts, cap_pairs=cap,
                               default_method=ci_method is None and inference in (None, "normal"),

@@ -54,6 +54,22 @@ def register_weight_matrix(session: Session, weights: Any, declared: Domain | No
     coefficients whose raters are interchangeable, would use its symmetric part), or
     "symmetrize" it, (W + W^T) / 2."""
 
+    clean = _cells(weights, declared)
+    seen = [(k, l) for k, l, _ in clean]
+    if isinstance(weights, Mapping):
+        _refuse_partial(seen, declared, profile)
+    if asymmetric != "keep":
+        clean = _symmetric(clean, asymmetric, who)
+    keys = [_category(k, declared) for k, _, _ in clean]
+    cols = [_category(l, declared) for _, l, _ in clean]
+    rows = [(k[0], k[1], c[0], c[1], cell[2]) for k, c, cell in zip(keys, cols, clean)]
+    return lookup_rows(session, [("x_k", "double"), ("label_k", "text"), ("x_l", "double"),
+                                ("label_l", "text"), ("w", "double")], rows, "weights")
+
+
+def _cells(weights: Any, declared: Domain | None) -> list[tuple[str, str, float]]:
+    """A matrix's cells (row label, column label, number), each a finite number given once and
+    naming only declared categories (when ``categories=`` is given)."""
     cells: list[tuple[str, str, Any]] = []
     if isinstance(weights, Mapping):
         for key, value in weights.items():
@@ -94,15 +110,7 @@ def register_weight_matrix(session: Session, weights: Any, declared: Domain | No
     seen = [(k, l) for k, l, _ in clean]
     if len(set(seen)) != len(seen):
         raise OptionError("the weight matrix gives some (row, column) cell more than once")
-    if isinstance(weights, Mapping):
-        _refuse_partial(seen, declared, profile)
-    if asymmetric != "keep":
-        clean = _symmetric(clean, asymmetric, who)
-    keys = [_category(k, declared) for k, _, _ in clean]
-    cols = [_category(l, declared) for _, l, _ in clean]
-    rows = [(k[0], k[1], c[0], c[1], cell[2]) for k, c, cell in zip(keys, cols, clean)]
-    return lookup_rows(session, [("x_k", "double"), ("label_k", "text"), ("x_l", "double"),
-                                ("label_l", "text"), ("w", "double")], rows, "weights")
+    return clean
 
 
 def _refuse_partial(cells: list[tuple[str, str]], declared: Domain | None, profile: Any) -> None:
@@ -181,3 +189,50 @@ def _category(label: str, declared: Domain | None) -> tuple[float | None, str | 
     if isinstance(number, (int, float)):
         return float(number), None
     return None, label
+
+
+# a weight matrix's words, as a distance matrix's error messages say them
+_DISTANCE_WORDS = (("{column: weight}", "{column: distance}"), ("to weights;", "to distances;"),
+                   ("(agreement weights are 1.0 there)", "(distances are 0 there)"),
+                   ("a matrix weighs every pair", "a matrix gives a distance for every pair"),
+                   ("a weight for every pair", "a distance for every pair"),
+                   ("gives no weight for", "gives no distance for"),
+                   ("weight for (", "distance for ("), ("weight matrix", "distance matrix"))
+
+
+def register_distance_matrix(session: Session, distance: Any, declared: Domain | None, *,
+                             profile: Any = None) -> str:
+    """Check a caller's distance matrix for Krippendorff's alpha and register it as (label_k,
+    label_l, w), w the distance d(k, l) (docs/decisions/0028), with the weight matrix's
+    machinery: the same forms, label matching and completeness (every pair of the categories
+    the ratings hold, the diagonal included: an OptionError naming the first missing pair).
+    A distance is also finite and non-negative, zero on the diagonal, and symmetric (alpha's
+    coincidences are: o_ck = o_kc); anything else is refused naming the cell, never repaired."""
+    try:
+        cells = _cells(distance, declared)
+    except OptionError as exc:
+        raise OptionError(_distance_words(str(exc))) from None
+    given = {(k, l): d for k, l, d in cells}
+    for (k, l), d in given.items():
+        if d < 0.0:
+            raise OptionError(f"the distance matrix gives d({k!r}, {l!r}) = {d!r}: a distance is "
+                              "never negative")
+        if k == l and d != 0.0:
+            raise OptionError(f"the distance matrix gives d({k!r}, {k!r}) = {d!r}: a label's "
+                              "distance to itself is 0")
+        if (l, k) in given and given[(l, k)] != d:
+            raise OptionError(f"the distance matrix is not symmetric: d({k!r}, {l!r}) = {d!r} but "
+                              f"d({l!r}, {k!r}) = {given[(l, k)]!r}; alpha pairs values without "
+                              "order (its coincidences are symmetric), so give one distance per "
+                              "pair, e.g. their mean")
+    try:
+        return register_weight_matrix(session, distance, declared, asymmetric="keep",
+                                      profile=profile)
+    except OptionError as exc:
+        raise OptionError(_distance_words(str(exc))) from None
+
+
+def _distance_words(message: str) -> str:
+    for weight, distance in _DISTANCE_WORDS:
+        message = message.replace(weight, distance)
+    return message

@@ -65,6 +65,14 @@ BOOT = {"ci": 0.9, "ci_method": "bootstrap", "n_boot": 60, "seed": 20240611}
 RANDOM_ALT = random_ratings(15, n_items=52)
 
 
+# set-valued ratings in several spellings (docs/decisions/0028), a "|" with no element missing
+SETS = pa.table({"rater": ["c1", "c2", "c3", "c1", "c2", "c3", "c1", "c2", "c1", "c2", "c3", "c1"],
+                 "item": ["1", "1", "1", "2", "2", "2", "3", "3", "4", "4", "4", "5"],
+                 "value": ["a|b", "b | a", "a", "c", "c|d", "d", "a", "|", "a|b|c", "c|b|a|a",
+                           "b", "d"]})
+K2011_INTERVAL = {(c, k): float((c - k) ** 2) for c in range(1, 6) for k in range(1, 6)}
+
+
 def alt_form(form: str, call: Callable[[Any], Any]) -> Callable[[Any], Any]:
     """``call`` with alt_test's form forced (routes.forcing(alt_test=...)), on both engines."""
     def run(con: Any) -> Any:
@@ -97,6 +105,13 @@ def reference_cases() -> list[Case]:
         ("percent-1971", lambda con: a.percent_agreement(fleiss, con=con)),
         ("coefficients-1971", lambda con: a.coefficients(fleiss, con=con)),
         ("alpha-bootstrap", lambda con: a.krippendorff_alpha(k2011, level="interval", **BOOT, con=con)),
+        ("alpha-distance-masi-sets", lambda con: a.krippendorff_alpha(SETS, distance="masi",
+                                                                       set_separator="|", con=con)),
+        ("alpha-distance-jaccard-sets-bootstrap", lambda con: a.krippendorff_alpha(
+            SETS, distance="jaccard", set_separator="|", **BOOT, con=con)),
+        ("alpha-distance-matrix", lambda con: a.krippendorff_alpha(k2011, distance=K2011_INTERVAL,
+                                                                    con=con)),
+        ("fleiss-sets", lambda con: a.fleiss_kappa(SETS, set_separator="|", con=con)),
         ("fleiss-bootstrap", lambda con: a.fleiss_kappa(fleiss, **BOOT, con=con)),
         ("fleiss-ci", lambda con: a.fleiss_kappa(fleiss, ci=True, con=con)),
         ("icc-anxiety", lambda con: a.icc(str(DATA / "irr" / "irr_anxiety_20x3.csv"), con=con)),

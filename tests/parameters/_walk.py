@@ -100,6 +100,11 @@ ALTERNATIVES: dict[str, list] = {
     "orientation": [("raters_x_units", "rich")],
     "which": [(["fleiss_kappa"], "rich")],
     "level": [("interval", "rich"), ("nominal", "rich")],
+    # on the rich table's numbers every label is a set of one: jaccard is the nominal distance,
+    # and the result says which distance it used (its value is the nominal one)
+    "distance": [("jaccard", "rich"), ({(a, b): abs(a - b) for a in range(-1, 6)
+                                        for b in range(-1, 6)}, "rich")],
+    "set_separator": [("|", "rich")],
     "raters": [(["b", "c"], "rich")],
     "weights": [("quadratic", "rich")],
     "categories": [([5, 4, 3, 2, 1, -1], "rich")],

@@ -12,7 +12,7 @@ from agreement_sql.cli import build_parser
 SPELLED = {"rater_column": "rater_columns", "scale": "scales", "breakdown": "breakdowns",
            "gate": "gates", "sigma": "sigma_threshold", "stratum": "stratum_column",
            "disagreements": "disagreements_tsv", "no_diagnostics": "diagnostics",
-           "pairs_option": "pairs", "template": "name"}
+           "pairs_option": "pairs", "template": "name", "distance_matrix": "distance"}
 # what only the command line has: how it prints and where it runs
 CLI_ONLY = {"help", "format", "memory_limit", "temp_directory", "quiet", "database", "option",
             "plan_command", "no_per_point", "command", "folder"}
