@@ -356,7 +356,10 @@ def decide(profile: Profile, statement: str, needs: Needs = Needs(), *,
     averaging = spec.on_duplicate == "mean"
     wide_possible = needs.wide and bool(profile.categories) and not averaging
     units = "wide" if wide_possible and needs.counts_form is None else "counts"
-    units = _chosen("units", units, ("wide", "counts") if wide_possible else ("counts",))
+    # a statement that needs the counts form (needs.counts_form says why) never takes the wide
+    # one, not even forced: its statistic would read inputs the wide form does not hold
+    units = _chosen("units", units, ("wide", "counts") if wide_possible and needs.counts_form is None
+                    else ("counts",))
     if needs.wide:
         taken["units"] = units
     categories: tuple[tuple[str, Any], ...] = ()

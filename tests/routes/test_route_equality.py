@@ -189,3 +189,17 @@ def test_every_coefficient_on_every_per_unit_alternative(name):
             with routes.forcing(**{decision: producer}):
                 got, _ = _run(lambda: function(table, group_by="g", missing=[9]))
             close(got, expected, f"{name} {decision}={producer}")
+
+
+def test_a_statement_that_needs_the_counts_form_keeps_it_when_the_wide_form_is_forced():
+    # alpha with a distance over set labels reads pairs of category labels, which only the counts
+    # form holds (docs/decisions/0028): forcing the wide form must not reach its statement (it
+    # would weigh the coincidences by the level's distance instead); the value is the nltk-checked
+    # one of tests/coefficients/test_alpha_distance.py's route, whatever is forced
+    table = pa.table({"item": [1, 1, 2, 2, 3, 3, 4, 4], "rater": ["a", "b"] * 4,
+                      "value": ["x|y", "x", "y", "y", "x", "x|y", "y", "x"]})
+    expected = ag.krippendorff_alpha(table, distance="masi", set_separator="|")
+    with routes.forcing(units="wide"):
+        got = ag.krippendorff_alpha(table, distance="masi", set_separator="|")
+    assert got["route"][0]["units"] == "counts"
+    assert got["value"] == expected["value"] and got["value"] is not None
