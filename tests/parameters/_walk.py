@@ -76,6 +76,7 @@ BASE: dict[str, dict] = {
     "rater_diagnostics": {},
     "irr": {"missing": [-1]},          # the workshop report refuses a rating off its scale
     "achieved_precision": {},
+    "category_agreement": {},
 }
 
 # parameters not walked, and why (each is proven elsewhere)
