@@ -99,6 +99,9 @@ def reference_cases() -> list[Case]:
         ("alpha-bootstrap", lambda con: a.krippendorff_alpha(k2011, level="interval", **BOOT, con=con)),
         ("fleiss-bootstrap", lambda con: a.fleiss_kappa(fleiss, **BOOT, con=con)),
         ("fleiss-ci", lambda con: a.fleiss_kappa(fleiss, ci=True, con=con)),
+        ("categories-1971", lambda con: a.category_agreement(fleiss, con=con)),
+        ("categories-2011-declared", lambda con: a.category_agreement(k2011, categories=[1, 2, 3, 4, 5, 6],
+                                                                       con=con)),
         ("icc-anxiety", lambda con: a.icc(str(DATA / "irr" / "irr_anxiety_20x3.csv"), con=con)),
     ]
     return cases
