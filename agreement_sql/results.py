@@ -198,7 +198,7 @@ class CategoryAgreement(TypedDict):
     category: Any                  # the label, number or declared value
     n_ratings: int                 # ratings giving the category
     n_units: int                   # units given the category by at least one rater
-    share: Optional[float]         # n_ratings / all ratings of the metric (and slice)
+    share: Optional[float]         # n_ratings / the ratings that enter (of the metric and slice)
     kappa: Optional[float]         # Fleiss' kappa_j; None: no unit rated twice, or k never/always given
     observed_agreement: Optional[float]  # p_a of the ratings recoded k / not k
     chance_agreement: Optional[float]    # p_e = 1 - 2 pi_k (1 - pi_k)
@@ -214,7 +214,7 @@ class CategoryAgreement(TypedDict):
 class CategoryAgreementResult(TypedDict):
     """Category-wise agreement of one metric (and slice): docs/coefficients.md."""
     metric: str
-    n_units: int                   # units rated at least once
+    n_units: int                   # units that enter (rated; with incomplete_units="drop", by every rater)
     n_items: int                   # units rated twice or more (they enter the agreement)
     n_raters: int
     n_categories: int              # the declared domain, else the categories used

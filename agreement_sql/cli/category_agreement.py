@@ -27,6 +27,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    metavar="C1,C2,...",
                    help="the declared categories in order (an unused one is listed too), e.g. "
                         "1,2,3,4,5 or no,yes")
+    p.add_argument("--incomplete-units", choices=["keep", "drop"], default="keep",
+                   help="units not rated by every rater: keep them (the general form) or drop "
+                        "them, as R irr's kappam.fleiss does (na.omit) [keep]")
     add_output_arguments(p, formats=("json", "table", "csv"))
     p.set_defaults(run=run)
 
@@ -57,7 +60,8 @@ def run(args: argparse.Namespace) -> int:
     engine = connection(args)
     try:
         result = category_agreement(args.source, categories=parse_categories(args.categories),
-                                    con=engine, **source_keywords(args))
+                                    incomplete_units=args.incomplete_units, con=engine,
+                                    **source_keywords(args))
     finally:
         engine.close()
     csv = args.format == "csv" and not long_table(args)

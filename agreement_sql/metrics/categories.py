@@ -38,9 +38,13 @@ CONVENTIONS = {
                           "1982; for two raters and binary labels the positive agreement 2a / "
                           "(2a + b + c) and the negative agreement 2d / (2d + b + c), Cicchetti "
                           "& Feinstein 1990); None when no unit with a rating k is rated twice",
-    "share": "share = the category's ratings / all ratings of the metric (and slice); units "
-             "rated once count in share and pi_k, not in the agreement",
+    "share": "share = the category's ratings / the ratings that enter (of the metric and "
+             "slice); units rated once count in share and pi_k, not in the agreement",
 }
+
+INCOMPLETE = ("drop (R irr's kappam.fleiss, na.omit): only the units every rater of the metric "
+              "(and slice) rated enter; the other units' ratings are counted in "
+              "n_excluded['incomplete_unit']")
 
 # the statement's per-category columns a category record copies, by their result names
 CATEGORY_COLUMNS = (("n_ratings", "category_ratings"), ("n_units", "category_units"),
@@ -54,8 +58,8 @@ INTEGERS = ("n_ratings", "n_units", "agreeing_pairs", "possible_pairs")
 
 
 def _rows(source: Any, *, item: Any, rater: Any, value: Any, metric: Any, group_by: Any,
-          on_duplicate: Any, missing: Any, categories: Any, con: Any,
-          layout: Any) -> tuple[list[dict[str, Any]], Profile, Domain | None, Any]:
+          on_duplicate: Any, missing: Any, categories: Any, con: Any, layout: Any,
+          listwise: bool) -> tuple[list[dict[str, Any]], Profile, Domain | None, Any]:
     with ratings_session(source, con=con, item=item, rater=rater, value=value, metric=metric,
                          group_by=group_by, on_duplicate=on_duplicate, missing=missing,
                          layout=layout) as spec:
@@ -65,7 +69,7 @@ def _rows(source: Any, *, item: Any, rater: Any, value: Any, metric: Any, group_
         route = routes.decide(profile, "category_agreement")
         options = {**spec.options(domain=declared), **route.options("category_agreement"),
                    "weights": None, "weight_basis": "value", "weight_matrix": None,
-                   "category_kinds": _category_kinds(profile, declared)}
+                   "category_kinds": _category_kinds(profile, declared), "listwise": listwise}
         rows = route.query(spec, "category_agreement", options,
                            {**spec.params(), **route.params()})
         return rows, profile, declared, spec
@@ -89,7 +93,8 @@ def _record(row: Mapping[str, Any], domain: Domain | None) -> CategoryAgreement:
 def category_agreement(source: Any, *, item: str = "item", rater: str = "rater",
                        value: str = "value", metric: str | None = None, group_by: Any = None,
                        on_duplicate: str | None = None, missing: Any = None,
-                       categories: Any = None, domain: Any = None, con: Any = None,
+                       categories: Any = None, domain: Any = None,
+                       incomplete_units: str = "keep", con: Any = None,
                        layout: str | None = None, rater_columns: Sequence[str] | None = None,
                        orientation: str | None = None) -> Any:
     """Agreement on each category: Fleiss' kappa of the category against the rest (Fleiss
@@ -104,6 +109,10 @@ def category_agreement(source: Any, *, item: str = "item", rater: str = "rater",
     rated by the same number of raters (else its fields are None). One result without
     ``metric``/``group_by``, a list otherwise; ``result["categories"]`` lists the categories
     in order (numbers increasing, then labels; or the declared order).
+
+    ``incomplete_units="drop"``: R irr's convention (``kappam.fleiss`` omits every subject with
+    a missing rating): only the units every rater of the metric (and slice) rated enter, the
+    other units' ratings counted in ``n_excluded["incomplete_unit"]``.
     """
     if domain is not None and categories is not None:
         raise OptionError("give the declared values once: domain= or categories=, not both")
@@ -111,7 +120,8 @@ def category_agreement(source: Any, *, item: str = "item", rater: str = "rater",
         source, item=item, rater=rater, value=value, metric=metric, group_by=group_by,
         on_duplicate=on_duplicate, missing=missing,
         categories=domain if domain is not None else categories, con=con,
-        layout=check_layout(layout, rater_columns, orientation))
+        layout=check_layout(layout, rater_columns, orientation),
+        listwise=incomplete_units == "drop")
     grouped: dict[tuple[Any, ...], tuple[dict[str, Any], list[CategoryAgreement]]] = {}
     for row in rows:
         key = profile.key_of(row)
@@ -123,14 +133,20 @@ def category_agreement(source: Any, *, item: str = "item", rater: str = "rater",
         result: dict[str, Any] = {"metric": row["metric"]}
         if spec.group_by:
             result["group"] = spec.describe_slice(dict(row))
-        result.update(n_units=int(row.get("n_units") or 0), n_items=int(row.get("n_items") or 0),
+        result.update(n_units=int(row.get("n_rated") or 0), n_items=int(row.get("n_items") or 0),
                       n_raters=int(row.get("key_raters") or 0), n_categories=len(records),
                       categories=records)
         if declared is not None:
             result["domain"] = declared.describe()
-        result.update(counted(profile, row, used=int(row.get("n_ratings") or 0),
-                              single_rated=False))
+        accounting = counted(profile, row, used=int(row.get("n_kept_ratings") or 0),
+                             single_rated=False)
+        if incomplete_units == "drop":
+            accounting["n_excluded"]["incomplete_unit"] = \
+                int(row.get("n_ratings") or 0) - accounting["n_ratings"]
+        result.update(accounting)
         stated = dict(CONVENTIONS)
+        if incomplete_units == "drop":
+            stated["incomplete_units"] = INCOMPLETE
         if spec.layout != "long":
             stated["layout"] = LAYOUT_ROWS[spec.layout]
         stated.update(marker_conventions(profile, row))

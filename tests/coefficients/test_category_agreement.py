@@ -124,6 +124,41 @@ def test_unequal_raters_take_fleiss_generalisation_and_no_test():
     assert "every unit has the same m" in result["conventions"]["test"]
 
 
+def test_incomplete_units_drop_is_irrs_listwise_deletion():
+    # irr's kappam.fleiss(ratings, detail=TRUE) starts with na.omit(ratings): on Krippendorff
+    # (2011)'s 4 observers x 12 units, the 8 units all four rated. _irr_detail (irr transcribed)
+    # on those units' counts is the oracle; the 9 ratings of the other units are counted apart.
+    import csv
+
+    wide: dict[str, dict[str, float]] = {}
+    for r in csv.DictReader(open(REFERENCE / "krippendorff2011_4x12.csv", newline="")):
+        wide.setdefault(r["item"], {})[r["rater"]] = float(r["value"])
+    raters = sorted({k for unit in wide.values() for k in unit})
+    complete = [unit for unit in wide.values() if len(unit) == len(raters)]
+    levels = sorted({v for unit in complete for v in unit.values()})
+    ttab = np.array([[sum(1 for v in unit.values() if v == c) for c in levels]
+                     for unit in complete])
+    kappa_k, se = _irr_detail(ttab)
+    result = ag.category_agreement(str(REFERENCE / "krippendorff2011_4x12.csv"),
+                                   incomplete_units="drop")
+    cats = {c["category"]: c for c in result["categories"]}
+    for level, k in zip(levels, kappa_k):
+        assert cats[level]["kappa"] == pytest.approx(k, rel=1e-12)
+        assert cats[level]["z"] == pytest.approx(k / se, rel=1e-12)
+    assert (result["n_units"], result["n_items"], result["n_ratings"]) == (8, 8, 32)
+    assert result["n_excluded"]["incomplete_unit"] == 9
+    assert result["n_rows"] == result["n_ratings"] + sum(result["n_excluded"].values())
+    assert "na.omit" in result["conventions"]["incomplete_units"]
+    # a category only the dropped units used: listed, no kappa (irr does not list it)
+    unused = [c for v, c in cats.items() if v not in levels]
+    assert unused and all(c["n_ratings"] == 0 and c["kappa"] is None for c in unused)
+    # complete data: the same with either convention (Fleiss 1971's diagnoses)
+    keep = ag.category_agreement(DIAGNOSES)
+    drop = ag.category_agreement(DIAGNOSES, incomplete_units="drop")
+    assert [c["kappa"] for c in keep["categories"]] == [c["kappa"] for c in drop["categories"]]
+    assert drop["n_excluded"]["incomplete_unit"] == 0
+
+
 def test_undefined_is_none():
     # a declared category nobody used, and one everybody used on a unit rated once only
     table = pa.table({"item": [1, 1, 2, 2, 3], "rater": ["a", "b", "a", "b", "a"],
@@ -225,28 +260,37 @@ count_tables = st.integers(2, 4).flatmap(lambda k: st.lists(
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(count_tables, st.booleans(), st.integers(0, 2), st.sampled_from([{}, {"units": "counts"},
-                                                                          {"rater_bits": "none"}]))
-def test_matches_numpy_on_random_count_tables(cells, declare, missing, route):
+                                                                          {"rater_bits": "none"}]),
+       st.booleans())
+def test_matches_numpy_on_random_count_tables(cells, declare, missing, route, drop):
     counts = np.array(cells, dtype=int)
     if counts.sum() == 0:
         counts[0, 0] = 1
     k = counts.shape[1]
     used = [j for j in range(k) if counts[:, j].sum() > 0]
+    rated = counts[counts.sum(axis=1) > 0]
+    # incomplete_units="drop": only the units every rater rated (raters r0.. r(max - 1))
+    kept = rated[rated.sum(axis=1) == rated.sum(axis=1).max()] if drop else rated
     if declare:                                  # every category declared, and one more unused
         n_domain, kwargs = k + 1, {"categories": list(range(1, k + 2))}
-        want = _oracle(counts, n_domain)
+        want = _oracle(kept, n_domain)
         names = list(range(1, k + 2))
     else:                                        # the categories used
-        want = [_oracle(counts[:, used], len(used))[i] for i in range(len(used))]
+        kwargs = {}
+        want = _oracle(kept[:, used], len(used))
         names = [j + 1 for j in used]
+    if drop:
+        kwargs["incomplete_units"] = "drop"
     with routes.forcing(**route):
-        result = ag.category_agreement(_long(counts, missing), **kwargs if declare else {})
+        result = ag.category_agreement(_long(counts, missing), **kwargs)
     got = result["categories"]
     assert [c["category"] for c in got] == names
     for g, w in zip(got, want):
         for field, value in w.items():
             assert _close(g[field], value), (field, g[field], value)
     assert result["n_excluded"]["missing"] == min(missing, len(counts))
+    assert (result["n_units"], result["n_ratings"]) == (len(kept), int(kept.sum()))
+    assert result["n_excluded"].get("incomplete_unit", 0) == int(rated.sum() - kept.sum())
 
 
 def test_the_route_is_recorded_and_both_forms_agree():

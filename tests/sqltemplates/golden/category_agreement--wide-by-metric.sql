@@ -14,7 +14,7 @@ CREATE OR REPLACE TEMP MACRO agreement_isnan(x) AS (NOT ISFINITE(x) AND NOT ISIN
 --   ch. 5, as Fleiss' kappa itself: sql/_fleiss.sql.j2), which is Fleiss' kappa of the ratings
 --   recoded "k" / "not k":
 --     D_k   = (1/n2) sum_{i: r_i >= 2} r_ik (r_i - r_ik) / (r_i (r_i - 1))
---     pi_k  = (1/n) sum_i r_ik / r_i                     (kappa_shares, n units rated)
+--     pi_k  = (1/n) sum_i r_ik / r_i                     (n units rated)
 --     p_a   = 1 - 2 D_k,  p_e = 1 - 2 pi_k (1 - pi_k)   (observed and chance agreement of the recoding)
 --     kappa_k = (p_a - p_e) / (1 - p_e) = 1 - D_k / (pi_k (1 - pi_k))
 --   equal to Fleiss' kappa_j when every unit has m ratings (R irr kappam.fleiss(detail = TRUE)).
@@ -28,13 +28,17 @@ CREATE OR REPLACE TEMP MACRO agreement_isnan(x) AS (NOT ISFINITE(x) AND NOT ISIN
 --   raters and binary labels the positive agreement 2a / (2a + b + c) and the negative agreement
 --   2d / (2d + b + c).
 -- Reads: the ratings relation (any categories: numbers or labels; a declared domain lists its
---   unused categories too). Returns: one row per metric (and slice) and domain category, in
---   the domain's order: position, x, label, category_ratings (sum_i r_ik), category_units
---   (units given k at least once), share (category_ratings / the ratings), pi_k,
+--   unused categories too). Option listwise (R irr's convention, na.omit): only the units every
+--   rater of the metric (and slice) rated enter, the others' ratings counted apart
+--   (n_kept_ratings against the unit counts' n_ratings).
+-- Returns: one row per metric (and slice) and domain category, in the domain's order:
+--   position, x, label, category_ratings (sum_i r_ik), category_units (units given k at least
+--   once), share (category_ratings / the ratings that enter), pi_k,
 --   observed_agreement, chance_agreement, value (kappa_k), null_variance, se0, z, abs_z,
 --   p_one_sided, p_value, agreeing_pairs and possible_pairs (p_s's numerator and denominator),
---   specific_agreement; n_items (n2), n_rated (n); and the unit counts the caller checks and
---   reports. A metric (or slice) with no rating is one row, its category columns NULL.
+--   specific_agreement; n_items (n2), n_rated (n), n_kept_ratings (their ratings); and the unit
+--   counts the caller checks and reports. A metric (or slice) with no rating is one row, its
+--   category columns NULL.
 -- Undefined: kappa_k NULL when no unit is rated twice or pi_k (1 - pi_k) = 0 (k never or
 --   always given); specific_agreement NULL when no unit with a rating k is rated twice.
 WITH
@@ -262,23 +266,29 @@ kappa_summary AS (
     ON t.metric = w.metric
 )
 ,
+category_units AS (
+  -- the units that enter: every rated unit
+  SELECT u.*
+  FROM kappa_units AS u
+),
 category_unit_counts AS (
   -- r_ik per unit (wide form: per unit pattern, w_u alike units) and category given, with r_i
   SELECT u.metric, p.position, u.w_u, u.r_i, u.n_0 AS r_ik
-  FROM kappa_units AS u
+  FROM category_units AS u
   JOIN kappa_positions AS p ON u.metric = p.metric AND p.g = 0
   WHERE u.n_0 > 0
   UNION ALL
   SELECT u.metric, p.position, u.w_u, u.r_i, u.n_1 AS r_ik
-  FROM kappa_units AS u
+  FROM category_units AS u
   JOIN kappa_positions AS p ON u.metric = p.metric AND p.g = 1
   WHERE u.n_1 > 0
 ),
 category_sums AS (
-  -- per category: its ratings and units, the pairs of p_s, and n2 D_k
+  -- per category: its ratings and units, n pi_k, the pairs of p_s, and n2 D_k
   SELECT metric, position,
          SUM(w_u * r_ik) AS category_ratings,
          SUM(w_u) AS category_units,
+         agreement_fsum(w_u * CAST(r_ik AS DOUBLE) / r_i) AS share_sum,
          SUM(w_u * r_ik * (r_ik - 1)) AS agreeing_pairs,
          SUM(w_u * r_ik * (r_i - 1)) AS possible_pairs,
          agreement_fsum(CASE WHEN r_i >= 2
@@ -288,34 +298,42 @@ category_sums AS (
   GROUP BY metric, position
 ),
 category_totals AS (
-  -- the ratings, and the fewest and most ratings of a unit (one m for the test)
-  SELECT metric, SUM(w_u * r_i) AS n_rated_ratings, MIN(r_i) AS m_min, MAX(r_i) AS m_max
-  FROM kappa_units
+  -- n units rated, n2 rated twice or more, their ratings, and the fewest and most ratings of a
+  -- unit (one m for the test)
+  SELECT metric, SUM(w_u) AS n_rated,
+         SUM(CASE WHEN r_i >= 2 THEN w_u ELSE 0 END) AS n_items,
+         SUM(w_u * r_i) AS n_kept_ratings, MIN(r_i) AS m_min, MAX(r_i) AS m_max
+  FROM category_units
   GROUP BY metric
 ),
 category_kappas AS (
-  -- every domain category: kappa_k = 1 - D_k / (pi_k (1 - pi_k)), its null variance 2 / (n m (m - 1))
-  SELECT d.metric, d.position, d.x, d.label, k.n_items, k.n_rated,
+  -- every domain category: pi_k, kappa_k = 1 - D_k / (pi_k (1 - pi_k)), its null variance 2 / (n m (m - 1))
+  SELECT d.metric, d.position, d.x, d.label,
+         COALESCE(t.n_items, 0) AS n_items, COALESCE(t.n_rated, 0) AS n_rated,
+         COALESCE(t.n_kept_ratings, 0) AS n_kept_ratings,
          COALESCE(c.category_ratings, 0) AS category_ratings,
          COALESCE(c.category_units, 0) AS category_units,
-         CAST(COALESCE(c.category_ratings, 0) AS DOUBLE) / NULLIF(t.n_rated_ratings, 0) AS share,
-         s.pi_k,
-         1.0 - 2.0 * COALESCE(c.disagreement_sum, 0.0) / NULLIF(CAST(k.n_items AS DOUBLE), 0.0) AS observed_agreement,
-         1.0 - 2.0 * s.pi_k * (1.0 - s.pi_k) AS chance_agreement,
-         CASE WHEN k.n_items > 0
-              THEN 1.0 - (COALESCE(c.disagreement_sum, 0.0) / k.n_items) / NULLIF(s.pi_k * (1.0 - s.pi_k), 0.0)
-         END AS value,
-         CASE WHEN t.m_min = t.m_max AND t.m_min >= 2
-              THEN 2.0 / (CAST(k.n_rated AS DOUBLE) * t.m_min * (t.m_min - 1))
-         END AS null_variance,
+         CAST(COALESCE(c.category_ratings, 0) AS DOUBLE) / NULLIF(t.n_kept_ratings, 0) AS share,
+         COALESCE(c.share_sum, 0.0) / NULLIF(CAST(t.n_rated AS DOUBLE), 0.0) AS pi_k,
+         c.disagreement_sum, t.m_min, t.m_max,
          COALESCE(c.agreeing_pairs, 0) AS agreeing_pairs,
          COALESCE(c.possible_pairs, 0) AS possible_pairs,
          CAST(c.agreeing_pairs AS DOUBLE) / NULLIF(c.possible_pairs, 0) AS specific_agreement
   FROM kappa_domain AS d
-  JOIN kappa_summary AS k ON d.metric = k.metric
-  JOIN category_totals AS t ON d.metric = t.metric
-  JOIN kappa_shares AS s ON d.metric = s.metric AND s.position = d.position
+  LEFT JOIN category_totals AS t ON d.metric = t.metric
   LEFT JOIN category_sums AS c ON d.metric = c.metric AND c.position = d.position
+),
+category_values AS (
+  SELECT k.*,
+         1.0 - 2.0 * COALESCE(k.disagreement_sum, 0.0) / NULLIF(CAST(k.n_items AS DOUBLE), 0.0) AS observed_agreement,
+         1.0 - 2.0 * k.pi_k * (1.0 - k.pi_k) AS chance_agreement,
+         CASE WHEN k.n_items > 0
+              THEN 1.0 - (COALESCE(k.disagreement_sum, 0.0) / k.n_items) / NULLIF(k.pi_k * (1.0 - k.pi_k), 0.0)
+         END AS value,
+         CASE WHEN k.m_min = k.m_max AND k.m_min >= 2
+              THEN 2.0 / (CAST(k.n_rated AS DOUBLE) * k.m_min * (k.m_min - 1))
+         END AS null_variance
+  FROM category_kappas AS k
 ),
 category_z AS (
   -- the test of H0: kappa_k = 0 (se0 NULL where the null variance is: z and p NULL too)
@@ -323,7 +341,7 @@ category_z AS (
          SQRT(CASE WHEN r.null_variance < 0.0 THEN 0.0 ELSE r.null_variance END) AS se0,
          r.value / NULLIF(SQRT(CASE WHEN r.null_variance < 0.0 THEN 0.0 ELSE r.null_variance END), 0.0) AS z,
          ABS(r.value) / NULLIF(SQRT(CASE WHEN r.null_variance < 0.0 THEN 0.0 ELSE r.null_variance END), 0.0) AS abs_z
-  FROM category_kappas AS r
+  FROM category_values AS r
 ),
 category_tests AS (
   -- p_one_sided = 1 - Phi(z) = erfc(y) / 2, p_value = 2 (1 - Phi(|z|)) = erfc(|y|), y = z / sqrt 2
@@ -377,7 +395,7 @@ category_tests AS (
 SELECT u.metric, r.position, r.x, r.label, r.category_ratings, r.category_units, r.share,
        r.pi_k, r.observed_agreement, r.chance_agreement, r.value, r.null_variance, r.se0, r.z,
        r.abs_z, r.p_one_sided, r.p_value, r.agreeing_pairs, r.possible_pairs,
-       r.specific_agreement, r.n_items, r.n_rated,
+       r.specific_agreement, r.n_items, r.n_rated, r.n_kept_ratings,
        u.n_units, u.n_ratings, u.n_single, u.n_merged, u.n_duplicate_units, u.n_raters AS key_raters
 FROM unit_counts AS u
 LEFT JOIN category_tests AS r ON r.metric = u.metric
