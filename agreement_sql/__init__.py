@@ -8,6 +8,7 @@ from __future__ import annotations
 from .connection import connect
 from .errors import (AgreementError, AgreementWarning, ColumnError, DuplicateRatingError,
                      InvalidRatingError, MissingKeyError, OptionError, SourceError, TemplateError)
+from .metrics.categories import category_agreement
 from .metrics.coefficients import coefficients
 from .metrics.concordance import bland_altman, concordance
 from .metrics.icc import icc
@@ -36,7 +37,7 @@ __version__ = "0.2.0"
 __all__ = [
     "AgreementError", "AgreementWarning", "ColumnError", "DuplicateRatingError", "InvalidRatingError",
     "MissingKeyError", "OptionError", "SourceError", "TemplateError",
-    "available_templates", "connect", "human_agreement", "irr",
+    "available_templates", "category_agreement", "connect", "human_agreement", "irr",
     "pairwise_agreement", "render", "install_macros", "coefficients",
     *_coefficient_functions,
     "calibration_sample", "consistency", "evaluation_sheet", "judge_agreement",

@@ -354,6 +354,10 @@ PARAMETERS: dict[str, Parameter] = _declared(
               refuses=(1, 2.5, True)),
     Parameter("seed", "the seed of a random draw (the bootstrap's, a sample's, a simulation's)",
               whole(0, 2 ** 62 - 1, optional=True), refuses=(-1, 1.5)),
+    Parameter("incomplete_units", "category_agreement: units not rated by every rater of the "
+              "metric (and slice): 'keep' (every rated unit, the general form) or 'drop' (R irr's "
+              "kappam.fleiss, which omits them: na.omit)", choice("keep", "drop"), "keep",
+              refuses=("omit", None)),
     Parameter("marginals", "Cohen/Scott with missing ratings: 'pairwise' or irrCAC's 'gwet'",
               choice(None, "pairwise", "gwet"), refuses=("all",)),
     Parameter("asymmetric_weights", "an asymmetric weight matrix: 'error', 'symmetrize', or "

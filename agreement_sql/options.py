@@ -122,6 +122,8 @@ OPTIONS: dict[str, tuple[Check, str]] = {
     "families": (_kinds(("kappa", "alpha", "pair", "conger")), "their families"),
     "reports": (lambda v: isinstance(v, (list, tuple)) and all(_kinds(("n_pairs", "null_test"))(x) for x in v),
                 "the fields each reports beyond its family's (agreement_sql/registry.py REPORTS)"),
+    "listwise": (_bool, "category_agreement: only the units every rater of the metric (and slice) "
+                        "rated enter (R irr's na.omit)"),
     "named_raters": (_count, "raters named by the caller, bound as $rater_i (0: every rater)"),
     "pair_max_raters": (_bool, "pair coefficients only where at most $pair_max_raters raters rate"),
     "confusion_given": (_bool, "sql/_pairs.sql.j2 reads the includer's confusion counts instead "

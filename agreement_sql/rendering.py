@@ -26,6 +26,8 @@ coefficients         ``icc_from_patterns=False``, ``rater_digits=0``: no ICC col
                      from the rater patterns, ``icc_from_patterns=True rater_digits=k
                      rater_patterns=True``, needs number ``categories=``; metrics/coefficient.py)
 concordance          ``named_raters=0``: no ``raters=``, the metric's two raters (metrics/concordance.py)
+category_agreement   ``weights=None``, ``listwise=False``: the unweighted per-unit counts of every
+                     rated unit (metrics/categories.py)
 named_raters         ``named_raters=2``: ``raters=[a, b]`` (metrics/coefficient.py check_named_raters)
 cohen_pairs          every pair, unweighted, no interval, ``part="kappa"`` (a call may name one
                      pair, ``named_raters=2``, as reports/html/data.py does for part "confusion")
@@ -129,6 +131,8 @@ SAMPLE_RATERS = ("ann", "bob", "cy", "dee", "eve", "fay", "gus", "hal")
 TEMPLATE_OPTIONS: dict[str, dict[str, Any]] = {
     "icc": {"rater_digits": 0, "icc_from_patterns": False},
     "concordance": {"named_raters": 0},
+    "category_agreement": {"weights": None, "weight_basis": "value", "weight_matrix": None,
+                           "listwise": False},
     "named_raters": {"named_raters": 2},
     "cohen_pairs": {"named_raters": 0, "pair_max_raters": False, "confusion_given": False,
                     "weights": None,

@@ -194,6 +194,40 @@ class PercentAgreementResult(KappaResult):
     pass
 
 
+class CategoryAgreement(TypedDict):
+    """One category's agreement against the rest (agreement_sql.category_agreement)."""
+    category: Any                  # the label, number or declared value
+    n_ratings: int                 # ratings giving the category
+    n_units: int                   # units given the category by at least one rater
+    share: Optional[float]         # n_ratings / the ratings that enter (of the metric and slice)
+    kappa: Optional[float]         # Fleiss' kappa_j; None: no unit rated twice, or k never/always given
+    observed_agreement: Optional[float]  # p_a of the ratings recoded k / not k
+    chance_agreement: Optional[float]    # p_e = 1 - 2 pi_k (1 - pi_k)
+    se0: Optional[float]           # sqrt(2 / (N m (m - 1))); None unless every unit has m >= 2 ratings
+    z: Optional[float]             # kappa / se0
+    p_one_sided: Optional[float]   # 1 - Phi(z)
+    p_value: Optional[float]       # 2 (1 - Phi(|z|)), as irr's p.value
+    specific_agreement: Optional[float]  # sum r_ik (r_ik - 1) / sum r_ik (r_i - 1)
+    agreeing_pairs: int            # sum_i r_ik (r_ik - 1): ordered rater pairs both saying k
+    possible_pairs: int            # sum_i r_ik (r_i - 1): ordered rater pairs one of which says k
+
+
+class CategoryAgreementResult(TypedDict):
+    """Category-wise agreement of one metric (and slice): docs/coefficients.md."""
+    metric: str
+    n_units: int                   # units that enter (rated; with incomplete_units="drop", by every rater)
+    n_items: int                   # units rated twice or more (they enter the agreement)
+    n_raters: int
+    n_categories: int              # the declared domain, else the categories used
+    categories: List[CategoryAgreement]  # in the domain's order
+    conventions: Dict[str, str]
+    n_rows: int                    # accounting (see Accounting)
+    n_ratings: int
+    n_excluded: Dict[str, int]
+    group: NotRequired[Dict[str, Any]]
+    domain: NotRequired[List[Any]]       # the declared categories, when given
+
+
 # --- workflows: rater diagnostics, judge agreement, consistency, evaluation sheet ---
 
 class RaterAgreement(TypedDict):

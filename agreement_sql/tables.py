@@ -19,6 +19,9 @@ A row's columns, in order:
 
 The IRR report's ``per_metric_scores`` (a mapping question -> scores) are slices: one row per
 question (``metric`` set, the report's conventions repeated), after the report's overall row.
+Likewise category_agreement's ``categories`` (a list of records, each naming its ``category``):
+one row per category (the slice's metric, group and conventions repeated, a ``category``
+column), after the slice's row.
 
 :func:`write` writes the rows where ``to=`` says: a ``.parquet`` or ``.csv`` file (atomic and
 never onto an input: agreement_sql.outputs, decision 0016), or ``("table", name)``, a new table
@@ -36,8 +39,9 @@ from typing import Any, Iterable, Mapping
 
 from .errors import OptionError
 
-KEYS = ("function", "metric", "coefficient")
+KEYS = ("function", "metric", "coefficient", "category")
 SLICE_FIELDS = {"per_metric_scores": "metric"}     # a report's per-question results: rows
+LIST_FIELDS = ("categories",)      # category_agreement's per-category records: rows
 FORMATS = (".parquet", ".csv")
 
 
@@ -101,11 +105,16 @@ def _record(node: Mapping[str, Any], function: str, context: dict[str, Any],
         name = node["form"]
     row["coefficient"] = name or function
     slices: list[tuple[str, Mapping[str, Any]]] = []
+    listed: list[Mapping[str, Any]] = []
     for key, value in node.items():
         if key in ("metric", "group", "coefficient"):
             continue
         if key in SLICE_FIELDS and isinstance(value, Mapping):
             slices.extend((str(k), v) for k, v in value.items() if isinstance(v, Mapping))
+            continue
+        if key in LIST_FIELDS and isinstance(value, list) and \
+                all(isinstance(v, Mapping) for v in value):
+            listed.extend(value)
             continue
         _field(row, key, value)
     out.append(row)
@@ -118,6 +127,13 @@ def _record(node: Mapping[str, Any], function: str, context: dict[str, Any],
             _field(sliced, key, value)
         sliced.update(conventions)
         out.append(sliced)
+    for record in listed:
+        each: dict[str, Any] = {k: v for k, v in row.items() if k in ("function", "metric")
+                                or k.startswith("group_") or k == "coefficient"}
+        for key, value in record.items():
+            _field(each, key, value)
+        each.update(conventions)
+        out.append(each)
 
 
 def _field(row: dict[str, Any], key: str, value: Any) -> None:

@@ -23,7 +23,7 @@ from ..formatting import shown_message
 
 # command modules, in the order `--help` lists them; each defines register(subparsers)
 COMMANDS = ["irr", "report", "render", "metrics", "coefficients", "icc", "plan", "judges",
-            "consistency", "sheet", "sample", "diagnostics", "alt-test", "macros",
+            "category-agreement", "consistency", "sheet", "sample", "diagnostics", "alt-test", "macros",
             "dbt-package"]
 
 

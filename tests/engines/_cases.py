@@ -114,6 +114,9 @@ def reference_cases() -> list[Case]:
         ("fleiss-sets", lambda con: a.fleiss_kappa(SETS, set_separator="|", con=con)),
         ("fleiss-bootstrap", lambda con: a.fleiss_kappa(fleiss, **BOOT, con=con)),
         ("fleiss-ci", lambda con: a.fleiss_kappa(fleiss, ci=True, con=con)),
+        ("categories-1971", lambda con: a.category_agreement(fleiss, con=con)),
+        ("categories-2011-declared", lambda con: a.category_agreement(k2011, categories=[1, 2, 3, 4, 5, 6],
+                                                                       con=con)),
         ("icc-anxiety", lambda con: a.icc(str(DATA / "irr" / "irr_anxiety_20x3.csv"), con=con)),
     ]
     return cases

@@ -55,6 +55,7 @@ def calls(folder: Path) -> dict[str, Callable[[], Any]]:
         "bland_altman": lambda: ag.bland_altman(TABLE),
         "concordance": lambda: ag.concordance(TABLE),
         "icc": lambda: ag.icc(TABLE),
+        "category_agreement": lambda: ag.category_agreement(TABLE),
         "report": lambda: ag.report(TABLE),
         "sample_size": lambda: ag.sample_size("cohen_kappa", expected=0.8, ci_width=0.3, n_raters=2),
     }

@@ -69,6 +69,7 @@ CALLS = {
     "krippendorff_alpha": lambda t, k: ag.krippendorff_alpha(t, level="nominal", **k),
     "cohen_kappa": lambda t, k: ag.cohen_kappa(t, raters=["r0", "r1"], **k),
     "fleiss_kappa": lambda t, k: ag.fleiss_kappa(t, **k),
+    "category_agreement": lambda t, k: ag.category_agreement(t, **k),
     "coefficients": lambda t, k: ag.coefficients(t, **k),
     "rater_diagnostics": lambda t, k: ag.rater_diagnostics(t, level="nominal", **k),
     "judge_agreement": lambda t, k: ag.judge_agreement(

@@ -27,6 +27,7 @@ PER_METRIC = {
        if not REGISTRY[name].two_raters},        # two raters only: the last test
     "coefficients": lambda t, **kw: ag.coefficients(t, metric="metric", **kw),
     "icc": lambda t, **kw: ag.icc(t, metric="metric", form="ICC2", **kw),
+    "category_agreement": lambda t, **kw: ag.category_agreement(t, metric="metric", **kw),
     "pairwise_agreement": lambda t, **kw: ag.pairwise_agreement(t, metric="metric", **kw),
     "human_agreement": lambda t, **kw: ag.human_agreement(t, metric="metric", **kw),
     "irr": lambda t, **kw: ag.irr(t, metric="metric", **kw)["per_metric_scores"],
@@ -91,9 +92,14 @@ def test_a_metric_with_nothing_to_compute_is_in_the_result(name, data):
     empty = out["empty"]
     results = list(empty.values()) if name == "coefficients" else [empty]
     for result in results:
-        value = next((result[k] for k in ("value", "score", "primary", "human_agreement",
-                                          "alpha", "bias", "human_alpha") if k in result), "no statistic")
-        assert value is None, (name, result)
+        if "categories" in result:          # category_agreement: the statistics per category
+            assert all(c["kappa"] is None and c["specific_agreement"] is None
+                       for c in result["categories"]), (name, result)
+        else:
+            value = next((result[k] for k in ("value", "score", "primary", "human_agreement",
+                                              "alpha", "bias", "human_alpha") if k in result),
+                         "no statistic")
+            assert value is None, (name, result)
         if "n_excluded" in result:
             n = sum(1 for r in rows if r[2] == "empty")
             assert result["n_rows"] == n

@@ -76,6 +76,7 @@ BASE: dict[str, dict] = {
     "rater_diagnostics": {},
     "irr": {"missing": [-1]},          # the workshop report refuses a rating off its scale
     "achieved_precision": {},
+    "category_agreement": {},
 }
 
 # parameters not walked, and why (each is proven elsewhere)
@@ -118,6 +119,7 @@ ALTERNATIVES: dict[str, list] = {
     "asymmetric_weights": [("symmetrize", "rich"), ("oriented", "rich")],
     "variance": [("irrcac_raw", "rich")],
     "inference": [("irrcac", "rich")],
+    "incomplete_units": [("drop", "rich")],
     "limits": [(0.8, "rich")],
     "scales": [({"value": (0, 10), "m0": (0, 10), "m1": (0, 10)}, "rich")],
     "tolerance": [(0.0, "rich")],

@@ -49,6 +49,9 @@ CASES: dict[str, tuple[str, dict]] = {
     "coefficients--patterns-icc": ("coefficients", {"categories": "1,2,3,4,5",
                                                     "rater_patterns": True,
                                                     "icc_from_patterns": True, "rater_digits": 4}),
+    # category-wise agreement (sql/category_agreement.sql.j2) in the wide form, by metric
+    "category_agreement--wide-by-metric": ("category_agreement", {"categories": "no,yes",
+                                                                  "metric": "question"}),
     "irr_report": ("irr_report", {}),
     "ratings_profile--metric-by-slice": ("ratings_profile", {"metric": "question",
                                                              "group_by": ["Module"]}),

@@ -64,6 +64,7 @@ def _calls(folder: Path) -> dict[str, Callable[..., Any]]:
         "bland_altman": lambda **kw: ag.bland_altman(TABLE, **kw),
         "concordance": lambda **kw: ag.concordance(TABLE, **kw),
         "icc": lambda **kw: ag.icc(TABLE, **kw),
+        "category_agreement": lambda **kw: ag.category_agreement(TABLE, **kw),
         "sample_size": lambda **kw: ag.sample_size("cohen_kappa", expected=0.8, ci_width=0.3,
                                                    n_raters=2, **kw),
     }
