@@ -366,8 +366,12 @@ PARAMETERS: dict[str, Parameter] = _declared(
               whole(optional=True), 100, {"report": 20}, refuses=(-1, 2.5)),
     Parameter("max_patterns", "problematic traces listed per question", whole(), 20,
               refuses=(-1, None)),
-    Parameter("tolerance", "pairwise agreement: ratings this far apart are adjacent",
-              number(0.0), 1.0, refuses=(-1, "1")),
+    Parameter("tolerance", "pairwise agreement: ratings this far apart are adjacent; agree: "
+              "a unit whose ratings lie this close agrees (R irr's tolerance)",
+              number(0.0), 1.0, {"agree": 0.0}, refuses=(-1, "1")),
+    Parameter("units", "agree: the units counted, 'rated_twice' (rated twice or more) or "
+              "'complete' (rated by every rater: R irr's na.omit)",
+              choice("rated_twice", "complete"), "rated_twice", refuses=("all", None)),
     Parameter("title", "the HTML report's title", text(optional=True), refuses=("",)),
     # judges
     Parameter("judges", "the judges: names, or names with their metadata", judges,

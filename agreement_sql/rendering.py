@@ -85,6 +85,7 @@ from .workflows.sheet import SHEET_COHEN, SHEET_FLEISS
 # what render() binds and shows for parameters a call computes from its data
 SAMPLE_PARAMS: dict[str, Any] = {
     "max_categories": MAX_WIDE_CATEGORIES, "max_examples": 5, "adjacent_tolerance": 1.0,
+    "agree_tolerance": 0.0,
     "threshold": 75.0, "extreme_range": 4.0, "mean_gap": 2.0, "max_patterns": 20,
     "priority_sd": 1.5, "max_traces": 100, "max_items": 10, "sigma_threshold": 0.3,
     "n_boot": 1000, "seed": 1, "ci_low_p": 0.025, "ci_high_p": 0.975, "z": 1.959963984540054,
@@ -129,6 +130,7 @@ SAMPLE_RATERS = ("ann", "bob", "cy", "dee", "eve", "fay", "gus", "hal")
 TEMPLATE_OPTIONS: dict[str, dict[str, Any]] = {
     "icc": {"rater_digits": 0, "icc_from_patterns": False},
     "concordance": {"named_raters": 0},
+    "agree": {"agree_units": "rated_twice", "tolerant": False},
     "named_raters": {"named_raters": 2},
     "cohen_pairs": {"named_raters": 0, "pair_max_raters": False, "confusion_given": False,
                     "weights": None,
