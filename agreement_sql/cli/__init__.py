@@ -22,7 +22,7 @@ from ..errors import AgreementError, AgreementWarning
 from ..formatting import shown_message
 
 # command modules, in the order `--help` lists them; each defines register(subparsers)
-COMMANDS = ["irr", "report", "render", "metrics", "coefficients", "icc", "plan", "judges",
+COMMANDS = ["irr", "report", "render", "metrics", "coefficients", "agree", "icc", "plan", "judges",
             "consistency", "sheet", "sample", "diagnostics", "alt-test", "macros",
             "dbt-package"]
 

@@ -72,6 +72,7 @@ BASE: dict[str, dict] = {
     "concordance": {"raters": ["a", "c"]},
     "bland_altman": {"raters": ["a", "c"]},
     "pairwise_agreement": {},
+    "agree": {},
     "human_agreement": {},
     "rater_diagnostics": {},
     "irr": {"missing": [-1]},          # the workshop report refuses a rating off its scale
@@ -115,7 +116,8 @@ ALTERNATIVES: dict[str, list] = {
     "inference": [("irrcac", "rich")],
     "limits": [(0.8, "rich")],
     "scales": [({"value": (0, 10), "m0": (0, 10), "m1": (0, 10)}, "rich")],
-    "tolerance": [(0.0, "rich")],
+    "tolerance": [(0.0, "rich"), (1.0, "rich")],
+    "units": [("complete", "rich")],
     "threshold": [(99.9, "noisy")],
     "max_traces": [(1, "noisy")],
     "max_patterns": [(0, "noisy")],
