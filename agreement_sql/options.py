@@ -126,6 +126,8 @@ OPTIONS: dict[str, tuple[Check, str]] = {
                 "the fields each reports beyond its family's (agreement_sql/registry.py REPORTS)"),
     "named_raters": (_count, "raters named by the caller, bound as $rater_i (0: every rater)"),
     "pair_max_raters": (_bool, "pair coefficients only where at most $pair_max_raters raters rate"),
+    "unit_weights": (_opt_str, "a registered relation (item, w): scikit-learn's sample_weight=, "
+                               "a weight per unit summed into the pair counts (sql/_pairs.sql.j2)"),
     "confusion_given": (_bool, "sql/_pairs.sql.j2 reads the includer's confusion counts instead "
                                "of a self-join of the ratings (the consistency report's grid, "
                                "the evaluation sheet's pair counts)"),

@@ -49,6 +49,12 @@ class CoefficientOptions:
                                       # estimate's own variance in the test, upper end <= 1
     oriented: bool = False            # a weight matrix kept in its orientation in two raters'
                                       # table by the rater-free coefficients that take it
+    labels: bool = False              # categories is scikit-learn's labels=: the categories
+                                      # that index the confusion matrix, ratings outside them
+                                      # left out (and counted), not refused
+    sample_weight: Any = None         # scikit-learn's sample_weight=: a weight per unit, as
+                                      # the caller gave it (a mapping unit -> weight, or a
+                                      # sequence in the units' row order)
 
     @property
     def weighted(self) -> bool:

@@ -105,6 +105,8 @@ ALTERNATIVES: dict[str, list] = {
     "weights": [("quadratic", "rich")],
     "categories": [([5, 4, 3, 2, 1, -1], "rich")],
     "domain": [([5, 4, 3, 2, 1, -1], "rich")],
+    "labels": [([1, 2, 3], "rich")],
+    "sample_weight": [({i: 1 + i % 3 for i in range(12)}, "rich")],
     "weight_basis": [("position", "rich")],
     "ci": [(0.9, "rich")],
     "ci_method": [("bootstrap", "rich")],
