@@ -26,6 +26,8 @@ coefficients         ``icc_from_patterns=False``, ``rater_digits=0``: no ICC col
                      from the rater patterns, ``icc_from_patterns=True rater_digits=k
                      rater_patterns=True``, needs number ``categories=``; metrics/coefficient.py)
 concordance          ``named_raters=0``: no ``raters=``, the metric's two raters (metrics/concordance.py)
+agree                ``agree_units="rated_twice"``, ``tolerant=False``: R irr's agree() with the
+                     package's units and no tolerance (metrics/agree.py)
 named_raters         ``named_raters=2``: ``raters=[a, b]`` (metrics/coefficient.py check_named_raters)
 cohen_pairs          every pair, unweighted, no interval, ``part="kappa"`` (a call may name one
                      pair, ``named_raters=2``, as reports/html/data.py does for part "confusion")
