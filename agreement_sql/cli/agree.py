@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from ..formatting import flatten, table
 from ..metrics.agree import agree
@@ -29,7 +30,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(run=run)
 
 
-def _table(result: object) -> str:
+def _table(result: Any) -> str:
     rows = flatten(result if isinstance(result, list) else [result])
     if not rows:
         return table(rows)

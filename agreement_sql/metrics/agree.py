@@ -100,7 +100,7 @@ def agree(source: Any, *, item: str = "item", rater: str = "rater", value: str =
             result["conventions"] = {"units": UNITS[units]} | (
                 {"tolerance": f"a unit agrees when max - min <= {float(tolerance):g} (numbers)"}
                 if tolerance > 0 else {"tolerance": "a unit agrees when its ratings are one value"})
-            return AgreeResult(**result)  # type: ignore[typeddict-item]
+            return AgreeResult(**result)
 
         found = {profile.key_of(row): shaped(row) for row in rows}
         out = list(every_key(profile, found, lambda key: shaped(
