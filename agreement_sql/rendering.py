@@ -101,6 +101,7 @@ SAMPLE_PARAMS: dict[str, Any] = {
 }
 # relations a template joins that a call registers itself (shown under these names)
 SAMPLE_RELATIONS: dict[str, Any] = {"scales": None, "domain": None, "weight_matrix": None,
+                                    "unit_weights": None,
                                     "t_values": "t_values", "z_values": "z_values"}
 # the relations of a workflow's own input preparation: consistency's JSONL lines (by
 # input_form) and the caller's sheet, for the sheet statements that read it in one pass
@@ -116,6 +117,7 @@ CALL_RELATIONS: dict[str, dict[str, Any]] = {
     "consistency:split": {**_NO_CONSISTENCY_RELATIONS, "scholar_rel": "scholar",
                           "auditor_rel": "auditor"},
     "sheet_disagreements": {"source": "sheet"},
+    "unit_weights_check": {"unit_weights": "unit_weights"},
     "sheet_agreement": {"source": "sheet"},
     "sheet_confusion": {"source": "sheet"},
     "sheet_pairs": {"source": "sheet"},
@@ -135,6 +137,7 @@ TEMPLATE_OPTIONS: dict[str, dict[str, Any]] = {
     "agree": {"agree_units": "rated_twice", "tolerant": False},
     "named_raters": {"named_raters": 2},
     "cohen_pairs": {"named_raters": 0, "pair_max_raters": False, "confusion_given": False,
+                    "unit_weights": None,
                     "weights": None,
                     "marginals": "pairwise", "variance": None,
                     "weight_basis": "value", "weight_matrix": None, "ci": False, "part": "kappa"},
@@ -146,6 +149,7 @@ TEMPLATE_OPTIONS: dict[str, dict[str, Any]] = {
     "report_traces": {"n_traces": 1, "numeric_items": False},
     "plan_simulation": {"n_categories": 2},
     "consistency": {"input_form": "pairs", "part": "summary", "confusion_given": True,
+                    "unit_weights": None,
                     "weights": None, "weight_basis": "value", "weight_matrix": None,
                     "marginals": "pairwise", "named_raters": 0, "pair_max_raters": False,
                     "ci": False, "variance": None},
