@@ -656,6 +656,12 @@ def check_sklearn_options(entry: Any, *, labels: Any, sample_weight: Any, catego
     if not entry.sklearn_options:
         raise OptionError(f"{entry.name} takes no {given} (scikit-learn's cohen_kappa_score "
                           "options are Cohen's kappa's: cohen_kappa(..., labels=, sample_weight=))")
+    if labels is not None:
+        from ..domain import parse_domain
+        try:
+            parse_domain(labels, any_order=True)
+        except OptionError as exc:
+            raise OptionError(f"labels=: {exc}") from None
     if labels is not None and (categories is not None or domain is not None):
         raise OptionError("give labels= (scikit-learn's: ratings outside them are left out and "
                           "counted) or categories=/domain= (a declared domain: a rating outside "

@@ -138,6 +138,21 @@ def test_refusals_name_the_option(kwargs, match):
         a.cohen_kappa(ys, **kwargs)
 
 
+def test_labels_take_every_route_and_name_themselves_when_wrong():
+    from agreement_sql import routes
+
+    rng = np.random.default_rng(4)
+    ys = [rng.integers(0, 4, size=50) for _ in range(2)]
+    expected = metrics.cohen_kappa_score(ys[0], ys[1], labels=[3, 0, 1], weights="linear")
+    for choice in ("patterns", "ratings"):
+        with routes.forcing(rater_patterns=choice):
+            got = a.cohen_kappa(ys, labels=[3, 0, 1], weights="linear", weight_basis="position")
+        assert got["route"][0]["rater_patterns"] == choice
+        assert got["value"] == pytest.approx(expected, abs=1e-12)
+    with pytest.raises(a.OptionError, match="labels="):
+        a.cohen_kappa(ys, labels=[1, 1])
+
+
 def test_other_coefficients_and_unit_columns_refuse_them():
     ys = [[0, 1, 1, 2], [0, 1, 2, 2]]
     with pytest.raises(a.OptionError, match="labels="):
