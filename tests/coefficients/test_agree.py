@@ -111,3 +111,17 @@ def test_property_complete_units_are_irrs_agree(rows, tolerance):
         assert got["value"] is None and got["n_items"] == 0
         return
     assert got["percent"] == pytest.approx(irr_agree(chosen, tolerance))
+
+
+def test_the_docstring_example_runs(monkeypatch):
+    # agree's docstring: irr's documented video output, run from the repository root
+    import doctest
+
+    from conftest import ROOT
+
+    monkeypatch.chdir(ROOT)
+    finder, runner = doctest.DocTestFinder(), doctest.DocTestRunner()
+    for test in finder.find(ag.agree, "agree", globs={"agree": ag.agree}):
+        runner.run(test)
+    outcome = runner.summarize(verbose=False)
+    assert outcome.attempted >= 2 and outcome.failed == 0
