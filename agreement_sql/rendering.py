@@ -64,7 +64,8 @@ The caller's own input is ``relation`` (a sheet for the sheet templates and
 calibration_sample; sheet_agreement, sheet_confusion, sheet_pairs and sheet_disagreements show it as
 ``sheet``); relations a call registers itself appear under the readable names of
 :data:`SAMPLE_RELATIONS` and :data:`CALL_RELATIONS` (``scales``, ``t_values``, ``z_values``, ``pairs``, ``citations``,
-``retrieved``, ``jsonl``, ``lines``, ``repeats``, ``scholar``, ``auditor``, ``sheet``).
+``retrieved``, ``jsonl``, ``lines``, ``repeats``, ``scholar``, ``auditor``, ``sheet``,
+``unit_weights``: scikit-learn's sample_weight= as rows (item, w)).
 Parameters a call computes from its data are shown with the values of :data:`SAMPLE_PARAMS`,
 and with :func:`_template_params` for a template's own (``$rater_i``, ``$trace_item_i``, ``$cum_i``, ``$column_i``, ...).
 """
