@@ -8,6 +8,7 @@ from __future__ import annotations
 from .connection import connect
 from .errors import (AgreementError, AgreementWarning, ColumnError, DuplicateRatingError,
                      InvalidRatingError, MissingKeyError, OptionError, SourceError, TemplateError)
+from .metrics.agree import agree
 from .metrics.categories import category_agreement
 from .metrics.coefficients import coefficients
 from .metrics.concordance import bland_altman, concordance
@@ -32,12 +33,16 @@ from .workflows.sheet import evaluation_sheet
 # con= or with a DuckDB connection uses it)
 from .engine import duckdb as _duckdb_engine  # noqa: E402,F401
 
+# the name of the statistic, for a reader who does not know R irr's agree(): the same function
+# (not in __all__, so every list of the public functions names it once, as agree)
+unanimous_agreement = agree
+
 __version__ = "0.2.0"
 
 __all__ = [
     "AgreementError", "AgreementWarning", "ColumnError", "DuplicateRatingError", "InvalidRatingError",
     "MissingKeyError", "OptionError", "SourceError", "TemplateError",
-    "available_templates", "category_agreement", "connect", "human_agreement", "irr",
+    "agree", "available_templates", "category_agreement", "connect", "human_agreement", "irr",
     "pairwise_agreement", "render", "install_macros", "coefficients",
     *_coefficient_functions,
     "calibration_sample", "consistency", "evaluation_sheet", "judge_agreement",

@@ -277,6 +277,29 @@ def min_items(name: str, value: Any) -> None:
                           f"annotate more instances per human")
 
 
+def values_list(name: str, value: Any) -> None:
+    """A non-empty list of values (scikit-learn's ``labels=``); what each may be is checked
+    where it is read (agreement_sql.domain)."""
+    if value is None:
+        return
+    if isinstance(value, (str, bytes, Mapping)) or not hasattr(value, "__iter__"):
+        raise OptionError(f"{name}= must list the categories, e.g. [0, 1, 2] or ['a', 'b'], "
+                          f"got {_shown(value)}")
+    if len(list(value)) == 0:
+        raise OptionError(f"{name}= is empty; list the categories to count")
+
+
+def unit_weights(name: str, value: Any) -> None:
+    """scikit-learn's ``sample_weight=``: a mapping unit -> weight, or a sequence of weights in
+    the units' row order; each weight is checked where it is read
+    (agreement_sql.metrics.coefficient.register_unit_weights)."""
+    if value is None or isinstance(value, Mapping):
+        return
+    if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
+        raise OptionError(f"{name}= must be a mapping {{unit: weight}} or a sequence of weights "
+                          f"(one per unit, in row order), got {_shown(value)}")
+
+
 def across(name: str, value: Any) -> None:
     if value is None or isinstance(value, bool):
         return
@@ -333,6 +356,12 @@ PARAMETERS: dict[str, Parameter] = _declared(
     Parameter("categories", "the declared categories, in order", anything),
     Parameter("domain", "the declared categories, in order (alpha's name for categories=)",
               anything),
+    Parameter("labels", "Cohen's kappa: scikit-learn's labels=, the categories counted, in "
+              "order; ratings outside them are left out with their pairs (and counted)",
+              values_list, refuses=("", 5)),
+    Parameter("sample_weight", "Cohen's kappa: scikit-learn's sample_weight=, a weight per unit "
+              "(a mapping unit -> weight, or one weight per row-position unit)", unit_weights,
+              refuses=("w", 5)),
     Parameter("level", "Krippendorff's level of measurement (None: nominal; the workflows below: "
               "interval)",
               choice(None, "nominal", "ordinal", "interval", "ratio"), None,
@@ -383,8 +412,12 @@ PARAMETERS: dict[str, Parameter] = _declared(
               whole(optional=True), 100, {"report": 20}, refuses=(-1, 2.5)),
     Parameter("max_patterns", "problematic traces listed per question", whole(), 20,
               refuses=(-1, None)),
-    Parameter("tolerance", "pairwise agreement: ratings this far apart are adjacent",
-              number(0.0), 1.0, refuses=(-1, "1")),
+    Parameter("tolerance", "pairwise agreement: ratings this far apart are adjacent; agree: "
+              "a unit whose ratings lie this close agrees (R irr's tolerance)",
+              number(0.0), 1.0, {"agree": 0.0}, refuses=(-1, "1")),
+    Parameter("units", "agree: the units counted, 'rated_twice' (rated twice or more) or "
+              "'complete' (rated by every rater: R irr's na.omit)",
+              choice("rated_twice", "complete"), "rated_twice", refuses=("all", None)),
     Parameter("title", "the HTML report's title", text(optional=True), refuses=("",)),
     # judges
     Parameter("judges", "the judges: names, or names with their metadata", judges,

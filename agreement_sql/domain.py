@@ -31,8 +31,10 @@ class Domain:
         return list(self.values)
 
 
-def parse_domain(domain: Any) -> Domain:
-    """Check a declaration: a non-empty list of distinct numbers (increasing) or of text labels.
+def parse_domain(domain: Any, any_order: bool = False) -> Domain:
+    """Check a declaration: a non-empty list of distinct numbers (increasing, unless
+    ``any_order``: scikit-learn's ``labels=``, whose order is the confusion matrix's) or of
+    text labels.
     A NumPy array, a pandas Series or Index, or any iterable of values is accepted; NumPy
     scalars count as the numbers they hold."""
     if isinstance(domain, (str, bytes, dict)) or not hasattr(domain, "__iter__"):
@@ -64,7 +66,7 @@ def parse_domain(domain: Any) -> Domain:
         if key in seen:
             raise OptionError(f"domain lists {v!r} twice")
         seen.add(key)
-    if numeric and any(float(a) >= float(b) for a, b in zip(values, values[1:])):
+    if numeric and not any_order and any(float(a) >= float(b) for a, b in zip(values, values[1:])):
         raise OptionError(f"a numeric domain must be in increasing order, got {values!r}")
     return Domain(values=tuple(values), numeric=numeric)
 
@@ -83,11 +85,12 @@ def _as_number(text: str) -> Any:
     return stripped
 
 
-def register_domain(session: Session, domain: Sequence[Any] | None) -> Domain | None:
+def register_domain(session: Session, domain: Sequence[Any] | None,
+                    any_order: bool = False) -> Domain | None:
     """Register the declaration as a relation of ``session``; None when nothing is declared."""
     if domain is None:
         return None
-    parsed = parse_domain(domain)
+    parsed = parse_domain(domain, any_order)
     rows = [(str(v), i, float(v) if parsed.numeric else float(i))
             for i, v in enumerate(parsed.values, start=1)]
     name = lookup_rows(session, [("value_text", "text"), ("rank", "bigint"), ("x", "double")],

@@ -126,6 +126,8 @@ OPTIONS: dict[str, tuple[Check, str]] = {
                         "rated enter (R irr's na.omit)"),
     "named_raters": (_count, "raters named by the caller, bound as $rater_i (0: every rater)"),
     "pair_max_raters": (_bool, "pair coefficients only where at most $pair_max_raters raters rate"),
+    "unit_weights": (_opt_str, "a registered relation (item, w): scikit-learn's sample_weight=, "
+                               "a weight per unit summed into the pair counts (sql/_pairs.sql.j2)"),
     "confusion_given": (_bool, "sql/_pairs.sql.j2 reads the includer's confusion counts instead "
                                "of a self-join of the ratings (the consistency report's grid, "
                                "the evaluation sheet's pair counts)"),
@@ -166,6 +168,12 @@ OPTIONS: dict[str, tuple[Check, str]] = {
     "oriented": (_bool, "the rater-free kappa family's inputs from two raters' contingency table, "
                         "an asymmetric weight matrix kept in its orientation (rows the first "
                         "rater; sql/_kappa_pair_inputs.sql.j2)"),
+    # R irr's agree() (sql/agree.sql.j2, sql/_agree.sql.j2)
+    "agree_units": (_choice("rated_twice", "complete"),
+                    "agree: the units counted, those rated twice or more or those every rater "
+                    "rated (R irr's na.omit)"),
+    "tolerant": (_bool, "agree: a unit agrees when max - min <= $agree_tolerance (numbers), "
+                        "else when its ratings are one value"),
     # the intraclass correlation (sql/_icc.sql.j2) and the planning simulation
     # (sql/plan_simulation.sql.j2)
     "rater_digits": (lambda v: _count(v) and v <= 62,

@@ -52,6 +52,12 @@ class CoefficientOptions:
     distance: str | None = None       # alpha's distance in place of the level's: DISTANCES or
                                       # "matrix" (docs/decisions/0028)
     distance_matrix: Any = None       # the caller's distance matrix when distance == "matrix"
+    labels: bool = False              # categories is scikit-learn's labels=: the categories
+                                      # that index the confusion matrix, ratings outside them
+                                      # left out (and counted), not refused
+    sample_weight: Any = None         # scikit-learn's sample_weight=: a weight per unit, as
+                                      # the caller gave it (a mapping unit -> weight, or a
+                                      # sequence in the units' row order)
 
     @property
     def weighted(self) -> bool:

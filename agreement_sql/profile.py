@@ -72,9 +72,11 @@ class Profile:
         return self.totals["n_labels"] > 0
 
     def check(self, *, numbers: bool = False, allow_empty: bool = False,
-              what: str = "this coefficient") -> None:
+              what: str = "this coefficient", outside_domain_left_out: bool = False) -> None:
         """Raise the typed error for the first row-level problem; ``numbers``: every rating
-        must be a number (interval alpha, weights, the workshop report)."""
+        must be a number (interval alpha, weights, the workshop report);
+        ``outside_domain_left_out``: the domain is scikit-learn's ``labels=``, whose rule
+        leaves a rating outside it out (counted in the result) instead of refusing it."""
         spec = self.spec
         t = self.totals
         if t["n_rows"] == 0 and not allow_empty:
@@ -102,7 +104,7 @@ class Profile:
             checks.raise_example(self, "label", t["n_labels"],
                                  "rating(s) in column {value!r} are not numbers, which " + what +
                                  " needs" + hint, error=InvalidRatingError)
-        if t["n_outside_domain"]:
+        if t["n_outside_domain"] and not outside_domain_left_out:
             assert self.domain is not None
             shown = self.domain.describe()
             listed = repr(shown) if len(shown) <= 12 else repr(shown[:12])[:-1] + ", ...]"

@@ -83,6 +83,8 @@ class Coefficient:
     analytic_levels: tuple[str, ...] = ()  # the levels with an analytic SE (empty: every one)
     default_bootstrap: bool = False  # ci_method defaults to the bootstrap though an analytic SE
                                      # exists (alpha: the interval users expect of it)
+    sklearn_options: bool = False    # takes scikit-learn cohen_kappa_score's labels= (the
+                                     # categories counted) and sample_weight= (a weight per unit)
 
     @property
     def family_of(self) -> Family:
@@ -94,7 +96,7 @@ REGISTRY: dict[str, Coefficient] = {c.name: c for c in (
                 "pair", CohenKappaResult, "Cohen (1960, 1968); Light (1971); Fleiss, Cohen & "
                 "Everitt (1969) for the standard error", "landis_koch", named_raters=True,
                 marginals=True, aliases=("cohen", "light_kappa"), reports=("n_pairs", "null_test"),
-                ordered_raters=True,
+                ordered_raters=True, sklearn_options=True,
                 gwet_marginals="each rater's marginals over every unit it rated",
                 null_variance="the null variance of Fleiss, Cohen & Everitt (1969), as SAS PROC "
                               "FREQ, statsmodels cohens_kappa and R irr kappa2 test it (two raters;"

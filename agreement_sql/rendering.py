@@ -28,6 +28,8 @@ coefficients         ``icc_from_patterns=False``, ``rater_digits=0``: no ICC col
 concordance          ``named_raters=0``: no ``raters=``, the metric's two raters (metrics/concordance.py)
 category_agreement   ``weights=None``, ``listwise=False``: the unweighted per-unit counts of every
                      rated unit (metrics/categories.py)
+agree                ``agree_units="rated_twice"``, ``tolerant=False``: R irr's agree() with the
+                     package's units and no tolerance (metrics/agree.py)
 named_raters         ``named_raters=2``: ``raters=[a, b]`` (metrics/coefficient.py check_named_raters)
 cohen_pairs          every pair, unweighted, no interval, ``part="kappa"`` (a call may name one
                      pair, ``named_raters=2``, as reports/html/data.py does for part "confusion")
@@ -64,7 +66,8 @@ The caller's own input is ``relation`` (a sheet for the sheet templates and
 calibration_sample; sheet_agreement, sheet_confusion, sheet_pairs and sheet_disagreements show it as
 ``sheet``); relations a call registers itself appear under the readable names of
 :data:`SAMPLE_RELATIONS` and :data:`CALL_RELATIONS` (``scales``, ``t_values``, ``z_values``, ``pairs``, ``citations``,
-``retrieved``, ``jsonl``, ``lines``, ``repeats``, ``scholar``, ``auditor``, ``sheet``).
+``retrieved``, ``jsonl``, ``lines``, ``repeats``, ``scholar``, ``auditor``, ``sheet``,
+``unit_weights``: scikit-learn's sample_weight= as rows (item, w)).
 Parameters a call computes from its data are shown with the values of :data:`SAMPLE_PARAMS`,
 and with :func:`_template_params` for a template's own (``$rater_i``, ``$trace_item_i``, ``$cum_i``, ``$column_i``, ...).
 """
@@ -87,6 +90,7 @@ from .workflows.sheet import SHEET_COHEN, SHEET_FLEISS
 # what render() binds and shows for parameters a call computes from its data
 SAMPLE_PARAMS: dict[str, Any] = {
     "max_categories": MAX_WIDE_CATEGORIES, "max_examples": 5, "adjacent_tolerance": 1.0,
+    "agree_tolerance": 0.0,
     "threshold": 75.0, "extreme_range": 4.0, "mean_gap": 2.0, "max_patterns": 20,
     "priority_sd": 1.5, "max_traces": 100, "max_items": 10, "sigma_threshold": 0.3,
     "n_boot": 1000, "seed": 1, "ci_low_p": 0.025, "ci_high_p": 0.975, "z": 1.959963984540054,
@@ -100,6 +104,7 @@ SAMPLE_PARAMS: dict[str, Any] = {
 }
 # relations a template joins that a call registers itself (shown under these names)
 SAMPLE_RELATIONS: dict[str, Any] = {"scales": None, "domain": None, "weight_matrix": None,
+                                    "unit_weights": None,
                                     "t_values": "t_values", "z_values": "z_values"}
 # the relations of a workflow's own input preparation: consistency's JSONL lines (by
 # input_form) and the caller's sheet, for the sheet statements that read it in one pass
@@ -115,6 +120,7 @@ CALL_RELATIONS: dict[str, dict[str, Any]] = {
     "consistency:split": {**_NO_CONSISTENCY_RELATIONS, "scholar_rel": "scholar",
                           "auditor_rel": "auditor"},
     "sheet_disagreements": {"source": "sheet"},
+    "unit_weights_check": {"unit_weights": "unit_weights"},
     "sheet_agreement": {"source": "sheet"},
     "sheet_confusion": {"source": "sheet"},
     "sheet_pairs": {"source": "sheet"},
@@ -133,8 +139,10 @@ TEMPLATE_OPTIONS: dict[str, dict[str, Any]] = {
     "concordance": {"named_raters": 0},
     "category_agreement": {"weights": None, "weight_basis": "value", "weight_matrix": None,
                            "listwise": False},
+    "agree": {"agree_units": "rated_twice", "tolerant": False},
     "named_raters": {"named_raters": 2},
     "cohen_pairs": {"named_raters": 0, "pair_max_raters": False, "confusion_given": False,
+                    "unit_weights": None,
                     "weights": None,
                     "marginals": "pairwise", "variance": None,
                     "weight_basis": "value", "weight_matrix": None, "ci": False, "part": "kappa"},
@@ -146,6 +154,7 @@ TEMPLATE_OPTIONS: dict[str, dict[str, Any]] = {
     "report_traces": {"n_traces": 1, "numeric_items": False},
     "plan_simulation": {"n_categories": 2},
     "consistency": {"input_form": "pairs", "part": "summary", "confusion_given": True,
+                    "unit_weights": None,
                     "weights": None, "weight_basis": "value", "weight_matrix": None,
                     "marginals": "pairwise", "named_raters": 0, "pair_max_raters": False,
                     "ci": False, "variance": None},

@@ -42,6 +42,24 @@ class HumanAgreementResult(TypedDict):
     scale: Optional[ScaleInfo]     # None: the metric has no rating (all missing)
 
 
+class AgreeResult(TypedDict):
+    """R irr's agree(): the share of units on which every rater agrees (agreement_sql.agree)."""
+    coefficient: str               # "agree"
+    value: Optional[float]         # n_agree / n_items, a proportion; None when no unit counted
+    percent: Optional[float]       # irr's %-agree, 100 * value
+    tolerance: float               # a unit agrees when max - min <= tolerance (numbers)
+    units: str                     # "rated_twice" (default) or "complete" (irr's na.omit)
+    n_items: int                   # units counted
+    n_agree: int                   # of them, units on which every rater agrees
+    n_raters: int                  # raters with a rating in the metric (and slice)
+    metric: str
+    group: NotRequired[Dict[str, Any]]
+    n_rows: NotRequired[int]             # accounting (see Accounting)
+    n_ratings: NotRequired[int]
+    n_excluded: NotRequired[Dict[str, int]]
+    conventions: NotRequired[Dict[str, str]]
+
+
 class Accounting(TypedDict):
     """What a result counted of its input rows (docs/decisions/0005):
     n_rows = n_ratings + sum(n_excluded.values())."""

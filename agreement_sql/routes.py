@@ -118,7 +118,8 @@ DECISIONS: dict[str, Decision] = {d.name: d for d in (
                  "(Conger), the diagnostics' statement on ratings expanded per left-out rater "
                  "and per pair (at most max_pair_raters raters)",
                  "many raters or categories: the patterns would not be exact below 2^53 "
-                 "(constants.pattern_capacity), or the counts form"),
+                 "(constants.pattern_capacity), or the counts form, or a weight per unit "
+                 "(sample_weight=: patterns count units alike, not their weights)"),
     )),
     Decision("icc", "where the intraclass correlation's ANOVA reads its ratings (sql/_icc.sql.j2)", (
         Producer("from_patterns", ("sql/_icc.sql.j2#icc_digits__patterns",
@@ -264,6 +265,9 @@ class Needs:
     rater_sets: bool = False
     wide: bool = True
     level: str | None = None     # Krippendorff's alpha level the statement computes, if any
+    unit_weights: bool = False   # a weight per unit (scikit-learn's sample_weight=): the pair
+                                 # counts sum the units' weights, which the rater patterns (units
+                                 # alike, counted) do not keep, so the ratings' self-join counts
 
 
 # the statements that include sql/_alpha_sums.sql.j2 (they take the alpha_distances option;
@@ -383,6 +387,7 @@ def decide(profile: Profile, statement: str, needs: Needs = Needs(), *,
         check_duplicates_apart(profile)
     taken["rater_bits"] = bits
     patterns = (needs.rater_identity and units == "wide" and blocks > 0
+                and not needs.unit_weights
                 and 0 < profile.n_raters <= pattern_capacity(len(categories)))
     if needs.rater_identity:
         choice = _chosen("rater_patterns", "patterns" if patterns else "ratings",

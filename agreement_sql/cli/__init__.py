@@ -22,8 +22,9 @@ from ..errors import AgreementError, AgreementWarning
 from ..formatting import shown_message
 
 # command modules, in the order `--help` lists them; each defines register(subparsers)
-COMMANDS = ["irr", "report", "render", "metrics", "coefficients", "icc", "plan", "judges",
-            "category-agreement", "consistency", "sheet", "sample", "diagnostics", "alt-test", "macros",
+COMMANDS = ["irr", "report", "render", "metrics", "coefficients", "agree", "icc", "plan", "judges",
+            "category-agreement", "consistency", "sheet", "sample", "diagnostics", "alt-test",
+            "macros",
             "dbt-package"]
 
 

@@ -89,6 +89,13 @@ def _arguments(p: argparse.ArgumentParser, entry: Coefficient | None) -> None:
                        help="analytic intervals and tests: normal quantiles with each "
                             "coefficient's null variance, or irrCAC's Student's t on n - 1 df, "
                             "the upper end at most 1 [normal]")
+    if entry is not None and entry.sklearn_options:
+        p.add_argument("--labels", default=None, metavar="C1,C2,...",
+                       help="scikit-learn's labels=: the categories counted, in order; ratings "
+                            "outside them are left out with their pairs (and counted)")
+        p.add_argument("--sample-weight", default=None, metavar="JSON",
+                       help="scikit-learn's sample_weight=: a JSON object {unit: weight}, or a "
+                            "JSON list of weights in row order (--layout wide without --item)")
     p.add_argument("--ci", type=float, default=None, metavar="LEVEL",
                    help="add a standard error and interval at this level, e.g. 0.95")
     p.add_argument("--ci-method", choices=["analytic", "bootstrap"], default=None,
@@ -149,6 +156,10 @@ def _keywords(args: argparse.Namespace) -> dict[str, Any]:
     for name in ("marginals", "asymmetric_weights", "variance", "inference"):
         if getattr(args, name, None) is not None:
             keywords[name] = getattr(args, name)
+    if getattr(args, "labels", None) is not None:
+        keywords["labels"] = parse_categories(args.labels)
+    if getattr(args, "sample_weight", None) is not None:
+        keywords["sample_weight"] = parse_sample_weight(args.sample_weight)
     return keywords
 
 
@@ -172,6 +183,16 @@ def read_distance_matrix(path: str) -> dict[tuple[str, str], str]:
             raise OptionError(f"--distance-matrix {path!r} gives the pair {pair!r} more than once")
         cells[pair] = row["d"]
     return cells
+def parse_sample_weight(text: str) -> Any:
+    """``--sample-weight``'s JSON: an object {unit: weight} or a list of weights."""
+    try:
+        value = json.loads(text)
+    except ValueError:
+        value = None
+    if not isinstance(value, (dict, list)):
+        raise OptionError(f"--sample-weight must be a JSON object {{unit: weight}} or a JSON list "
+                          f"of weights, got {text!r}")
+    return value
 
 
 def _runner(entry: Coefficient) -> Any:

@@ -74,7 +74,8 @@ class CoefficientFunction(Protocol):
                  rater_columns: Sequence[str] | None = None, orientation: str | None = None,
                  marginals: str | None = None, asymmetric_weights: str | None = None,
                  variance: str | None = None, inference: str | None = None,
-                 distance: Any = None, set_separator: str | None = None) -> Any: ...
+                 distance: Any = None, set_separator: str | None = None,
+                 labels: Any = None, sample_weight: Any = None) -> Any: ...
 
 
 @dataclass
@@ -209,7 +210,7 @@ def needs(entries: Sequence[Any], opts: CoefficientOptions) -> routes.Needs:
         counts = ("alpha's distance= measures pairs of category labels, which the counts form "
                   "holds (docs/decisions/0028)")
     return routes.Needs(rater_identity=any(not rater_free(e) for e in entries) or opts.oriented,
-                        counts_form=counts,
+                        counts_form=counts, unit_weights=opts.sample_weight is not None,
                         level=opts.level if any(e.levels for e in entries) else None)
 
 
@@ -228,10 +229,12 @@ def compute_on(spec: RatingsSpec, entries: Sequence[Any], *, opts: CoefficientOp
     (coefficients()' default set) it is left out instead, its reason in ``Computed.skipped``.
     """
     session = spec.session
-    declared = register_domain(session, opts.categories)
+    declared = register_domain(session, opts.categories, any_order=opts.labels)
     profile = read_profile(spec, domain=declared)
     numbers, what = _numbers_needed(entries, opts)
-    profile.check(numbers=numbers, what=what)
+    profile.check(numbers=numbers, what=what, outside_domain_left_out=opts.labels)
+    unit_weights = (register_unit_weights(spec, opts.sample_weight)
+                    if opts.sample_weight is not None else None)
     if opts.weights in ("linear", "quadratic") and opts.weight_basis == "value" \
             and declared is None and profile.has_labels:
         raise OptionError(f"{opts.weights} weights need numeric ratings or a declared order: the "
@@ -256,7 +259,7 @@ def compute_on(spec: RatingsSpec, entries: Sequence[Any], *, opts: CoefficientOp
     route = routes.decide(profile, "coefficients", needs(entries, opts))
     statement = _Statement(spec, profile, route, declared, matrix, opts,
                            _category_kinds(profile, declared), cap_pairs, LIGHT_MAX_RATERS,
-                           measures)
+                           measures, unit_weights)
     producer = (routes.icc_producer(profile, route, bootstrap=opts.interval.bootstrap)
                 if icc_form is not None and declared is None else None)
     icc_raters = routes.packed_digits(profile) if producer == "from_patterns" else 0
@@ -284,6 +287,7 @@ def statement_options(spec_options: Mapping[str, Any], spec_params: Mapping[str,
                       cap_pairs: bool, pair_max: int = LIGHT_MAX_RATERS,
                       icc_form: str | None = None, icc_raters: int = 0,
                       distance_matrix: str | None = None,
+                      unit_weights: str | None = None,
                       ) -> tuple[dict[str, Any], dict[str, Any]]:
     """The options and parameters of sql/coefficients.sql.j2 for ``entries`` by ``route``: the
     one builder, used by every call and by ``render`` (agreement_sql.rendering)."""
@@ -302,6 +306,7 @@ def statement_options(spec_options: Mapping[str, Any], spec_params: Mapping[str,
         "icc_from_patterns": icc_form is not None, "rater_digits": icc_raters if icc_form else 0,
         "distance": opts.distance if any(e.levels for e in entries) else None,
         "distance_matrix": distance_matrix,
+        "unit_weights": unit_weights,
     }
     params = {**spec_params, **route.params(), **interval.params(),
               **{f"rater_{i}": r for i, r in enumerate(opts.raters)},
@@ -325,6 +330,7 @@ class _Statement:
     cap_pairs: bool
     pair_max: int
     distance_matrix: str | None = None     # the caller's distance matrix, registered
+    unit_weights: str | None = None        # the registered relation (item, w) of sample_weight=
 
     def run(self, entries: Sequence[Any], interval: IntervalSpec, *, icc_form: str | None = None,
             icc_raters: int = 0) -> list[dict[str, Any]]:
@@ -335,7 +341,8 @@ class _Statement:
             self.spec.options(domain=self.domain, bootstrap=interval.bootstrap),
             self.spec.params(), route, entries, self.opts, interval, matrix=self.matrix,
             category_kinds=self.category_kinds, cap_pairs=self.cap_pairs, pair_max=self.pair_max,
-            icc_form=icc_form, icc_raters=icc_raters, distance_matrix=self.distance_matrix)
+            icc_form=icc_form, icc_raters=icc_raters, distance_matrix=self.distance_matrix,
+            unit_weights=self.unit_weights)
         more = {"icc": "from_patterns"} if icc_form is not None else {}
         return route.query(self.spec, "coefficients", options, params, **more)
 
@@ -422,6 +429,9 @@ def shape(entry: Any, row: Mapping[str, Any] | None, key_row: Mapping[str, Any],
     else:
         accounting = counted(c.profile, key_row, used=int(key_row.get("n_ratings") or 0),
                              single_rated=False)
+    if opts.labels:
+        kp = c.profile.of(dict(key_row))
+        accounting["n_excluded"]["outside_labels"] = kp.n_outside_domain if kp else 0
     result.update(_interval_of(entry, data, c))
     if family.pairs and data.get("rater_a") is not None:
         result["raters"] = [data["rater_a"], data["rater_b"]]
@@ -509,6 +519,16 @@ def conventions(entry: Any, spec: RatingsSpec, opts: CoefficientOptions) -> dict
                           "categories (rater A of a table, else the first by name), columns the "
                           "second's, in the two raters' contingency table, as irrCAC's *.table "
                           "functions (asymmetric_weights='oriented')")
+    if opts.labels and entry.sklearn_options:
+        out["labels"] = ("labels= (scikit-learn's): the categories of the confusion matrix, in the "
+                         "order given (positions for weight_basis='position'); a rating outside "
+                         "them is left out with every pair it is in, counted in "
+                         "n_excluded['outside_labels'] (its partner in n_excluded['outside_pair'])")
+    if opts.sample_weight is not None and entry.sklearn_options:
+        out["sample_weight"] = ("sample_weight= (scikit-learn's): each unit's pairs count with the "
+                                "unit's weight in the confusion counts, so p_o, p_e and kappa are "
+                                "weighted; n_items and the accounting count units and ratings, "
+                                "unweighted; no standard error")
     if opts.variance is not None and not no_analytic_se(entry, opts):
         out["variance"] = {
             "irrcac_raw": "irrcac_raw: the analytic variance with divisor n - 1, as irrCAC's "
@@ -551,7 +571,13 @@ def coefficient_function(entry: Any) -> CoefficientFunction:
                  rater_columns: Sequence[str] | None = None, orientation: str | None = None,
                  marginals: str | None = None, asymmetric_weights: str | None = None,
                  variance: str | None = None, inference: str | None = None,
-                 distance: Any = None, set_separator: str | None = None) -> Any:
+                 distance: Any = None, set_separator: str | None = None,
+                 labels: Any = None, sample_weight: Any = None) -> Any:
+        check_sklearn_options(entry, labels=labels, sample_weight=sample_weight,
+                              categories=categories, domain=domain, marginals=marginals, ci=ci,
+                              layout=layout)
+        if labels is not None:
+            categories = labels
         if domain is not None and categories is not None:
             raise OptionError("give the declared values once: domain= or categories=, not both")
         categories = domain if domain is not None else categories
@@ -593,6 +619,8 @@ def coefficient_function(entry: Any) -> CoefficientFunction:
                         may_bootstrap=may_bootstrap([entry], marginals),
                         marginals=marginals, asymmetric_weights=asymmetric_weights,
                         variance=variance, inference=inference, distance=distance)
+        if labels is not None or sample_weight is not None:
+            opts = replace(opts, labels=labels is not None, sample_weight=sample_weight)
         computed = compute([entry], source, item=item, rater=rater, value=value, metric=metric,
                            group_by=group_by, on_duplicate=on_duplicate, missing=missing,
                            con=con, opts=opts,
@@ -623,6 +651,87 @@ def coefficient_function(entry: Any) -> CoefficientFunction:
     function.__doc__ = (f"{entry.title}. Source: {entry.source}.\n" + COMMON_DOC
                         + (f"\n    {entry.example}" if entry.example else ""))
     return public()(function)
+
+
+def register_unit_weights(spec: RatingsSpec, sample_weight: Any) -> str:
+    """scikit-learn's ``sample_weight=`` as a relation (item, w) registered beside the ratings
+    (bound as a value table, never written into SQL): a mapping unit -> weight, or a sequence
+    of weights in the units' row order where a row's position is its unit (label arrays, a
+    wide table without ``item=``). Every weight a finite number >= 0; a rated unit without
+    one, or a sequence whose length is not the number of units, is an OptionError naming it
+    (sql/unit_weights_check.sql.j2 finds them)."""
+    import numbers as _numbers
+
+    import pyarrow as pa
+
+    def plain(v: Any) -> Any:
+        return v.item() if hasattr(v, "item") and not isinstance(v, (str, bytes)) else v
+
+    if isinstance(sample_weight, Mapping):
+        pairs = [(str(plain(k)), plain(w)) for k, w in sample_weight.items()]
+    else:
+        if not spec.unit_from_row:
+            raise OptionError("sample_weight= as a sequence weighs units by their row position, "
+                              "and these units are named by a column; pass a mapping "
+                              "{unit: weight} instead")
+        values = sample_weight.tolist() if hasattr(sample_weight, "tolist") else list(sample_weight)
+        pairs = [(str(i), plain(w)) for i, w in enumerate(values)]
+    for unit, w in pairs:
+        if isinstance(w, bool) or not isinstance(w, _numbers.Real) or not math.isfinite(float(w)) \
+                or float(w) < 0:
+            raise OptionError(f"sample_weight= gives unit {unit!r} the weight {w!r}; a weight is a "
+                              "finite number >= 0")
+    name = spec.session.register_arrow(pa.table({
+        "item": pa.array([u for u, _ in pairs], pa.string()),
+        "w": pa.array([float(w) for _, w in pairs], pa.float64())}), "unit_weights")
+    rows = query(spec.session, "unit_weights_check", {**spec.options(), "unit_weights": name},
+                 spec.params())
+    found = rows[0] if rows else {}
+    if int(found.get("n_unweighted") or 0):
+        raise OptionError(f"sample_weight= has no weight for unit {found['first_unweighted']!r} "
+                          f"({int(found['n_unweighted'])} rated unit(s) without one"
+                          + (f"; a sequence of {len(pairs)} weights for more units" if not
+                             isinstance(sample_weight, Mapping) else "") + ")")
+    if not isinstance(sample_weight, Mapping) and int(found.get("n_units") or 0) != len(pairs):
+        raise OptionError(f"sample_weight= has {len(pairs)} weights for "
+                          f"{int(found.get('n_units') or 0)} units: give one per unit")
+    return name
+
+
+def check_sklearn_options(entry: Any, *, labels: Any, sample_weight: Any, categories: Any,
+                          domain: Any, marginals: Any, ci: Any, layout: Any) -> None:
+    """scikit-learn's ``labels=`` and ``sample_weight=`` (cohen_kappa_score), where they apply:
+    refused on a coefficient that does not take them, with a declared domain (``labels`` is
+    one, with scikit-learn's rule for ratings outside it), under Gwet's marginals (scikit-learn
+    counts pairs), and ``sample_weight`` with an interval (no standard error of a weighted
+    kappa is computed: scikit-learn reports none) or on a counts or contingency table (no
+    units to weigh). docs/decisions/0027."""
+    if labels is None and sample_weight is None:
+        return
+    given = "labels=" if labels is not None else "sample_weight="
+    if not entry.sklearn_options:
+        raise OptionError(f"{entry.name} takes no {given} (scikit-learn's cohen_kappa_score "
+                          "options are Cohen's kappa's: cohen_kappa(..., labels=, sample_weight=))")
+    if labels is not None:
+        from ..domain import parse_domain
+        try:
+            parse_domain(labels, any_order=True)
+        except OptionError as exc:
+            raise OptionError(f"labels=: {exc}") from None
+    if labels is not None and (categories is not None or domain is not None):
+        raise OptionError("give labels= (scikit-learn's: ratings outside them are left out and "
+                          "counted) or categories=/domain= (a declared domain: a rating outside "
+                          "it is an error), not both")
+    if marginals == "gwet":
+        raise OptionError(f"{given} counts pairs of ratings as scikit-learn does, and "
+                          "marginals='gwet' counts each rater's ratings apart; use one or the other")
+    if sample_weight is not None and ci not in (None, False):
+        raise OptionError("sample_weight= gives no standard error (scikit-learn reports none, and "
+                          "the package computes no weighted variance or weighted bootstrap): "
+                          "drop ci= or the weights")
+    if sample_weight is not None and layout in ("counts", "table"):
+        raise OptionError(f"sample_weight= weighs units, and layout={layout!r} has none (its "
+                          "cells are counts): expand it into ratings, or weigh the cells yourself")
 
 
 def check_oriented(computed: Computed, keys: Sequence[tuple[Mapping[str, Any], Any]]) -> None:

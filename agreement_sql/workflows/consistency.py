@@ -71,7 +71,8 @@ NO_RELATIONS: dict[str, Any] = {"jsonl_rel": None, "lines_rel": None, "repeats_r
                                 "slices": [], "bootstrap": False, "confusion_given": True,
                                 "weights": None, "weight_basis": "value", "weight_matrix": None,
                                 "domain": None, "marginals": "pairwise", "named_raters": 0,
-                                "pair_max_raters": False, "ci": False, "variance": None}
+                                "pair_max_raters": False, "ci": False, "variance": None,
+                                "unit_weights": None}
 
 
 class _ReadInPython(Exception):

@@ -38,6 +38,7 @@ def calls(folder: Path) -> dict[str, Callable[[], Any]]:
         "human_agreement": lambda: ag.human_agreement(TABLE),
         "irr": lambda: ag.irr(TABLE),
         "pairwise_agreement": lambda: ag.pairwise_agreement(TABLE),
+        "agree": lambda: ag.agree(TABLE),
         "render": lambda: ag.render("fleiss_kappa"),
         "install_macros": lambda: ag.install_macros(duckdb.connect()),
         "coefficients": lambda: ag.coefficients(TABLE, ci=0.95),

@@ -98,7 +98,7 @@ def test_every_partial_is_part_of_a_public_template():
 def con():
     """The relations the renderings' headers name: Krippendorff's (2011) 4 x 12 ratings as
     ``ratings`` (text columns, as a CSV is read) and a ``scales`` table; seed 003's evaluation
-    sheet as ``sheet`` (the caller's input of SHEET_INPUT), Student t inputs as ``t_values``, normal tail inputs as ``z_values``, and the canonical ``sheet_long``
+    sheet as ``sheet`` (the caller's input of SHEET_INPUT), Student t inputs as ``t_values``, normal tail inputs as ``z_values``, sample weights as ``unit_weights``, and the canonical ``sheet_long``
     table its statement writes; seed 002's merged pairs as ``pairs``, ``citations`` and
     ``retrieved`` (what consistency() registers from the JSONL lines)."""
     con = duckdb.connect()
@@ -111,6 +111,8 @@ def con():
                 "AS t(row_id, t, v)")
     # sql/normal_tail.sql.j2's input: rows of (row_id, x)
     con.execute("CREATE TABLE z_values AS SELECT * FROM (VALUES (1, -2.0), (2, 0.5)) AS t(row_id, x)")
+    # sql/unit_weights_check.sql.j2's input: scikit-learn's sample_weight= as rows (item, w)
+    con.execute("CREATE TABLE unit_weights AS SELECT * FROM (VALUES ('1', 2.0), ('2', 1.0)) AS t(item, w)")
     con.execute(f"CREATE TABLE sheet AS SELECT * FROM "
                 f"read_csv('{DATA / 'evaluation_sheet.csv'}', all_varchar = true)")
     sheet_long = pa.Table.from_pylist(run_by_hand(con, render("sheet_long", relation="sheet")))

@@ -49,6 +49,7 @@ def _calls(folder: Path) -> dict[str, Callable[..., Any]]:
         "human_agreement": lambda **kw: ag.human_agreement(TABLE, **kw),
         "irr": lambda **kw: ag.irr(TABLE, **kw),
         "pairwise_agreement": lambda **kw: ag.pairwise_agreement(TABLE, **kw),
+        "agree": lambda **kw: ag.agree(TABLE, **kw),
         "coefficients": lambda **kw: ag.coefficients(TABLE, ci=0.95, **kw),
         **{name: (lambda name=name, **kw: getattr(ag, name)(TABLE, **kw))
            for name in ag.registry.REGISTRY},

@@ -291,7 +291,8 @@ def _confusions(spec: RatingsSpec, scores: Mapping[str, PerMetricScore],
                      {**spec.options(), "named_raters": 2, "pair_max_raters": False,
                       "confusion_given": False,
                       "weights": None, "weight_basis": "value", "weight_matrix": None, "ci": False,
-                      "marginals": "pairwise", "variance": None, "part": "confusion"},
+                      "marginals": "pairwise", "variance": None, "part": "confusion",
+                      "unit_weights": None},
                      {**spec.params(), "rater_0": a, "rater_1": b})
         for name in names:
             out[name] = [r for r in rows if r["metric"] == name]
