@@ -94,6 +94,13 @@ OPTIONS: dict[str, tuple[Check, str]] = {
     "unit_from_row": (_bool, "no item column: a row's position (from 0) is its unit, or its "
                              "contingency table row's category is the column at that position"),
     "numbers": (_opt_str, "a registered relation of k = 0 .. n - 1 (counts expanded into ratings)"),
+    # incremental batches (sql/batch_state, merge_states, state_meta, state_ratings;
+    # docs/decisions/0029)
+    "with_raters": (_bool, "a batch state keeps each rating's rater (section unit_ratings)"),
+    "state_sources": (_str_list, "the states a merge adds (registered relations)"),
+    "state_groups": (_str_list, "a state's slice columns (group_<column>), read as slice_0 .."),
+    "anonymous": (_bool, "a state's rows are counts per unit and value (section unit_values): "
+                         "expanded into ratings by anonymous raters"),
     "all_rated": (_bool, "every input row is a rating (the profile counted no missing value and "
                          "no placeholder), so no row's state is tested (agreement_sql/plan.py)"),
     "checks": (_kinds(("keys", "nonfinite", "labels", "duplicates")),

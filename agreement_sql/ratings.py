@@ -60,6 +60,8 @@ class RatingsSpec:
     layout_columns: tuple[str, ...] = ()    # wide: rater columns; counts, table: categories
     unit_from_row: bool = False             # no item column: a row's position is its unit
     numbers: str | None = None              # counts, table: k = 0 .. the largest cell - 1
+    # a batch state read as the source (agreement_sql.states): its section, or None
+    state: str | None = None
 
     @property
     def slices(self) -> list[str]:

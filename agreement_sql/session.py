@@ -17,6 +17,7 @@ from .errors import OptionError
 from .engine import Relation
 from .ratings import RatingsSpec, _has, materialize, prepare
 from .sources import Layout, check_layout, layout_source
+from . import states
 
 
 def check_raters(layout: str, needs_raters: str) -> None:
@@ -57,6 +58,9 @@ def ratings_session(source: Any, *, con: Any = None, item: Any = "item", rater: 
                  on_duplicate=on_duplicate, missing=missing, layout=shape)
 
     def read(relation: Relation) -> list[str]:
+        if states.is_state(relation):
+            # a batch state (agreement_sql.states): its own columns, whatever the call names
+            return states.state_columns(relation)
         # the columns the call names, resolved on the source's description (an exact name
         # wins): the engine reads only these (docs/decisions/0014)
         return prepare(None, relation, default_item=row_item(relation),  # type: ignore[arg-type]
@@ -71,6 +75,17 @@ def ratings_session(source: Any, *, con: Any = None, item: Any = "item", rater: 
 
     with open_session(con) as session:
         relation = session.read_source(source, columns=read)
+        if states.is_state(relation):
+            states.check_names(names, shape.kind, shape.explicit)
+            spec = states.state_spec(session, relation)
+            if needs_raters and spec.state == "unit_values":
+                raise OptionError(
+                    f"{needs_raters} needs to know which rater gave each rating, and this batch "
+                    "state has section unit_values (counts per unit and value, anonymous "
+                    "raters) and no section unit_ratings: summarize the batches with "
+                    "with_raters=True, or use a rater-free coefficient")
+            yield spec
+            return
         spec = prepare(session, relation, default_item=row_item(relation), **names)
         if ordered:
             spec = replace(spec, with_row_number=True)

@@ -435,6 +435,9 @@ def conventions(entry: Any, spec: RatingsSpec, opts: CoefficientOptions) -> dict
     out: dict[str, str] = {}
     if spec.layout != "long":
         out["layout"] = LAYOUT_ROWS[spec.layout]
+    if spec.state is not None:
+        from ..states import CONVENTIONS as STATE_CONVENTIONS
+        out["state"] = STATE_CONVENTIONS[spec.state]
     if entry.marginals and opts.marginals == "gwet":
         out["marginals"] = ("gwet (Gwet 2014, ch. 3; irrCAC): " + entry.gwet_marginals
                             + ", observed agreement over the units both rated; no analytic "
