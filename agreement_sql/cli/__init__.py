@@ -24,7 +24,7 @@ from ..formatting import shown_message
 # command modules, in the order `--help` lists them; each defines register(subparsers)
 COMMANDS = ["irr", "report", "render", "metrics", "coefficients", "icc", "plan", "judges",
             "consistency", "sheet", "sample", "diagnostics", "alt-test", "macros",
-            "dbt-package"]
+            "dbt-package", "summarize", "merge-states"]
 
 
 class _Parser(argparse.ArgumentParser):
