@@ -60,8 +60,11 @@ class RatingsSpec:
     layout_columns: tuple[str, ...] = ()    # wide: rater columns; counts, table: categories
     unit_from_row: bool = False             # no item column: a row's position is its unit
     numbers: str | None = None              # counts, table: k = 0 .. the largest cell - 1
-    # a batch state read as the source (agreement_sql.states): its section, or None
+    # a batch state read as the source (agreement_sql.states): its section, or None; its
+    # group columns; whether its counts are read as weighted rows (sql/_state_ratings.sql.j2)
     state: str | None = None
+    state_groups: tuple[str, ...] = ()
+    state_weighted: bool = False
 
     @property
     def slices(self) -> list[str]:
@@ -85,7 +88,8 @@ class RatingsSpec:
         """The options of sql/_ratings.sql.j2 (every statement includes it)."""
         return {
             "source": self.relation.name,
-            "source_form": "canonical" if self.canonical else "caller",
+            "source_form": ("canonical" if self.canonical else "state" if self.state
+                            else "caller"),
             "item": self.item,
             "rater": self.rater,
             "value": self.value,
@@ -112,6 +116,9 @@ class RatingsSpec:
             "layout_columns": list(self.layout_columns),
             "unit_from_row": self.unit_from_row,
             "numbers": self.numbers,
+            "state_groups": list(self.state_groups),
+            "state_weighted": self.state_weighted,
+            "anonymous": self.state == "unit_values",
             "all_rated": False,
             # the input checks a statement carries itself (a rendering run by hand, a macro:
             # agreement_sql/rendering.py CHECKS); a call checks in Python instead

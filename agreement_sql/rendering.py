@@ -58,8 +58,7 @@ sheet_pairs          the same sheet's labelling columns and breakdowns; per slic
                      (workflows/sheet.py SHEET_COHEN)
 batch_state          ``with_raters=False``: summarize() keeping counts per unit and value (batches.py)
 merge_states         two states, ``state_a`` and ``state_b``, without group columns (batches.py)
-state_meta,          a state ``state``; state_ratings with ``anonymous=True`` (section
-state_ratings        unit_values) and ``numbers``, k = 0 .. the largest count - 1 (states.py)
+state_meta           a state, ``state`` (states.py)
 ==================== ===========================================================================
 
 The caller's own input is ``relation`` (a sheet for the sheet templates and
@@ -119,7 +118,6 @@ CALL_RELATIONS: dict[str, dict[str, Any]] = {
                           "repeats_rel": "repeats"},
     "consistency:split": {**_NO_CONSISTENCY_RELATIONS, "scholar_rel": "scholar",
                           "auditor_rel": "auditor"},
-    "state_ratings": {"source": "state"},
     "state_meta": {"source": "state"},
     "sheet_disagreements": {"source": "sheet"},
     "sheet_agreement": {"source": "sheet"},
@@ -170,10 +168,9 @@ TEMPLATE_OPTIONS: dict[str, dict[str, Any]] = {
     # one judge, accuracy (workflows/alt_test.py)
     "alt_test": {"scoring": "accuracy", "n_judges": 1, "alt_form": "cells", "n_humans": 0},
     # batch states (agreement_sql/batches.py, states.py): summarize() without raters, two
-    # states merged, a state of counts per unit and value read back as ratings
+    # states merged
     "batch_state": {"with_raters": False},
     "merge_states": {"state_sources": ["state_a", "state_b"], "state_groups": []},
-    "state_ratings": {"state_groups": [], "anonymous": True, "numbers": "numbers"},
 }
 
 

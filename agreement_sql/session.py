@@ -17,7 +17,7 @@ from .errors import OptionError
 from .engine import Relation
 from .ratings import RatingsSpec, _has, materialize, prepare
 from .sources import Layout, check_layout, layout_source
-from . import states
+from . import routes, states
 
 
 def check_raters(layout: str, needs_raters: str) -> None:
@@ -38,7 +38,8 @@ def ratings_session(source: Any, *, con: Any = None, item: Any = "item", rater: 
                     on_duplicate: Any = None, missing: Any = None,
                     copy: bool | None = None, ordered: bool = False,
                     layout: Layout | str | None = None,
-                    needs_raters: str | None = None) -> Iterator[RatingsSpec]:
+                    needs_raters: str | None = None,
+                    state_counts: bool = False) -> Iterator[RatingsSpec]:
     """Yield the :class:`RatingsSpec` of ``source``; drop every generated relation on exit.
 
     ``copy``: read the source once into a temporary canonical table first (None: when reading
@@ -48,7 +49,9 @@ def ratings_session(source: Any, *, con: Any = None, item: Any = "item", rater: 
     first seen); the source is then copied. ``layout``: the source's shape (long rows, or a
     peer's wide, counts or contingency table: agreement_sql.sources.Layout).
     ``needs_raters``: what the call computes, when it needs to know which rater gave each
-    rating (a counts table's raters are anonymous, so it is refused).
+    rating (a counts table's raters are anonymous, so it is refused). ``state_counts``: the
+    caller can read a batch state's counts as weighted rows (agreement_sql.states.weighted;
+    the coefficient functions), so such a state is not expanded here.
     """
     shape = layout if isinstance(layout, Layout) else check_layout(layout)
     source, shape, default_item = layout_source(source, shape)
@@ -78,6 +81,11 @@ def ratings_session(source: Any, *, con: Any = None, item: Any = "item", rater: 
         if states.is_state(relation):
             states.check_names(names, shape.kind, shape.explicit)
             spec = states.state_spec(session, relation)
+            if not (state_counts and spec.state == "unit_values"):
+                # a caller that does not read a state's counts as weighted rows reads its
+                # ratings, expanded once (agreement_sql.states)
+                routes.record("state_ratings", {"state_rows": "ratings"})
+                spec = states.expanded(spec)
             if needs_raters and spec.state == "unit_values":
                 raise OptionError(
                     f"{needs_raters} needs to know which rater gave each rating, and this batch "

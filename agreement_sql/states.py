@@ -130,30 +130,39 @@ def check_names(names: Mapping[str, Any], layout_kind: str, explicit: bool) -> N
 
 
 def state_spec(session: Session, relation: Relation) -> Any:
-    """The canonical ratings ``relation`` (a state) stands for (sql/state_ratings.sql.j2),
-    materialised, as the RatingsSpec every statement reads."""
-    from dataclasses import replace
-
-    from . import routes
+    """The RatingsSpec of ``relation``, a state: read by sql/_state_ratings.sql.j2 (through
+    sql/_ratings.sql.j2, source_form "state"), expanded into ratings, or weighted when a
+    statement sums counts (:func:`weighted`)."""
     from .ratings import RatingsSpec
-    from .runner import run_template
 
     meta = read_meta(session, relation)
-    slices = [f"slice_{i}" for i in range(len(meta.groups))]
-    options = {"source": relation.name, "state_groups": list(meta.groups), "slices": slices,
-               "anonymous": meta.section == "unit_values",
-               "numbers": numbers(session, max(meta.max_n, 1))}
-    routes.fixed("state_ratings", state=meta.section)
-    ratings = run_template(session, "state_ratings", options, {}, into="ratings")
-    ratings = replace(ratings, description=relation.description)
     metric = meta.metric_column
-    return RatingsSpec(session=session, relation=ratings, metric=metric,
+    return RatingsSpec(session=session, relation=relation, metric=metric,
                        group_by=tuple(g[len(GROUP_PREFIX):] for g in meta.groups),
-                       canonical=True, metric_label=metric, source_slices=tuple(slices),
-                       state=meta.section,
+                       metric_label=metric, state=meta.section, state_groups=meta.groups,
+                       numbers=numbers(session, max(meta.max_n, 1)),
                        # the rows summarize() found to be declared placeholders keep their
                        # state 2, and the profile counts them as such when the call has any
                        placeholders=(PLACEHOLDER_ROWS,) if meta.n_placeholder else ())
+
+
+def weighted(spec: Any) -> Any:
+    """``spec`` (a state of counts per unit and value, not yet expanded) read as weighted rows:
+    each state row once with its count, for the statements that sum counts (the ratings profile
+    and the coefficients statement's counts form; agreement_sql.routes.state_reader)."""
+    from dataclasses import replace
+
+    return replace(spec, state_weighted=True)
+
+
+def expanded(spec: Any) -> Any:
+    """``spec`` (a state) expanded into canonical ratings, materialised once: what every
+    statement reads that does not sum counts (agreement_sql.ratings.materialize)."""
+    from .ratings import materialize
+
+    if spec.state is None or spec.canonical:
+        return spec
+    return materialize(spec)
 
 
 def file_columns(groups: Sequence[str]) -> list[tuple[str, str, str | None]]:

@@ -142,7 +142,8 @@ def compute(entries: Sequence[Any], source: Any, *, item: Any, rater: Any, value
     needs = [e.name for e in entries if not rater_free(e)]
     with ratings_session(source, con=con, item=item, rater=rater, value=value, metric=metric,
                          group_by=group_by, on_duplicate=on_duplicate, missing=missing,
-                         layout=layout, needs_raters=", ".join(needs) or None) as spec:
+                         layout=layout, needs_raters=", ".join(needs) or None,
+                         state_counts=True) as spec:
         return compute_on(spec, entries, opts=opts, cap_pairs=cap_pairs,
                           default_method=default_method)
 
@@ -216,6 +217,13 @@ def compute_on(spec: RatingsSpec, entries: Sequence[Any], *, opts: CoefficientOp
     constants.MAX_VALUE_TABLE distinct values (agreement_sql.value_tables); with ``leave_out``
     (coefficients()' default set) it is left out instead, its reason in ``Computed.skipped``.
     """
+    if spec.state == "unit_values" and not spec.canonical and not spec.state_weighted:
+        # a batch state of counts: summed as weighted rows, or expanded into ratings where an
+        # interval may resample them (agreement_sql.routes.state_reader)
+        from .. import states
+        reader = routes.state_reader(bootstrap=opts.interval.ci is not None)
+        routes.record("state_ratings", {"state_rows": reader})
+        spec = states.weighted(spec) if reader == "counts" else states.expanded(spec)
     session = spec.session
     declared = register_domain(session, opts.categories)
     profile = read_profile(spec, domain=declared)

@@ -110,7 +110,8 @@ def coefficients(source: Any, *, item: str = "item", rater: str = "rater", value
     with ratings_session(source, con=con, item=item, rater=rater, value=value, metric=metric,
                          group_by=group_by, on_duplicate=on_duplicate, missing=missing,
                          layout=shape_,
-                         needs_raters=None if default else ", ".join(needs) or None) as spec:
+                         needs_raters=None if default else ", ".join(needs) or None,
+                         state_counts=True) as spec:
         if default and spec.state == "unit_values":
             # a batch state without raters: every rater-free coefficient, as for layout='counts'
             entries = [e for e in entries if rater_free(e)]
