@@ -76,8 +76,8 @@ def _write_state(session: Any, template: str, options: dict[str, Any], params: d
                  groups: Sequence[str], metric_column: str | None, to: Any, inputs: Any,
                  con: Any, where: str) -> dict[str, Any]:
     """Run ``template`` (rows tagged duplicates / state) and place its state rows at ``to``;
-    refuse them (nothing placed) if it found duplicates. Returns what the written state holds
-    (sql/state_meta.sql.j2 over it)."""
+    refuse them (nothing placed) if it found duplicates. Returns what the written state holds,
+    as the statement counted it (its summary part), and where it was placed."""
     from .outputs import Output
     from .runner import query_parts
     from .sinks import ParquetSink
@@ -119,7 +119,8 @@ def _write_state(session: Any, template: str, options: dict[str, Any], params: d
     summary = found["summary"]
     by_state = {int(k): (int(n), int(rows)) for k, n, rows in
                 zip(summary["state"], summary["n"], summary["n_found"])}
-    return {"by_state": by_state, "to": to[1] if isinstance(to, tuple) else output.path}
+    placed = to[1] if output is None else output.path
+    return {"by_state": by_state, "to": placed}
 
 
 def _summary(written: dict[str, Any], section: str, metric_column: str | None,

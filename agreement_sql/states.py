@@ -168,7 +168,8 @@ def expanded(spec: Any) -> Any:
 def file_columns(groups: Sequence[str]) -> list[tuple[str, str, str | None]]:
     """A state file's columns for agreement_sql.sinks.ParquetSink: (statement column, file
     column, kind), the statement's slice_i written as the state's group columns."""
-    head = [(c, c, KINDS[c]) for c in HEAD_COLUMNS]
-    middle = [(f"slice_{i}", g, "text") for i, g in enumerate(groups)]
-    tail = [(c, c, KINDS[c]) for c in TAIL_COLUMNS]
+    head: list[tuple[str, str, str | None]] = [(c, c, KINDS[c]) for c in HEAD_COLUMNS]
+    middle: list[tuple[str, str, str | None]] = [(f"slice_{i}", g, "text")
+                                                 for i, g in enumerate(groups)]
+    tail: list[tuple[str, str, str | None]] = [(c, c, KINDS[c]) for c in TAIL_COLUMNS]
     return head + middle + tail

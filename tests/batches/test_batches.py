@@ -158,6 +158,26 @@ def test_seven_days_of_counts_give_every_rater_free_coefficient(newsroom_days):
     default = ag.coefficients(str(merged))
     assert set(default[0]["coefficients"]) == set(RATER_FREE)
     assert "most ratings a unit has" in default[0]["coefficients"]["fleiss_kappa"]["conventions"]["state"]
+    # read at its own size: each state row once with its count (no rating rebuilt)
+    route = default[0]["coefficients"]["fleiss_kappa"]["route"]
+    assert {"statement": "state_ratings", "state_rows": "counts"} in route
+
+
+def test_intervals_from_a_state_of_counts(newsroom_days):
+    # analytic intervals from the counts; the bootstrap (alpha's default) resamples the units
+    # of the state expanded into ratings (route state_rows=ratings), the same replicates
+    table, paths, folder = newsroom_days
+    (folder / "ci").mkdir()
+    merged = folder / "merged_for_ci.parquet"
+    ag.merge_states([str(s) for s in _states(paths, folder / "ci", **NEWSROOM_OPTIONS)],
+                    to=str(merged))
+    for which, more in ((["fleiss_kappa", "gwet_ac1"], {}),
+                        (["krippendorff_alpha"], {"n_boot": 50})):
+        got = ag.coefficients(str(merged), which=which, ci=0.95, **more)
+        expected = ag.coefficients(table, which=which, ci=0.95, **more, **NEWSROOM_OPTIONS)
+        close(_strip(got, ("n_raters",)), _strip(expected, ("n_raters",)), str(which))
+        taken = {e.get("state_rows") for e in got[0]["coefficients"][which[0]]["route"]}
+        assert taken == {None, "ratings"}
 
 
 def test_the_single_functions_read_a_state_too(newsroom_days):
