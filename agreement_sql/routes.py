@@ -535,11 +535,12 @@ def alt_test_producer(profile: Profile, route: Route, judges: Sequence[str], sco
     return _chosen("alt_test", decided, possible)
 
 
-def state_reader(bootstrap: bool) -> str:
+def state_reader(bootstrap: bool, rater_identity: bool = False) -> str:
     """How the coefficients statement reads a batch state of counts per unit and value: its
     counts as weighted rows, unless an interval may take the bootstrap, whose replicates
-    resample rows (then the state expanded into ratings)."""
-    can = not bootstrap
+    resample rows, or a statistic reads rater identity (then the state expanded into ratings
+    by anonymous raters)."""
+    can = not bootstrap and not rater_identity
     return _chosen("state_rows", "counts" if can else "ratings",
                    ("counts", "ratings") if can else ("ratings",))
 

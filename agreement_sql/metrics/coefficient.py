@@ -221,7 +221,12 @@ def compute_on(spec: RatingsSpec, entries: Sequence[Any], *, opts: CoefficientOp
         # a batch state of counts: summed as weighted rows, or expanded into ratings where an
         # interval may resample them (agreement_sql.routes.state_reader)
         from .. import states
-        reader = routes.state_reader(bootstrap=opts.interval.ci is not None)
+        if opts.oriented:
+            raise OptionError("asymmetric_weights='oriented' orders the two raters, and this "
+                              "batch state has section unit_values (anonymous raters): "
+                              "summarize the batches with with_raters=True")
+        reader = routes.state_reader(bootstrap=opts.interval.ci is not None,
+                                     rater_identity=needs(entries, opts).rater_identity)
         routes.record("state_ratings", {"state_rows": reader})
         spec = states.weighted(spec) if reader == "counts" else states.expanded(spec)
     session = spec.session

@@ -146,7 +146,9 @@ def test_seven_days_of_counts_give_every_rater_free_coefficient(newsroom_days):
     # sufficient statistics: smaller than the ratings (a row per unit and value)
     assert summary["n_state_rows"] < table.num_rows
     assert summary["n_rows"] == table.num_rows
-    for options in ({}, {"level": "ordinal"}, {"level": "interval"}, {"weights": "quadratic"}):
+    for options in ({}, {"level": "ordinal"}, {"level": "interval"}, {"weights": "quadratic"},
+                    {"categories": [1, 2, 3, 4, 5]},
+                    {"weights": "linear", "categories": [5, 4, 3, 2, 1]}):
         which = ([n for n in RATER_FREE if n != "krippendorff_alpha"]
                  if "weights" in options else RATER_FREE)
         expected = ag.coefficients(table, which=which, **NEWSROOM_OPTIONS, **options)
@@ -279,6 +281,15 @@ def test_a_rater_identified_coefficient_needs_the_unit_ratings_section(tmp_path)
                  lambda: ag.icc(str(state))):
         with pytest.raises(ag.OptionError, match="unit_ratings"):
             call()
+
+
+def test_an_oriented_weight_matrix_needs_the_raters(tmp_path):
+    state = tmp_path / "state.parquet"
+    ag.summarize(pa.table({"item": ["1", "1", "2", "2"], "rater": ["a", "b", "a", "b"],
+                           "value": ["x", "y", "x", "x"]}), to=str(state))
+    matrix = {"x": {"x": 1, "y": 0.5}, "y": {"x": 0, "y": 1}}
+    with pytest.raises(ag.OptionError, match="with_raters=True"):
+        ag.gwet_ac1(str(state), weights=matrix, asymmetric_weights="oriented")
 
 
 def test_a_state_fixes_its_keys(tmp_path):
