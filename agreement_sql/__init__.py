@@ -17,6 +17,7 @@ from .metrics.pairwise import human_agreement, pairwise_agreement
 from .metrics.functions import *  # noqa: F401,F403  (one public function per registry entry)
 from .metrics.functions import __all__ as _coefficient_functions
 from .rendering import render
+from .batches import merge_states, summarize
 from .macros import install_macros
 from .planning import achieved_precision, sample_size
 from .reports.html import report
@@ -48,5 +49,5 @@ __all__ = [
     "calibration_sample", "consistency", "evaluation_sheet", "judge_agreement",
     "judge_set_fingerprint", "rater_diagnostics",
     "achieved_precision", "bland_altman", "concordance", "icc", "report", "sample_size",
-    "alt_test",
+    "alt_test", "merge_states", "summarize",
 ]

@@ -442,6 +442,12 @@ PARAMETERS: dict[str, Parameter] = _declared(
     Parameter("sigma_threshold", "a point is flagged when its judges' sigma exceeds this",
               number(0.0), 0.3, refuses=(-0.1,)),
     Parameter("diagnostics", "also the rater diagnostics", boolean, True, refuses=("yes",)),
+    # incremental batches (agreement_sql.batches, docs/batches.md)
+    Parameter("with_raters", "a batch state keeps each rating's rater (section unit_ratings: "
+              "the rater-identified coefficients too), not only the counts per unit and value",
+              boolean, False, refuses=("yes",)),
+    Parameter("states", "the batch states to add: .parquet paths, globs, folders or tables",
+              anything),
     Parameter("max_items", "units listed as driving disagreement", whole(), 10, refuses=(-1,)),
     Parameter("points_to", "write the per-point rows to Parquet files in this folder",
               path(), refuses=(5,)),

@@ -61,8 +61,9 @@ def _id_kinds(v: Any) -> bool:
 OPTIONS: dict[str, tuple[Check, str]] = {
     # the ratings relation (sql/_ratings.sql.j2)
     "source": (_is_str, "the relation the statement reads (a generated name)"),
-    "source_form": (_choice("caller", "canonical"),
-                    "caller: the caller's columns; canonical: a materialised canonical copy"),
+    "source_form": (_choice("caller", "canonical", "state"),
+                    "caller: the caller's columns; canonical: a materialised canonical copy; "
+                    "state: a batch state (sql/_state_ratings.sql.j2)"),
     "item": (_is_str, "the caller's item column"),
     "rater": (_is_str, "the caller's rater column"),
     "value": (_is_str, "the caller's value column"),
@@ -96,6 +97,15 @@ OPTIONS: dict[str, tuple[Check, str]] = {
     "unit_from_row": (_bool, "no item column: a row's position (from 0) is its unit, or its "
                              "contingency table row's category is the column at that position"),
     "numbers": (_opt_str, "a registered relation of k = 0 .. n - 1 (counts expanded into ratings)"),
+    # incremental batches (sql/batch_state, merge_states, state_meta, state_ratings;
+    # docs/decisions/0029)
+    "with_raters": (_bool, "a batch state keeps each rating's rater (section unit_ratings)"),
+    "state_weighted": (_bool, "a batch state's counts read as weighted rows, not expanded: the "
+                              "statements sum w where they count rows (docs/decisions/0029)"),
+    "state_sources": (_str_list, "the states a merge adds (registered relations)"),
+    "state_groups": (_str_list, "a state's slice columns (group_<column>), read as slice_0 .."),
+    "anonymous": (_bool, "a state's rows are counts per unit and value (section unit_values): "
+                         "expanded into ratings by anonymous raters"),
     "checks": (_kinds(("keys", "nonfinite", "labels", "duplicates")),
                "input checks the statement carries, each stopping it through the dialect's "
                "error form with a message naming the row (a rendering run by hand, a macro; "

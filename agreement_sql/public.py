@@ -30,8 +30,10 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 # where a function's results are: "result" (a result dict, or a list of them, possibly nested),
 # "each" (a mapping of results, {metric: result}), "coefficients" (coefficients(): {name:
-# result}, or a list of {"metric", "coefficients": {...}}), "none" (no result dict: text)
-ATTACH = ("result", "each", "coefficients", "none")
+# result}, or a list of {"metric", "coefficients": {...}}), "none" (no result dict: text),
+# "state" (a batch state's summary: the function writes the state itself to its required to=,
+# agreement_sql.batches, so to= is its own argument and no result rows are written)
+ATTACH = ("result", "each", "coefficients", "none", "state")
 
 # every public computation, by name, as it was made public (tests/parameters walks them all)
 PUBLIC: dict[str, Callable[..., Any]] = {}
@@ -51,7 +53,7 @@ def public(attach: str = "result") -> Callable[[F], F]:
 
         @functools.wraps(function)
         def call(*args: Any, **kwargs: Any) -> Any:
-            to = kwargs.pop("to", None)
+            to = kwargs.pop("to", None) if attach != "state" else None
             if to is not None:
                 declared.check_arguments(name, {"to": to})
                 if attach == "none":

@@ -63,6 +63,11 @@ class RatingsSpec:
     # set-valued labels: every rating a set of elements joined by this separator, read as its
     # canonical text (sql/_ratings.sql.j2; docs/decisions/0028); None: ratings as they are
     set_separator: str | None = None
+    # a batch state read as the source (agreement_sql.states): its section, or None; its
+    # group columns; whether its counts are read as weighted rows (sql/_state_ratings.sql.j2)
+    state: str | None = None
+    state_groups: tuple[str, ...] = ()
+    state_weighted: bool = False
 
     @property
     def slices(self) -> list[str]:
@@ -86,7 +91,8 @@ class RatingsSpec:
         """The options of sql/_ratings.sql.j2 (every statement includes it)."""
         return {
             "source": self.relation.name,
-            "source_form": "canonical" if self.canonical else "caller",
+            "source_form": ("canonical" if self.canonical else "state" if self.state
+                            else "caller"),
             "item": self.item,
             "rater": self.rater,
             "value": self.value,
@@ -114,6 +120,9 @@ class RatingsSpec:
             "unit_from_row": self.unit_from_row,
             "numbers": self.numbers,
             "set_separator": self.set_separator is not None,
+            "state_groups": list(self.state_groups),
+            "state_weighted": self.state_weighted,
+            "anonymous": self.state == "unit_values",
             # the input checks a statement carries itself (a rendering run by hand, a macro:
             # agreement_sql/rendering.py CHECKS); a call checks in Python instead
             "checks": [],

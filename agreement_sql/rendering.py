@@ -60,6 +60,9 @@ sheet_pairs          the same sheet's labelling columns and breakdowns; per slic
                      annotators and the consensus against the judge, overall only each annotator
                      against the judge; plain Cohen's kappa from the counted confusion counts
                      (workflows/sheet.py SHEET_COHEN)
+batch_state          ``with_raters=False``: summarize() keeping counts per unit and value (batches.py)
+merge_states         two states, ``state_a`` and ``state_b``, without group columns (batches.py)
+state_meta           a state, ``state`` (states.py)
 ==================== ===========================================================================
 
 The caller's own input is ``relation`` (a sheet for the sheet templates and
@@ -101,6 +104,9 @@ SAMPLE_PARAMS: dict[str, Any] = {
     "n_bins": 10, "max_raters": 12,
     # alt_test()'s defaults (workflows/alt_test.py)
     "epsilon": 0.2, "q": 0.05, "min_humans": 2, "min_items": 30,
+    # a batch state's constant columns (agreement_sql/states.py): version 1, counts per unit
+    # and value, no metric column
+    "state_version": 1, "section": "unit_values", "metric_column": None,
 }
 # relations a template joins that a call registers itself (shown under these names)
 SAMPLE_RELATIONS: dict[str, Any] = {"scales": None, "domain": None, "weight_matrix": None,
@@ -119,6 +125,7 @@ CALL_RELATIONS: dict[str, dict[str, Any]] = {
                           "repeats_rel": "repeats"},
     "consistency:split": {**_NO_CONSISTENCY_RELATIONS, "scholar_rel": "scholar",
                           "auditor_rel": "auditor"},
+    "state_meta": {"source": "state"},
     "sheet_disagreements": {"source": "sheet"},
     "unit_weights_check": {"unit_weights": "unit_weights"},
     "sheet_agreement": {"source": "sheet"},
@@ -173,6 +180,10 @@ TEMPLATE_OPTIONS: dict[str, dict[str, Any]] = {
     "layout_profile": {"layout_columns": ["value"]},
     # one judge, accuracy (workflows/alt_test.py)
     "alt_test": {"scoring": "accuracy", "n_judges": 1, "alt_form": "cells", "n_humans": 0},
+    # batch states (agreement_sql/batches.py, states.py): summarize() without raters, two
+    # states merged
+    "batch_state": {"with_raters": False},
+    "merge_states": {"state_sources": ["state_a", "state_b"], "state_groups": []},
 }
 
 

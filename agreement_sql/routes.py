@@ -157,6 +157,18 @@ DECISIONS: dict[str, Decision] = {d.name: d for d in (
                  "a row per instance and category", "any raters and categories (raters the "
                  "profile could not list, more than 120 human-judge pairs): 17-19x the floor"),
     )),
+    Decision("state_rows", "how a batch state of counts per unit and value is read "
+             "(sql/_state_ratings.sql.j2, docs/decisions/0029)", (
+        Producer("counts", ("sql/_state_ratings.sql.j2", "sql/_units.sql.j2#units__counts"),
+                 "each state row once with its count w: the profile and the counts form sum w "
+                 "where they count rows, no rating is rebuilt",
+                 "the merged state read at its own size: cheaper than the ratings it stands "
+                 "for (bench/batches.py, bench/README.md 'Incremental batches')"),
+        Producer("ratings", ("sql/_state_ratings.sql.j2", "sql/materialize_ratings.sql.j2"),
+                 "the state expanded into ratings by anonymous raters, materialised once",
+                 "statements that count rows rather than sum counts: the bootstrap's "
+                 "replicates resample rows, and every statement but the coefficients'"),
+    )),
     Decision("consistency_input", "how consistency() reads a merged pairs JSONL", (
         Producer("engine_lines", ("sql/consistency.sql.j2",),
                  "DuckDB's JSON Lines reader, flattened once into a temporary table",
@@ -491,6 +503,16 @@ def alt_test_producer(profile: Profile, route: Route, judges: Sequence[str], sco
     possible = tuple(p for p, ok in (("pattern", pattern_ok), ("pivot", pivot_ok),
                                      ("cells", True)) if ok)
     return _chosen("alt_test", decided, possible)
+
+
+def state_reader(bootstrap: bool, rater_identity: bool = False) -> str:
+    """How the coefficients statement reads a batch state of counts per unit and value: its
+    counts as weighted rows, unless an interval may take the bootstrap, whose replicates
+    resample rows, or a statistic reads rater identity (then the state expanded into ratings
+    by anonymous raters)."""
+    can = not bootstrap and not rater_identity
+    return _chosen("state_rows", "counts" if can else "ratings",
+                   ("counts", "ratings") if can else ("ratings",))
 
 
 def consistency_reader(engine_reads: bool) -> str:

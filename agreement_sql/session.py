@@ -17,6 +17,7 @@ from .errors import OptionError
 from .engine import Relation
 from .ratings import RatingsSpec, _has, materialize, prepare
 from .sources import Layout, check_layout, layout_source
+from . import routes, states
 
 
 def check_raters(layout: str, needs_raters: str) -> None:
@@ -38,7 +39,8 @@ def ratings_session(source: Any, *, con: Any = None, item: Any = "item", rater: 
                     copy: bool | None = None, ordered: bool = False,
                     layout: Layout | str | None = None,
                     needs_raters: str | None = None,
-                    set_separator: str | None = None) -> Iterator[RatingsSpec]:
+                    set_separator: str | None = None,
+                    state_counts: bool = False) -> Iterator[RatingsSpec]:
     """Yield the :class:`RatingsSpec` of ``source``; drop every generated relation on exit.
 
     ``copy``: read the source once into a temporary canonical table first (None: when reading
@@ -51,6 +53,9 @@ def ratings_session(source: Any, *, con: Any = None, item: Any = "item", rater: 
     rating (a counts table's raters are anonymous, so it is refused).
     ``set_separator``: every rating is a set of elements joined by it, read as its canonical
     text (sql/_ratings.sql.j2; docs/decisions/0028).
+    ``state_counts``: the
+    caller can read a batch state's counts as weighted rows (agreement_sql.states.weighted;
+    the coefficient functions), so such a state is not expanded here.
     """
     shape = layout if isinstance(layout, Layout) else check_layout(layout)
     source, shape, default_item = layout_source(source, shape)
@@ -60,6 +65,9 @@ def ratings_session(source: Any, *, con: Any = None, item: Any = "item", rater: 
                  on_duplicate=on_duplicate, missing=missing, layout=shape)
 
     def read(relation: Relation) -> list[str]:
+        if states.is_state(relation):
+            # a batch state (agreement_sql.states): its own columns, whatever the call names
+            return states.state_columns(relation)
         # the columns the call names, resolved on the source's description (an exact name
         # wins): the engine reads only these (docs/decisions/0014)
         return prepare(None, relation, default_item=row_item(relation),  # type: ignore[arg-type]
@@ -74,6 +82,22 @@ def ratings_session(source: Any, *, con: Any = None, item: Any = "item", rater: 
 
     with open_session(con) as session:
         relation = session.read_source(source, columns=read)
+        if states.is_state(relation):
+            states.check_names(names, shape.kind, shape.explicit)
+            spec = states.state_spec(session, relation)
+            if not (state_counts and spec.state == "unit_values"):
+                # a caller that does not read a state's counts as weighted rows reads its
+                # ratings, expanded once (agreement_sql.states)
+                routes.record("state_ratings", {"state_rows": "ratings"})
+                spec = states.expanded(spec)
+            if needs_raters and spec.state == "unit_values":
+                raise OptionError(
+                    f"{needs_raters} needs to know which rater gave each rating, and this batch "
+                    "state has section unit_values (counts per unit and value, anonymous "
+                    "raters) and no section unit_ratings: summarize the batches with "
+                    "with_raters=True, or use a rater-free coefficient")
+            yield spec
+            return
         spec = prepare(session, relation, default_item=row_item(relation), **names)
         if set_separator is not None:
             spec = replace(spec, set_separator=set_separator)

@@ -24,8 +24,7 @@ from ..formatting import shown_message
 # command modules, in the order `--help` lists them; each defines register(subparsers)
 COMMANDS = ["irr", "report", "render", "metrics", "coefficients", "agree", "icc", "plan", "judges",
             "category-agreement", "consistency", "sheet", "sample", "diagnostics", "alt-test",
-            "macros",
-            "dbt-package"]
+            "macros", "dbt-package", "summarize", "merge-states"]
 
 
 class _Parser(argparse.ArgumentParser):

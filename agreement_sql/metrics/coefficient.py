@@ -150,7 +150,7 @@ def compute(entries: Sequence[Any], source: Any, *, item: Any, rater: Any, value
     with ratings_session(source, con=con, item=item, rater=rater, value=value, metric=metric,
                          group_by=group_by, on_duplicate=on_duplicate, missing=missing,
                          layout=layout, needs_raters=", ".join(needs) or None,
-                         set_separator=set_separator) as spec:
+                         set_separator=set_separator, state_counts=True) as spec:
         return compute_on(spec, entries, opts=opts, cap_pairs=cap_pairs,
                           default_method=default_method)
 
@@ -228,6 +228,18 @@ def compute_on(spec: RatingsSpec, entries: Sequence[Any], *, opts: CoefficientOp
     constants.MAX_VALUE_TABLE distinct values (agreement_sql.value_tables); with ``leave_out``
     (coefficients()' default set) it is left out instead, its reason in ``Computed.skipped``.
     """
+    if spec.state == "unit_values" and not spec.canonical and not spec.state_weighted:
+        # a batch state of counts: summed as weighted rows, or expanded into ratings where an
+        # interval may resample them (agreement_sql.routes.state_reader)
+        from .. import states
+        if opts.oriented:
+            raise OptionError("asymmetric_weights='oriented' orders the two raters, and this "
+                              "batch state has section unit_values (anonymous raters): "
+                              "summarize the batches with with_raters=True")
+        reader = routes.state_reader(bootstrap=opts.interval.ci is not None,
+                                     rater_identity=needs(entries, opts).rater_identity)
+        routes.record("state_ratings", {"state_rows": reader})
+        spec = states.weighted(spec) if reader == "counts" else states.expanded(spec)
     session = spec.session
     declared = register_domain(session, opts.categories, any_order=opts.labels)
     profile = read_profile(spec, domain=declared)
@@ -493,6 +505,9 @@ def conventions(entry: Any, spec: RatingsSpec, opts: CoefficientOptions) -> dict
             "at distance 1 (the nominal level's)") + (
             "; no analytic standard error (the bootstrap gives the interval)"
             if opts.interval.ci is not None else "")
+    if spec.state is not None:
+        from ..states import CONVENTIONS as STATE_CONVENTIONS
+        out["state"] = STATE_CONVENTIONS[spec.state]
     if entry.marginals and opts.marginals == "gwet":
         out["marginals"] = ("gwet (Gwet 2014, ch. 3; irrCAC): " + entry.gwet_marginals
                             + ", observed agreement over the units both rated; no analytic "

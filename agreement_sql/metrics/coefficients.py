@@ -120,9 +120,14 @@ def coefficients(source: Any, *, item: str = "item", rater: str = "rater", value
     needs = [e.name for e in entries if not rater_free(e)] + (["icc"] if with_icc else [])
     with ratings_session(source, con=con, item=item, rater=rater, value=value, metric=metric,
                          group_by=group_by, on_duplicate=on_duplicate, missing=missing,
-                         layout=shape_, needs_raters=", ".join(needs) or None,
-                         set_separator=set_separator) as spec:
-        want_icc = with_icc or (default and spec.layout != "counts")
+                         layout=shape_,
+                         needs_raters=None if default else ", ".join(needs) or None,
+                         set_separator=set_separator, state_counts=True) as spec:
+        if default and spec.state == "unit_values":
+            # a batch state without raters: every rater-free coefficient, as for layout='counts'
+            entries = [e for e in entries if rater_free(e)]
+        want_icc = with_icc or (default and spec.layout != "counts"
+                                and spec.state != "unit_values")
         computed = compute_on(spec, entries, opts=opts, cap_pairs=cap,
                               default_method=ci_method is None and inference in (None, "normal"),
                               icc_form=ICC_FORM if want_icc else None,

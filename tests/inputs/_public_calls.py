@@ -59,6 +59,9 @@ def calls(folder: Path) -> dict[str, Callable[[], Any]]:
         "category_agreement": lambda: ag.category_agreement(TABLE),
         "report": lambda: ag.report(TABLE),
         "sample_size": lambda: ag.sample_size("cohen_kappa", expected=0.8, ci_width=0.3, n_raters=2),
+        "summarize": lambda: ag.summarize(TABLE, to=str(folder / "state.parquet")),
+        "merge_states": lambda: ag.merge_states([str(folder / "state.parquet")],
+                                                to=str(folder / "merged.parquet")),
     }
 
 

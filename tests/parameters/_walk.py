@@ -59,7 +59,9 @@ def noisy_table() -> pa.Table:
 
 # valid values for required parameters (a refusal test binds them)
 REQUIRED = {"source": "never-read.csv", "coefficient": "cohen_kappa", "expected": 0.6,
-            "n_raters": 2, "pairs": "never-read.jsonl", "judges": ["c"], "name": "fleiss_kappa"}
+            "n_raters": 2, "pairs": "never-read.jsonl", "judges": ["c"], "name": "fleiss_kappa",
+            # summarize() and merge_states() write a batch state (tests/batches)
+            "to": "never-written.parquet", "states": ["never-read.parquet"]}
 
 TWO = ("scott_pi", "bangdiwala_b", "concordance", "bland_altman")
 

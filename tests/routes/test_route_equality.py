@@ -12,6 +12,7 @@ a call list that no longer reaches it fails rather than comparing the default wi
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any, Callable
 
 import pyarrow as pa
@@ -57,6 +58,18 @@ def _scores(seed: int = 5) -> pa.Table:
 
 SCORES = _scores()
 
+
+def _state() -> str:
+    # a batch state of LIKERT's counts per unit and value (docs/batches.md), written once
+    import tempfile
+
+    path = str(Path(tempfile.mkdtemp(prefix="routes_state_")) / "state.parquet")
+    ag.summarize(LIKERT, to=path, metric="metric")
+    return path
+
+
+STATE = _state()
+
 # name -> call: together they take every decision of routes.DECISIONS
 CALLS: dict[str, Callable[[], Any]] = {
     "coefficients": lambda: ag.coefficients(LIKERT, metric="metric", ci=0.9, n_boot=30),
@@ -78,8 +91,11 @@ CALLS: dict[str, Callable[[], Any]] = {
                          for level in ("nominal", "interval") for inference in ("normal", "irrcac")],
     "tests": lambda: ag.coefficients(LIKERT, metric="metric", ci=0.95, inference="irrcac",
                                      which=["fleiss", "gwet", "bp", "pa", "conger"]),
+    # a batch state of counts: summed as weighted rows, or expanded into ratings
+    "state": lambda: ag.coefficients(STATE, level="interval"),
 }
-CHEAP = ("alpha_ordinal", "alpha_ordinal_scores", "cohen_named", "icc", "consistency", "alt_test")
+CHEAP = ("alpha_ordinal", "alpha_ordinal_scores", "cohen_named", "icc", "consistency", "alt_test",
+         "state")
 
 
 def _run(call: Callable[[], Any]) -> tuple[Any, list[dict[str, str]]]:

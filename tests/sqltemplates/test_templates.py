@@ -123,6 +123,14 @@ def con():
                 ") AS t(line_no, qid, scholar_label, auditor_label, provenance_violation, constraints_mismatch)")
     con.execute("CREATE TABLE citations AS SELECT * FROM (VALUES (1, 'p1'), (4, 'p9')) AS t(line_no, citation)")
     con.execute("CREATE TABLE retrieved AS SELECT * FROM (VALUES (1, 'p1'), (4, 'p2')) AS t(line_no, retrieved_id)")
+    # a batch state of the ratings (sql/batch_state.sql.j2 run by hand: its state rows) as
+    # ``state``, ``state_a`` and ``state_b`` (merge_states' two)
+    state = pa.Table.from_pylist([r for r in run_by_hand(con, render("batch_state"))
+                                  if r["part"] == "state"])
+    con.execute("CREATE TABLE state AS SELECT state_version, section, metric_column, metric, "
+                "item, rater, state, x, label, n FROM state")
+    con.execute("CREATE TABLE state_a AS SELECT * FROM state")
+    con.execute("CREATE TABLE state_b AS SELECT * FROM state")
     return con
 
 

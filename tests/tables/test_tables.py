@@ -74,10 +74,12 @@ def _calls(folder: Path) -> dict[str, Callable[..., Any]]:
 PUBLIC = sorted(n for n in ag.__all__ if hasattr(getattr(ag, n), "__wrapped__")
                 and not inspect.isclass(getattr(ag, n)))
 TEXT_ONLY = {"report"}             # returns an HTML page, not a result: to= refused
+# to= is where they write a batch state, not their result's rows (tests/batches)
+STATE_WRITERS = {"summarize", "merge_states"}
 
 
 def test_every_public_function_is_called_here(tmp_path):
-    assert set(_calls(tmp_path)) | TEXT_ONLY == set(PUBLIC)
+    assert set(_calls(tmp_path)) | TEXT_ONLY | STATE_WRITERS == set(PUBLIC)
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -86,7 +88,7 @@ def _same(a: Any, b: Any) -> bool:
     return a == b
 
 
-@pytest.mark.parametrize("function", sorted(set(PUBLIC) - TEXT_ONLY))
+@pytest.mark.parametrize("function", sorted(set(PUBLIC) - TEXT_ONLY - STATE_WRITERS))
 def test_every_public_call_round_trips_through_parquet_and_csv(function, tmp_path):
     call = _calls(tmp_path)[function]
     result = call(to=tmp_path / "r.parquet")
