@@ -77,3 +77,15 @@ def without_route(result: Any) -> Any:
     if isinstance(result, (list, tuple)):
         return [without_route(v) for v in result]
     return result
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The full run (a marker expression that selects ``slow`` tests: .ci/run's
+    ``-m "slow or not slow"``) draws every property test's declared examples; the default run
+    (addopts' ``-m 'not slow ...'``) a third of them (tests/_budget.py)."""
+    from _pytest.mark.expression import Expression
+
+    import _budget
+    markexpr = config.getoption("markexpr") or ""
+    _budget.THOROUGH = (not markexpr
+                        or Expression.compile(markexpr).evaluate(lambda name: name == "slow"))

@@ -14,13 +14,14 @@ import agreement_sql as ag
 from coefficients._forms import close
 
 from .test_batches import RATER_FREE, _strip
+from _budget import examples
 
 cell = st.one_of(st.none(), st.sampled_from(["1", "2", "3", "4"]))
 ratings = st.lists(st.tuples(st.integers(0, 11), st.integers(0, 4), cell, st.integers(0, 4)),
                    min_size=2, max_size=60, unique_by=lambda r: (r[0], r[1]))
 
 
-@settings(max_examples=25, deadline=None,
+@settings(max_examples=examples(25), deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(rows=ratings, with_raters=st.booleans(), level=st.sampled_from(["nominal", "interval"]))
 def test_any_split_into_batches_merges_to_the_whole(rows, with_raters, level):

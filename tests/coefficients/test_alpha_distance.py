@@ -23,6 +23,7 @@ import agreement_sql as a
 from agreement_sql.cli import main
 from agreement_sql.constants import MAX_VALUE_TABLE
 from agreement_sql.errors import OptionError
+from _budget import examples
 
 nltk_agreement = pytest.importorskip("nltk.metrics.agreement")
 nltk_distance = pytest.importorskip("nltk.metrics.distance")
@@ -141,7 +142,7 @@ def set_ratings(draw):
     return rows
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rows=set_ratings(), name=st.sampled_from(["masi", "jaccard"]))
 def test_alpha_is_nltks_on_random_sets(rows, name):
     items: dict[str, int] = {}

@@ -20,6 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from agreement_sql import InvalidRatingError, OptionError, krippendorff_alpha
+from _budget import examples
 
 LEVELS = ("nominal", "ordinal", "interval", "ratio")
 
@@ -55,7 +56,7 @@ def _pairable_values(wide):
 
 @pytest.mark.slow                      # 60 examples a level; test_forms.py checks fixed tables
 @pytest.mark.parametrize("level", LEVELS)
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=long_tables())
 def test_alpha_matches_krippendorff(level, data):
     rows, wide, categories = data

@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import agreement_sql as ag
+from _budget import examples
 
 CATEGORIES = ["Never Fun", "Fairly Often", "Very Often", "Always Fun"]
 # vcd::SexualFun, rows the husband's rating, columns the wife's
@@ -45,7 +46,7 @@ def test_perfect_agreement_is_one_and_more_raters_undefined():
         (0.0 + 0.0) / (0.5 * 0.5 + 0.5 * 0.5))                    # a, c: x/y and y/x
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(st.lists(st.lists(st.integers(0, 6), min_size=3, max_size=3), min_size=3, max_size=3))
 def test_matches_the_formula_on_random_tables(cells):
     # an independent computation of the same formula (numpy), on random 3 x 3 tables

@@ -37,6 +37,7 @@ import agreement_sql as ag
 from agreement_sql import routes
 from agreement_sql.cli import main
 from conftest import REFERENCE
+from _budget import examples
 
 DIAGNOSES = str(REFERENCE / "fleiss1971_diagnoses_30x6.csv")
 ARTSTEIN = str(REFERENCE / "artstein_poesio2008_table1_2x2.csv")
@@ -258,7 +259,7 @@ count_tables = st.integers(2, 4).flatmap(lambda k: st.lists(
     st.lists(st.integers(0, 3), min_size=k, max_size=k), min_size=1, max_size=8))
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(count_tables, st.booleans(), st.integers(0, 2), st.sampled_from([{}, {"units": "counts"},
                                                                           {"rater_bits": "none"}]),
        st.booleans())

@@ -29,6 +29,7 @@ from statsmodels.stats.inter_rater import fleiss_kappa as sm_fleiss
 
 from agreement_sql import (brennan_prediger, cohen_kappa, coefficients, conger_kappa, fleiss_kappa,
                            gwet_ac1, percent_agreement, scott_pi)
+from _budget import examples
 
 TOL = 1e-9
 SE_NOISE = 1e-7     # sqrt(1e-14): rounding in a variance that is exactly 0, after the square root
@@ -45,7 +46,7 @@ def se_tolerance(expected_se: float) -> float:
     noise; any SE above it must still agree to TOL.
     """
     return SE_NOISE if expected_se < SE_NOISE else TOL
-SETTINGS = settings(max_examples=25, deadline=None,
+SETTINGS = settings(max_examples=examples(25), deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 
 
@@ -344,7 +345,7 @@ def test_scott_matches_irrcac_scott2_table(wide, weights):
     assert result["se"] == pytest.approx(expected_se, abs=se_tolerance(expected_se))
 
 
-@settings(max_examples=4, deadline=None,
+@settings(max_examples=examples(4), deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(long_tables(2, 4), st.sampled_from([None, "quadratic"]))
 @example([[1, 1], [2, 2], [1, 2], [2, 1]], None)        # kappa exactly 0: on a label boundary

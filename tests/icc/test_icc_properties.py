@@ -14,6 +14,7 @@ from agreement_sql import routes
 from agreement_sql.metrics.icc import icc
 
 from ._data import SHROUT_FLEISS, long_table
+from _budget import examples
 
 pg = pytest.importorskip("pingouin")
 
@@ -65,7 +66,7 @@ def _matrices(values):
         lambda k: st.lists(st.lists(values, min_size=k, max_size=k), min_size=n, max_size=n)))
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(12), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(matrix=_matrices(st.integers(1, 5)), forced=st.sampled_from(["packed", "joined"]))
 def test_likert_scores_match_pingouin(matrix, forced):
     table = long_table(matrix)
@@ -76,7 +77,7 @@ def test_likert_scores_match_pingouin(matrix, forced):
         _same(icc(table), theirs)
 
 
-@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(10), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(matrix=_matrices(st.floats(-1e3, 1e3, allow_nan=False).map(lambda x: round(x, 3))))
 def test_continuous_scores_match_pingouin(matrix):
     table = long_table(matrix)

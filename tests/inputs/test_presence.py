@@ -17,8 +17,9 @@ from hypothesis import strategies as st
 import agreement_sql as ag
 from agreement_sql.metrics.functions import FUNCTIONS
 from agreement_sql.registry import REGISTRY
+from _budget import examples
 
-SETTINGS = settings(max_examples=5, deadline=None,
+SETTINGS = settings(max_examples=examples(5), deadline=None,
                     suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 # every public call that reports per metric: (call, where a metric's result is)

@@ -29,6 +29,7 @@ def test_the_api_prints_nothing(tmp_path, capfd):
     assert results["judge_agreement"]["warnings"]         # it did warn: in the result
 
 
+@pytest.mark.slow              # a fresh interpreter making every call: 4 s (the capfd test above runs by default)
 def test_the_api_prints_nothing_in_a_plain_interpreter(tmp_path):
     out = subprocess.run([sys.executable, "-m", "tests.inputs._public_calls", str(tmp_path)],
                          cwd=ROOT, capture_output=True, text=True, timeout=300)

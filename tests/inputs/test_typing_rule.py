@@ -21,6 +21,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from ._typing_tables import CALLS, Table, formats, outcome, tables
+from _budget import examples
 
 SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow],
                 print_blob=True)
@@ -46,14 +47,14 @@ def check(table: Table) -> None:
                                           f"{oracle[call][:600]}\n  {name}: {text[:600]}")
 
 
-@settings(max_examples=3, derandomize=True, **SETTINGS)
+@settings(max_examples=examples(3), derandomize=True, **SETTINGS)
 @given(tables(max_rows=8))
 def test_every_format_gives_the_same_bytes(table):
     check(table)
 
 
 @pytest.mark.slow  # about four minutes on one core: many more tables; CI runs it
-@settings(max_examples=60, **SETTINGS)
+@settings(max_examples=examples(60), **SETTINGS)
 @given(tables(max_rows=14))
 def test_every_format_gives_the_same_bytes_many_tables(table):
     check(table)

@@ -31,6 +31,7 @@ from agreement_sql.cli import main
 from agreement_sql.errors import DuplicateRatingError, InvalidRatingError, OptionError
 
 from conftest import DATA, without_route  # noqa: E402
+from _budget import examples
 
 ALTTEST = DATA / "alttest"
 WAX_JUDGES = ["gemini_flash", "gemini_pro", "gpt-4o", "llama-31", "gpt-4o-mini", "mistral-v03"]
@@ -254,7 +255,7 @@ def assert_matches_notebook(result, rows, judges, scoring, eps, q, min_humans, m
             assert h["judge_wins"] is o["rejected"]
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**31), scoring=st.sampled_from(["accuracy", "neg_rmse"]),
        n_items=st.integers(30, 45), n_humans=st.integers(2, 5), n_judges=st.integers(1, 2),
        missing=st.sampled_from([0.0, 0.1, 0.25]), eps=st.sampled_from([0.0, 0.1, 0.2, 0.5]),

@@ -1,0 +1,18 @@
+"""How many examples a property test draws: all of them in the full run, a third in the default one.
+
+The default local run (``pytest``: addopts deselect ``slow``) must stay under three minutes; the
+full run (``pytest -m "slow or not slow"``, what .ci/run executes) draws every property test's
+declared number of examples. ``tests/conftest.py`` sets :data:`THOROUGH` from the marker
+expression before any test module is collected, so a decorator's ``examples(n)`` reads it.
+"""
+from __future__ import annotations
+
+THOROUGH = True
+
+
+def examples(declared: int) -> int:
+    """``declared`` in the full run; in the default run a third of it, never fewer than
+    ``min(declared, 5)`` (a property keeps being drawn over several inputs)."""
+    if THOROUGH:
+        return declared
+    return max(min(declared, 5), declared // 3)
