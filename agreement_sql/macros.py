@@ -19,13 +19,26 @@ the builder ``agreement-sql render`` uses), never a hand-written copy, with the 
 Python call applies before it runs (rendering.CHECKS: NULL keys, unusable numbers, labels where
 numbers are needed, a rater rating a unit twice, more raters than the rater bits hold) carried
 by the statement through DuckDB's ``error()``: a bad input stops the query with a message
-naming the row. Structure options that vary per call (alpha's ``level``, the ``weights``, a
-metric column or none) are rendered once per choice into an inner macro
-(``agreement_sql_<name>__<choice>``), and the public macro dispatches: a UNION ALL of the
-inner macros, each under a filter on the call's constant arguments, which DuckDB's optimizer
-removes before anything runs but the chosen branch; an unknown choice is an ``error()``.
-The statements use the counts form of the per-unit aggregation (no profile is needed to
-render it) with rater bits for up to 496 raters (all RATER_BLOCKS blocks).
+naming the row. The caller's columns are read by their type as the API reads them (the kind
+"typed" of sql/_ratings.sql.j2: DuckDB's ``typeof`` is folded when the call is planned, so one
+reading runs), and one statement serves a metric column or none (option metric_switch).
+
+Routes (docs/decisions/0018, measured in bench/README.md). A macro has no profile step, so it
+renders the statement once per route of :data:`ROUTES` (agreement_sql/routes.py's vocabulary:
+``units`` wide or counts, ``rater_bits`` with one block or all RATER_BLOCKS) and finds, once per
+call, which route serves the ratings (sql/route_found.sql.j2, the macro ``agreement_sql_found``:
+the distinct raters, and whether every rating is a whole number of the scale :data:`SCALE`);
+each route's statement keeps its ratings only when it serves them (option route_guard), and
+DuckDB skips every pipeline of the others. The wide route's categories are the scale's whole
+numbers, fixed when the macro is rendered (unused ones count 0 and are not in any domain),
+where the API's are the categories its profile found.
+
+Structure options that vary per call (alpha's ``level``, the ``weights``) are rendered once per
+choice and route into an inner macro (``agreement_sql_<name>__<choice>__<route>``), and the
+public macro dispatches: a UNION ALL of the inner macros, each under a filter on the call's
+constant arguments, which DuckDB's optimizer removes before anything runs but the chosen
+choice's routes; an unknown choice is an ``error()``. DuckDB binds every branch before it removes
+them: a call's planning grows with the choices times the routes (0.3-0.4 s, bench/README.md).
 
 Writing: this is the one command that writes into a database on purpose. It creates or
 replaces only macros that carry the package's comment (``COMMENT ON MACRO``); an existing
