@@ -175,6 +175,13 @@ class Dialect:
     set_common: str = ("size(array_intersect(split({0}, CONCAT('\\\\Q', {2}, '\\\\E')), "
                        "split({1}, CONCAT('\\\\Q', {2}, '\\\\E'))))")
 
+    # form: the kind of {}'s type as text (integer, float, decimal, boolean, text, other: the
+    # kinds agreement_sql/engine reads a column's type as), for a statement rendered before its
+    # source's types are known (a DuckDB table macro, agreement_sql/macros.py): the value kind
+    # "typed" of sql/_ratings.sql.j2. The engine must fold it to a constant when it plans, so
+    # that only one kind's reading runs. "" where the dialect has none.
+    kind_of: str = ""
+
     def quote_identifier(self, name: str) -> str:
         """``name`` as one quoted identifier by this dialect's rule; an OptionError for a name
         the dialect cannot quote exactly (NUL anywhere, control characters in BigQuery, a name
@@ -297,6 +304,18 @@ _NIBBLES = (f"(BITAND({_PAIRS}, 3689348814741910323) "
             f"+ BITAND(BITSHIFTRIGHT({_PAIRS}, 2), 3689348814741910323))")
 SWAR_BIT_COUNT = f"MOD(BITAND({_NIBBLES} + BITSHIFTRIGHT({_NIBBLES}, 4), 1085102592571150095), 255)"
 
+# the kind of a DuckDB value's type (Dialect.kind_of): typeof() is a constant the planner folds,
+# so the CASE over kinds keeps one branch (agreement_sql/engine/duckdb.py column_kind and
+# numeric_kind give the same kinds to a registered column)
+_DUCKDB_INTEGERS = ("TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UTINYINT", "USMALLINT",
+                    "UINTEGER", "UBIGINT", "UHUGEINT")
+DUCKDB_KIND_OF = ("CASE WHEN typeof({0}) IN (" + ", ".join(f"'{t}'" for t in _DUCKDB_INTEGERS)
+                  + ") OR typeof({0}) LIKE 'DECIMAL(%,0)' THEN 'integer' "
+                  "WHEN typeof({0}) IN ('FLOAT', 'DOUBLE') THEN 'float' "
+                  "WHEN typeof({0}) LIKE 'DECIMAL(%' THEN 'decimal' "
+                  "WHEN typeof({0}) = 'BOOLEAN' THEN 'boolean' "
+                  "WHEN typeof({0}) = 'VARCHAR' THEN 'text' ELSE 'other' END")
+
 DUCKDB = Dialect(name="duckdb", quote='"', text="VARCHAR", double="DOUBLE", param_prefix="$",
                  inline="NOT MATERIALIZED", materialize="MATERIALIZED",
                  input_order="ROW_NUMBER() OVER ()", temp_table="CREATE TEMP TABLE",
@@ -310,7 +329,8 @@ DUCKDB = Dialect(name="duckdb", quote='"', text="VARCHAR", double="DOUBLE", para
                                 "string_split({0}, {1}), lambda e: TRIM(BOTH ' ' FROM e)), "
                                 "lambda e: e <> ''))), {1})"),
                  set_size="len(string_split({0}, {1}))",
-                 set_common="len(list_intersect(string_split({0}, {2}), string_split({1}, {2})))")
+                 set_common="len(list_intersect(string_split({0}, {2}), string_split({1}, {2})))",
+                 kind_of=DUCKDB_KIND_OF)
 
 SPARK = Dialect(name="spark", quote="`", text="STRING", double="DOUBLE", param_prefix=":",
                 inline="/* inline */", materialize="", input_order="monotonically_increasing_id()",

@@ -19,13 +19,26 @@ the builder ``agreement-sql render`` uses), never a hand-written copy, with the 
 Python call applies before it runs (rendering.CHECKS: NULL keys, unusable numbers, labels where
 numbers are needed, a rater rating a unit twice, more raters than the rater bits hold) carried
 by the statement through DuckDB's ``error()``: a bad input stops the query with a message
-naming the row. Structure options that vary per call (alpha's ``level``, the ``weights``, a
-metric column or none) are rendered once per choice into an inner macro
-(``agreement_sql_<name>__<choice>``), and the public macro dispatches: a UNION ALL of the
-inner macros, each under a filter on the call's constant arguments, which DuckDB's optimizer
-removes before anything runs but the chosen branch; an unknown choice is an ``error()``.
-The statements use the counts form of the per-unit aggregation (no profile is needed to
-render it) with rater bits for up to 496 raters (all RATER_BLOCKS blocks).
+naming the row. The caller's columns are read by their type as the API reads them (the kind
+"typed" of sql/_ratings.sql.j2: DuckDB's ``typeof`` is folded when the call is planned, so one
+reading runs), and one statement serves a metric column or none (option metric_switch).
+
+Routes (docs/decisions/0018, measured in bench/README.md). A macro has no profile step, so it
+renders the statement once per route of :data:`ROUTES` (agreement_sql/routes.py's vocabulary:
+``units`` wide or counts, ``rater_bits`` with one block or all RATER_BLOCKS) and finds, once per
+call, which route serves the ratings (sql/route_found.sql.j2, the macro ``agreement_sql_found``:
+the distinct raters, and whether every rating is a whole number of the scale :data:`SCALE`);
+each route's statement keeps its ratings only when it serves them (option route_guard), and
+DuckDB skips every pipeline of the others. The wide route's categories are the scale's whole
+numbers, fixed when the macro is rendered (unused ones count 0 and are not in any domain),
+where the API's are the categories its profile found.
+
+Structure options that vary per call (alpha's ``level``, the ``weights``) are rendered once per
+choice and route into an inner macro (``agreement_sql_<name>__<choice>__<route>``), and the
+public macro dispatches: a UNION ALL of the inner macros, each under a filter on the call's
+constant arguments, which DuckDB's optimizer removes before anything runs but the chosen
+choice's routes; an unknown choice is an ``error()``. DuckDB binds every branch before it removes
+them: a call's planning grows with the choices times the routes (0.3-0.4 s, bench/README.md).
 
 Writing: this is the one command that writes into a database on purpose. It creates or
 replaces only macros that carry the package's comment (``COMMENT ON MACRO``); an existing
@@ -38,7 +51,7 @@ from dataclasses import dataclass, replace
 from itertools import product
 from typing import Any, Iterator
 
-from .constants import RATER_BLOCKS
+from .constants import BITS_PER_BLOCK, RATER_BLOCKS
 from .dialects import DUCKDB
 from .errors import OptionError
 from .parameters import DEFAULT_LEVEL
@@ -53,6 +66,37 @@ INNER_ARGS = ("agreement_src", "agreement_item", "agreement_rater", "agreement_v
               "agreement_metric")
 WEIGHTS = (None, "linear", "quadratic")
 LEVELS = ("nominal", "ordinal", "interval", "ratio")
+# the kinds of the caller's columns are not known when a macro is rendered: the engine's (the
+# kind "typed" of sql/_ratings.sql.j2, folded to one reading when DuckDB plans the call)
+TYPED_IDS = {"item": "typed", "rater": "typed", "metric": "typed", "slices": []}
+# the wide form's categories in a macro: the whole numbers SCALE[0]..SCALE[1] (binary 0/1,
+# Likert 1-5, 1-7, 0-9 ...), fixed when the macro is rendered (no profile lists the categories)
+SCALE = (0, 9)
+
+
+@dataclass(frozen=True)
+class MacroRoute:
+    """A route a macro renders ahead of the data (agreement_sql/routes.py's vocabulary: the
+    units form and the rater bits), and the test on sql/route_found.sql.j2's row (columns of
+    ``agreement_found``) that says it serves the ratings; exactly one route serves any input."""
+
+    name: str
+    form: str
+    rater_blocks: int
+    served: str
+
+
+ROUTES = (
+    # few raters, every rating a whole number of the scale: the wide form over the scale's
+    # categories (unused ones count 0), one block of rater bits
+    MacroRoute("wide", "wide", 1, f"n_raters <= {BITS_PER_BLOCK} AND in_scale"),
+    # few raters, any other ratings (labels, fractions, numbers beyond the scale): the counts form
+    MacroRoute("counts", "counts", 1, f"n_raters <= {BITS_PER_BLOCK} AND NOT in_scale"),
+    # more raters than one block holds: the counts form with every block (up to 496 raters;
+    # beyond, the statement stops naming the rater, sql/_rater_codes.sql.j2)
+    MacroRoute("blocks", "counts", RATER_BLOCKS, f"n_raters > {BITS_PER_BLOCK}"),
+)
+FOUND = "agreement_sql_found"
 
 
 @dataclass(frozen=True)
@@ -87,9 +131,9 @@ def public_macros() -> list[Macro]:
     return out
 
 
-def _inner_name(macro: Macro, combo: dict[str, Any], with_metric: bool) -> str:
+def _inner_name(macro: Macro, combo: dict[str, Any], route: MacroRoute) -> str:
     parts = [str(combo[k]) if combo[k] is not None else "none" for k, _ in macro.choices]
-    return "__".join(["agreement_sql_" + macro.name, *parts, "metric" if with_metric else "value"])
+    return "__".join(["agreement_sql_" + macro.name, *parts, route.name])
 
 
 def _source_query() -> str:
@@ -100,15 +144,16 @@ def _source_query() -> str:
             "THEN agreement_src ELSE CONCAT('FROM \"', replace(agreement_src, '\"', '\"\"'), '\"') END)")
 
 
-def _splice(sql: str, with_metric: bool) -> str:
+def _splice(sql: str) -> str:
     """The rendered statement with the caller's source as its first CTE: the columns named by
     the macro's arguments, read from the row as a struct (r[agreement_item] ...)."""
     marker = "\nWITH\n"
     if sql.count(marker) != 1:
         raise AssertionError("a macro's statement must open one top-level WITH")
     head, body = sql.split(marker, 1)
-    metric = (", r[agreement_metric] AS \"metric\"" if with_metric else "")
-    source = (f"{INPUT} AS (\n  SELECT r[agreement_item] AS \"item\", r[agreement_rater] AS \"rater\", "
+    # the metric column (read only when the call names one: option metric_switch)
+    metric = ", r[agreement_metric] AS \"metric\""
+    source = (f"{INPUT} AS {MACRO_DIALECT.inline} (\n  SELECT r[agreement_item] AS \"item\", r[agreement_rater] AS \"rater\", "
               f"r[agreement_value] AS \"value\"{metric}\n  FROM {_source_query()} AS r\n),\n")
     return head + marker + source + body
 
@@ -117,62 +162,100 @@ def _literal(value: Any) -> str:
     return MACRO_DIALECT.literal(value)
 
 
-def inner_macros(macro: Macro) -> Iterator[tuple[str, str]]:
-    """(name, CREATE statement) of each inner macro: one rendered statement per choice."""
+def _create(name: str, rendered: Any, params: dict[str, Any]) -> str:
+    """The CREATE statement of an inner macro: the rendered statement with the source spliced
+    in, its parameters the macro's (with the values a call would bind as defaults)."""
+    args = list(INNER_ARGS)
+    # every inner macro takes the metric name of a value column and whether a metric column
+    # is given, so the dispatch passes the same arguments to each
+    for p in ["default_metric", "metric_given"] + [q for q in rendered.params
+                                                   if q not in ("default_metric", "metric_given")]:
+        value = {"default_metric": "value", "metric_given": False}.get(p, params.get(p))
+        args.append(f"agreement_p_{p} := {_literal(value)}")
+    body = _splice(rendered.sql.strip().rstrip(";"))
+    return f"CREATE OR REPLACE MACRO {name}({', '.join(args)}) AS TABLE\n{body}"
+
+
+def _rendered(template: str, **options: Any) -> tuple[Any, dict[str, Any]]:
     from .rendering import statement
 
+    rendered, params = statement(
+        template, dialect=MACRO_DIALECT, relation=INPUT, item="item", rater="rater",
+        value="value", metric="metric", metric_switch=True, checks=True,
+        value_kinds=["typed"], id_kinds=TYPED_IDS, **options)
+    params.update(scale_low=float(SCALE[0]), scale_high=float(SCALE[1]))
+    return rendered, params
+
+
+def found_macros() -> Iterator[tuple[str, str]]:
+    """(name, CREATE statement) of the macro that finds a call's route (sql/route_found.sql.j2)."""
+    rendered, params = _rendered("route_found")
+    yield FOUND, _create(FOUND, rendered, params)
+
+
+def _route_options(route: MacroRoute, template: str) -> dict[str, Any]:
+    from .templates import template_options
+
+    scale = list(range(SCALE[0], SCALE[1] + 1))
+    # the wide route's ratings are numbers; the others may hold labels, or labels and numbers
+    # (category_kinds "mixed": a category is matched on its number and its label)
+    return {"form": route.form, "rater_blocks": route.rater_blocks, "route_guard": True,
+            **({"categories": scale} if route.form == "wide"
+               else {"category_kinds": "mixed"} if (template in REGISTRY or "category_kinds"
+                                                    in template_options(template))
+               else {})}
+
+
+def inner_macros(macro: Macro) -> Iterator[tuple[str, str]]:
+    """(name, CREATE statement) of each inner macro: one rendered statement per choice and
+    route."""
     keys = [k for k, _ in macro.choices]
     for values in product(*(c for _, c in macro.choices)):
         combo = dict(zip(keys, values))
-        for with_metric in (False, True):
-            rendered, params = statement(
-                macro.template, dialect=MACRO_DIALECT, relation=INPUT, item="item",
-                rater="rater", value="value", metric="metric" if with_metric else None,
-                checks=True, rater_blocks=RATER_BLOCKS, **{k: v for k, v in combo.items()
-                                                           if v is not None})
-            args = list(INNER_ARGS)
-            # every inner macro takes the metric name of a value column (unused with a metric
-            # column), so the dispatch passes the same arguments to each
-            for p in ["default_metric"] + [q for q in rendered.params if q != "default_metric"]:
-                value = params[p] if p != "default_metric" else "value"
-                args.append(f"agreement_p_{p} := {_literal(value)}")
-            name = _inner_name(macro, combo, with_metric)
-            body = _splice(rendered.sql.strip().rstrip(";"), with_metric)
-            yield name, (f"CREATE OR REPLACE MACRO {name}({', '.join(args)}) AS TABLE\n{body}")
+        for route in ROUTES:
+            rendered, params = _rendered(macro.template, **_route_options(route, macro.template),
+                                         **{k: v for k, v in combo.items() if v is not None})
+            name = _inner_name(macro, combo, route)
+            yield name, _create(name, rendered, params)
 
 
 def public_macro(macro: Macro) -> str:
-    """The CREATE statement of the public macro: the dispatch over its inner macros."""
+    """The CREATE statement of the public macro: the route found once (``agreement_found``),
+    then the dispatch over its inner macros, each told whether its route serves the ratings."""
     params = ["src"] + [f"{k} := {_literal(v)}" for k, v in macro.defaults] + [
         "item := 'item'", "rater := 'rater'", "value := 'value'", "metric := NULL"]
+    args = ("src, item, rater, value, COALESCE(metric, value), agreement_p_default_metric := value, "
+            "agreement_p_metric_given := metric IS NOT NULL")
+    found = f"WITH agreement_found AS MATERIALIZED (SELECT * FROM {FOUND}({args}))\n"
     branches = []
     keys = [k for k, _ in macro.choices]
     for values in product(*(c for _, c in macro.choices)):
         combo = dict(zip(keys, values))
-        for with_metric in (False, True):
-            tests = [f"{k} IS NULL" if v is None else f"{k} = {_literal(v)}" for k, v in combo.items()]
-            tests.append("metric IS NOT NULL" if with_metric else "metric IS NULL")
+        tests = [f"{k} IS NULL" if v is None else f"{k} = {_literal(v)}" for k, v in combo.items()]
+        for route in ROUTES:
             branches.append(
-                f"SELECT * FROM {_inner_name(macro, combo, with_metric)}(src, item, rater, value, "
-                f"COALESCE(metric, value), agreement_p_default_metric := value)\n"
-                f"WHERE {' AND '.join(tests)}")
+                f"SELECT * FROM {_inner_name(macro, combo, route)}({args}, "
+                f"agreement_p_route_served := (SELECT {route.served} FROM agreement_found))"
+                + (f"\nWHERE {' AND '.join(tests)}" if tests else ""))
+    # an unknown choice: the one branch left, whose guard stops the call when it runs
     for k, allowed in macro.choices:
         listed = ", ".join(_literal(v) for v in allowed if v is not None)
         shown = " | ".join(str(v) if v is not None else "NULL" for v in allowed)
-        first = _inner_name(macro, {kk: c[0] for kk, c in macro.choices}, False)
-        null_ok = f"{k} IS NOT NULL AND " if None in allowed else ""
+        bad = (f"({k} IS NOT NULL AND {k} NOT IN ({listed}))" if None in allowed
+               else f"({k} IS NULL OR {k} NOT IN ({listed}))")
+        first = _inner_name(macro, {kk: c[0] for kk, c in macro.choices}, ROUTES[-1])
         branches.append(
-            f"SELECT * FROM {first}(src, item, rater, value, value, agreement_p_default_metric := value)\n"
-            f"WHERE CASE WHEN {null_ok}{k} NOT IN ({listed}) THEN "
-            f"error(CONCAT('agreement-sql: OptionError: {macro.name}: {k} must be {shown}, got ', "
-            f"CAST({k} AS VARCHAR))) ELSE FALSE END")
-    return (f"CREATE OR REPLACE MACRO {macro.name}({', '.join(params)}) AS TABLE\n"
+            f"SELECT * FROM {first}({args}, agreement_p_route_served := (SELECT CASE WHEN {bad} "
+            f"THEN error(CONCAT('agreement-sql: OptionError: {macro.name}: {k} must be {shown}, "
+            f"got ', COALESCE(CAST({k} AS VARCHAR), 'NULL'))) ELSE FALSE END FROM agreement_found))\n"
+            f"WHERE {bad}")
+    return (f"CREATE OR REPLACE MACRO {macro.name}({', '.join(params)}) AS TABLE\n" + found
             + "\nUNION ALL\n".join(branches))
 
 
 def macro_names(macros: list[Macro] | None = None) -> list[str]:
     macros = public_macros() if macros is None else macros
-    names = ["agreement_fsum", "agreement_isnan"]
+    names = ["agreement_fsum", "agreement_isnan"] + [name for name, _ in found_macros()]
     for macro in macros:
         names += [name for name, _ in inner_macros(macro)] + [macro.name]
     return names
@@ -186,6 +269,9 @@ def macro_script() -> list[str]:
     statements = list(setup)
     comments = [f"COMMENT ON MACRO agreement_fsum IS '{COMMENT}'",
                 f"COMMENT ON MACRO agreement_isnan IS '{COMMENT}'"]
+    for name, create in found_macros():
+        statements.append(create)
+        comments.append(f"COMMENT ON MACRO TABLE {name} IS '{COMMENT}'")
     for macro in public_macros():
         for name, create in inner_macros(macro):
             statements.append(create)

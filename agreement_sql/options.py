@@ -48,8 +48,10 @@ def _kinds(allowed: tuple[str, ...]) -> Check:
     return lambda v: isinstance(v, (list, tuple)) and all(x in allowed for x in v)
 
 
-VALUE_KINDS = ("number", "integer", "boolean", "text", "other")
-ID_KINDS = ("text", "float", "boolean", "other")
+# "typed": the type is not known when the statement is rendered (a DuckDB table macro's source):
+# the engine's kind of it (Dialect.kind_of)
+VALUE_KINDS = ("number", "integer", "boolean", "text", "other", "typed")
+ID_KINDS = ("text", "float", "boolean", "other", "typed")
 
 
 def _id_kinds(v: Any) -> bool:
@@ -75,6 +77,10 @@ OPTIONS: dict[str, tuple[Check, str]] = {
     "placeholders": (_kinds(("text",)), "declared missing-value placeholders (bound as text)"),
     "id_kinds": (_id_kinds, "what the item, rater, metric and group_by (slices) columns hold, "
                             "for their id text (docs/decisions/0014)"),
+    "metric_switch": (_bool, "the metric column is read only when $metric_given, else the metric "
+                      "is $default_metric (a DuckDB table macro: agreement_sql/macros.py)"),
+    "route_guard": (_bool, "the ratings are kept only when $route_served (one of the routes a "
+                    "DuckDB table macro renders ahead of the data: agreement_sql/macros.py)"),
     "on_duplicate": (_choice(None, "first", "last", "mean"), "duplicate policy"),
     "with_row_number": (_bool, "number rows in input order"),
     "domain": (_opt_str, "a declared value domain relation"),

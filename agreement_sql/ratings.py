@@ -126,6 +126,9 @@ class RatingsSpec:
             # the input checks a statement carries itself (a rendering run by hand, a macro:
             # agreement_sql/rendering.py CHECKS); a call checks in Python instead
             "checks": [],
+            # a statement that tests whether its route serves the ratings (macros only)
+            "route_guard": False,
+            "metric_switch": False,
         }
 
     def params(self) -> dict[str, Any]:

@@ -107,6 +107,9 @@ SAMPLE_PARAMS: dict[str, Any] = {
     # a batch state's constant columns (agreement_sql/states.py): version 1, counts per unit
     # and value, no metric column
     "state_version": 1, "section": "unit_values", "metric_column": None,
+    # a route a DuckDB table macro renders ahead of the data (agreement_sql/macros.py): served,
+    # and the scale its wide form holds (sql/route_found.sql.j2)
+    "route_served": True, "scale_low": 0.0, "scale_high": 9.0, "metric_given": True,
 }
 # relations a template joins that a call registers itself (shown under these names)
 SAMPLE_RELATIONS: dict[str, Any] = {"scales": None, "domain": None, "weight_matrix": None,

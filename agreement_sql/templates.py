@@ -332,14 +332,14 @@ def _macro_name(statement: str) -> str:
     return found.group(1)
 
 
-def _form(form: str) -> Callable[..., Keyword]:
+def _form(form: str, missing: str = "this dialect has no list functions for set-valued labels "
+          "(set_separator=, distance='masi' or 'jaccard'): DuckDB and Spark do") -> Callable[..., Keyword]:
     """A dialect form (``TRY_CAST({} AS DOUBLE)``, or ``MOD({0}, {1})`` of several) as a function
     of the SQL the template wrote: a macro's output, an identifier, a bound parameter or a
     keyword, never a value."""
     def apply(*exprs: Any) -> Keyword:
         if not form:
-            raise TemplateError("this dialect has no list functions for set-valued labels "
-                                "(set_separator=, distance='masi' or 'jaccard'): DuckDB and Spark do")
+            raise TemplateError(missing)
         for expr in exprs:
             if not isinstance(expr, (Markup, Identifier, BoundParam, Keyword)):
                 raise TemplateError(f"a dialect form takes SQL the template wrote, got {expr!r}")
@@ -473,7 +473,9 @@ def _render(template: str, options: Mapping[str, Any], d: Dialect) -> Rendered:
              "mod_close": Keyword(d.mod_close),
              "bit_count": _form(d.bit_count), "exact_text": _form(d.exact_text),
              "float_text": _form(d.float_text), "set_canonical": _form(d.set_canonical),
-             "set_size": _form(d.set_size), "set_common": _form(d.set_common)},
+             "set_size": _form(d.set_size), "set_common": _form(d.set_common),
+             "kind_of": _form(d.kind_of, "this dialect cannot read a column whose type the rendering "
+                                           "does not know (kind 'typed': DuckDB's table macros)")},
         const=constants.sql_constants(),
         dialect=d.name,
         dialect_=d,

@@ -185,3 +185,87 @@ def test_the_macros_command_writes_into_the_database_it_names(tmp_path, capsys):
                   ag.gwet_ac1(FLEISS)["value"])
     con.close()
     assert main(["macros"]) == 0 and capsys.readouterr().out == script_text()
+
+
+# -- the routes a macro finds for itself (agreement_sql/macros.py ROUTES, decision 0018) -------
+
+def _ratings_table(con, name, rows):
+    con.execute(f"CREATE OR REPLACE TEMP TABLE {name} (item BIGINT, rater VARCHAR, value {rows[0]})")
+    con.executemany(f"INSERT INTO {name} VALUES (?, ?, ?)", rows[1])
+
+
+def _synthetic(n_items, n_raters, values, seed):
+    """Ratings of n_items by n_raters (each item rated by a varying subset of at least two),
+    each value drawn from ``values`` by a fixed generator: an independent input for the routes."""
+    import random
+
+    rnd = random.Random(seed)
+    rows = []
+    for i in range(n_items):
+        for r in rnd.sample(range(n_raters), rnd.randint(2, min(n_raters, 6))):
+            rows.append((i, f"r{r:03d}", rnd.choice(values)))
+    return rows
+
+
+ROUTE_INPUTS = {
+    # every rating a whole number from 0 to 9, five raters: the wide form over the scale 0..9
+    "wide": ("DOUBLE", _synthetic(60, 5, [0.0, 1.0, 3.0, 9.0], 1), "wide"),
+    # numbers beyond the scale, and fractions: the counts form, one block of rater bits
+    "counts_beyond": ("DOUBLE", _synthetic(60, 5, [10.0, 12.0, 15.0], 2), "counts"),
+    "counts_fractions": ("DOUBLE", _synthetic(60, 5, [1.0, 1.5, 2.0], 3), "counts"),
+    # labels
+    "counts_labels": ("VARCHAR", _synthetic(60, 5, ["yes", "no", "maybe"], 4), "counts"),
+    # more raters than one block of rater bits (62): every block
+    "blocks": ("DOUBLE", _synthetic(200, 70, [1.0, 2.0, 3.0], 5), "blocks"),
+}
+
+
+def _route_taken(con, table):
+    from agreement_sql.macros import FOUND, ROUTES
+
+    found = (f"(SELECT * FROM {FOUND}('{table}', 'item', 'rater', 'value', 'value', "
+             "agreement_p_metric_given := FALSE))")
+    return [r.name for r in ROUTES
+            if con.sql(f"SELECT {r.served} FROM {found}").fetchall()[0][0]]
+
+
+@pytest.mark.parametrize("case", sorted(ROUTE_INPUTS))
+def test_each_route_gives_the_apis_numbers(con, case):
+    type_, rows, route = ROUTE_INPUTS[case]
+    _ratings_table(con, "routed", (type_, rows))
+    assert _route_taken(con, "routed") == [route]          # exactly one route serves an input
+    source = con.sql("SELECT * FROM routed").to_arrow_table()
+    for name, entry in REGISTRY.items():
+        if entry.two_raters:
+            continue
+        got = _rows(con, f"SELECT * FROM {name}('routed')")
+        expected = getattr(ag, name)(source)
+        assert len(got) == 1, name
+        for field in FIELDS:
+            if field in expected:
+                assert _close(got[0][field], expected[field]), (case, name, field)
+    if type_ == "DOUBLE":
+        got = _rows(con, "SELECT * FROM krippendorff_alpha('routed', level := 'interval')")
+        assert _close(got[0]["value"], ag.krippendorff_alpha(source, level="interval")["value"])
+
+
+@pytest.mark.parametrize("type_", ["INTEGER", "DECIMAL(4,1)", "VARCHAR", "FLOAT"])
+def test_the_value_column_is_read_by_its_type(con, type_):
+    """The macro reads a column of any type by the API's rule for that type (the value kind
+    "typed": DuckDB folds the type test when it plans): the same numbers as the API."""
+    rows = _synthetic(40, 4, [1, 2, 4], 6)
+    con.execute(f"CREATE OR REPLACE TEMP TABLE typed_values AS SELECT item, rater, "
+                f"CAST(value AS {type_}) AS value FROM (VALUES {', '.join(map(str, rows))}) "
+                "AS t(item, rater, value)")
+    got = _rows(con, "SELECT * FROM krippendorff_alpha('typed_values', level := 'interval')")
+    expected = ag.krippendorff_alpha(con.sql("SELECT * FROM typed_values").to_arrow_table(), level="interval")
+    assert _close(got[0]["value"], expected["value"])
+
+
+def test_a_nan_float_item_is_a_missing_key_as_in_the_api(con):
+    con.execute("CREATE OR REPLACE TEMP TABLE nan_items AS SELECT * FROM (VALUES (1.0, 'a', 1), "
+                "(1.0, 'b', 2), ('NaN'::DOUBLE, 'a', 1)) AS t(item, rater, value)")
+    with pytest.raises(duckdb.Error, match="MissingKeyError"):
+        con.sql("SELECT * FROM fleiss_kappa('nan_items')").fetchall()
+    with pytest.raises(ag.AgreementError):
+        ag.fleiss_kappa(con.sql("SELECT * FROM nan_items").to_arrow_table())
