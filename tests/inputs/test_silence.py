@@ -19,8 +19,8 @@ from ._public_calls import JUDGES, calls, public_functions, run_all
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_every_public_function_is_called():
-    assert set(calls(Path("."))) == public_functions()
+def test_every_public_function_is_called(tmp_path):
+    assert set(calls(tmp_path)) == public_functions()
 
 
 def test_the_api_prints_nothing(tmp_path, capfd):
