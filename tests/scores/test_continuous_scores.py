@@ -17,6 +17,7 @@ from hypothesis import given, settings, strategies as st
 
 import agreement_sql as ag
 from agreement_sql import routes, value_tables
+from _budget import examples
 
 krippendorff = pytest.importorskip("krippendorff")
 
@@ -51,7 +52,7 @@ def _usable(matrix: list[list[float | None]]) -> bool:
     return pairable >= 2 and len(values) > 16
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(_matrices)
 @pytest.mark.parametrize("distances", ["midranks", "value_pairs"])
 def test_ordinal_alpha_on_scores_matches_krippendorff(distances, matrix):
