@@ -282,12 +282,14 @@ def statement(name: str, *, dialect: "str | Dialect" = "duckdb", relation: str =
                     else interval_spec(analytic=True))
         template = "coefficients"
         built, _ = statement_options(spec.options(bootstrap=bootstrap), spec.params(), route,
-                                     which, opts, interval, matrix=None, category_kinds="number",
-                                     cap_pairs=False)
+                                     which, opts, interval, matrix=None,
+                                     # a rendering sees no data: categories are matched on their
+                                     # number and their label, right for numbers, labels or both
+                                     category_kinds="mixed", cap_pairs=False)
         options.update(built)
     wanted = template_options(template)
     options.update(TEMPLATE_OPTIONS.get(template, {}))
-    defaults = {"level": "interval", "category_kinds": "number", "with_usage": True,
+    defaults = {"level": "interval", "category_kinds": "mixed", "with_usage": True,
                 "with_points": True, "with_coincidences": False, "with_items": True, "with_distribution": False, "problem": "duplicate",
                 "part": None}
     for key, value_ in choices.items():

@@ -193,7 +193,7 @@ kappa_positions AS (
   -- each used category's position in its metric's domain, with its global number g
   SELECT u.metric, u.g, u.x, u.label, d.position
   FROM kappa_used AS u
-  JOIN kappa_domain AS d ON u.metric = d.metric AND u.x = d.x
+  JOIN kappa_domain AS d ON u.metric = d.metric AND COALESCE(u.x, CAST('NaN' AS DOUBLE)) = COALESCE(d.x, CAST('NaN' AS DOUBLE)) AND COALESCE(u.label, '') = COALESCE(d.label, '')
 ),
 kappa_span AS (
   -- q, the domain's size, and s_max - s_min, the range of the category scores

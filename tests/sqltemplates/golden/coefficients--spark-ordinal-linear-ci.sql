@@ -155,7 +155,7 @@ kappa_positions AS (
   -- each used category's position in its metric's domain
   SELECT u.metric, u.g, u.x, u.label, d.position
   FROM kappa_used AS u
-  JOIN kappa_domain AS d ON u.metric = d.metric AND u.x = d.x
+  JOIN kappa_domain AS d ON u.metric = d.metric AND COALESCE(u.x, CAST('NaN' AS DOUBLE)) = COALESCE(d.x, CAST('NaN' AS DOUBLE)) AND COALESCE(u.label, '') = COALESCE(d.label, '')
 ),
 kappa_span AS (
   -- q, the domain's size, and s_max - s_min, the range of the category scores
@@ -177,7 +177,7 @@ kappa_counts AS (
   -- r_ik with the category's position
   SELECT c.metric, c.item, p.position, c.n_uc
   FROM counts AS c
-  JOIN kappa_positions AS p ON c.metric = p.metric AND c.x = p.x
+  JOIN kappa_positions AS p ON c.metric = p.metric AND COALESCE(c.x, CAST('NaN' AS DOUBLE)) = COALESCE(p.x, CAST('NaN' AS DOUBLE)) AND COALESCE(c.label, '') = COALESCE(p.label, '')
 ),
 kappa_units AS (
   -- per unit: r_i and pa_i
@@ -641,7 +641,7 @@ conger_kappa_rater_counts AS (
     FROM ratings
     GROUP BY metric, rater, x, label
   ) AS c
-  JOIN kappa_positions AS p ON c.metric = p.metric AND c.x = p.x
+  JOIN kappa_positions AS p ON c.metric = p.metric AND COALESCE(c.x, CAST('NaN' AS DOUBLE)) = COALESCE(p.x, CAST('NaN' AS DOUBLE)) AND COALESCE(c.label, '') = COALESCE(p.label, '')
 ),
 conger_kappa_raters AS (
   -- n_g: units rater g rated
@@ -716,7 +716,7 @@ conger_kappa_item_pe AS (
   SELECT r.metric, r.item AS unit, 1 AS w_u,
          (MIN(e.t0) + SUM(g.t_gy)) / NULLIF(MIN(t.n_raters * (t.n_raters - 1.0)), 0.0) AS pe_i
   FROM ratings AS r
-  JOIN kappa_positions AS p ON r.metric = p.metric AND r.x = p.x
+  JOIN kappa_positions AS p ON r.metric = p.metric AND COALESCE(r.x, CAST('NaN' AS DOUBLE)) = COALESCE(p.x, CAST('NaN' AS DOUBLE)) AND COALESCE(r.label, '') = COALESCE(p.label, '')
   JOIN conger_kappa_rater_category AS g
     ON r.metric = g.metric AND g.rater = r.rater AND g.cat = p.position
   JOIN conger_kappa_expected AS e ON r.metric = e.metric

@@ -154,7 +154,7 @@ kappa_positions AS (
   -- each used category's position in its metric's domain
   SELECT u.metric, u.g, u.x, u.label, d.position
   FROM kappa_used AS u
-  JOIN kappa_domain AS d ON u.metric = d.metric AND u.x = d.x
+  JOIN kappa_domain AS d ON u.metric = d.metric AND COALESCE(u.x, CAST('NaN' AS DOUBLE)) = COALESCE(d.x, CAST('NaN' AS DOUBLE)) AND COALESCE(u.label, '') = COALESCE(d.label, '')
 ),
 kappa_span AS (
   -- q, the domain's size, and s_max - s_min, the range of the category scores
@@ -176,7 +176,7 @@ kappa_counts AS (
   -- r_ik with the category's position
   SELECT c.metric, c.item, p.position, c.n_uc
   FROM counts AS c
-  JOIN kappa_positions AS p ON c.metric = p.metric AND c.x = p.x
+  JOIN kappa_positions AS p ON c.metric = p.metric AND COALESCE(c.x, CAST('NaN' AS DOUBLE)) = COALESCE(p.x, CAST('NaN' AS DOUBLE)) AND COALESCE(c.label, '') = COALESCE(p.label, '')
 ),
 kappa_units AS (
   -- per unit: r_i and pa_i
@@ -545,7 +545,7 @@ conger_kappa_rater_counts AS (
     FROM ratings
     GROUP BY metric, rater, x, label
   ) AS c
-  JOIN kappa_positions AS p ON c.metric = p.metric AND c.x = p.x
+  JOIN kappa_positions AS p ON c.metric = p.metric AND COALESCE(c.x, CAST('NaN' AS DOUBLE)) = COALESCE(p.x, CAST('NaN' AS DOUBLE)) AND COALESCE(c.label, '') = COALESCE(p.label, '')
 ),
 conger_kappa_raters AS (
   -- n_g: units rater g rated

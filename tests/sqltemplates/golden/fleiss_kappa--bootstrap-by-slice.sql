@@ -334,7 +334,7 @@ kappa_positions AS (
   -- each used category's position in its metric's domain
   SELECT u.metric, u.slice_0, u.replicate, u.g, u.x, u.label, d.position
   FROM kappa_used AS u
-  JOIN kappa_domain AS d ON u.metric = d.metric AND u.slice_0 = d.slice_0 AND u.replicate = d.replicate AND u.x = d.x
+  JOIN kappa_domain AS d ON u.metric = d.metric AND u.slice_0 = d.slice_0 AND u.replicate = d.replicate AND COALESCE(u.x, CAST('NaN' AS DOUBLE)) = COALESCE(d.x, CAST('NaN' AS DOUBLE)) AND COALESCE(u.label, '') = COALESCE(d.label, '')
 ),
 kappa_span AS (
   -- q, the domain's size, and s_max - s_min, the range of the category scores
@@ -356,7 +356,7 @@ kappa_counts AS (
   -- r_ik with the category's position
   SELECT c.metric, c.slice_0, c.replicate, c.item, p.position, c.n_uc
   FROM counts AS c
-  JOIN kappa_positions AS p ON c.metric = p.metric AND c.slice_0 = p.slice_0 AND c.replicate = p.replicate AND c.x = p.x
+  JOIN kappa_positions AS p ON c.metric = p.metric AND c.slice_0 = p.slice_0 AND c.replicate = p.replicate AND COALESCE(c.x, CAST('NaN' AS DOUBLE)) = COALESCE(p.x, CAST('NaN' AS DOUBLE)) AND COALESCE(c.label, '') = COALESCE(p.label, '')
 ),
 kappa_units AS (
   -- per unit: r_i and pa_i
