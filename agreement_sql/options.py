@@ -119,7 +119,8 @@ OPTIONS: dict[str, tuple[Check, str]] = {
                "infinite or too large numbers, labels where numbers are needed, a rater "
                "rating a unit twice (and more raters than the rater bits hold)"),
     # the per-unit aggregation (sql/_units.sql.j2) and the forms of the statistics' inputs
-    "form": (_choice("wide", "counts"), "wide: a count column per category; counts: a counts table"),
+    "form": (_choice("wide", "counts", "sums"), "wide: a count column per category; counts: a counts "
+             "table; sums: per-unit moments only (interval alpha)"),
     "categories": (_kinds(("number", "label")), "the wide form's categories, bound as $category_i"),
     "alpha_distances": (_choice("value_pairs", "midranks"),
                         "ordinal alpha's sums in the counts form: over pairs of distinct values, "

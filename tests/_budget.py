@@ -16,3 +16,12 @@ def examples(declared: int) -> int:
     if THOROUGH:
         return declared
     return max(min(declared, 5), declared // 3)
+
+
+def share(items: "list", part: int, parts: int) -> "list":
+    """``items`` in the full run; in the default run every ``parts``-th of them from ``part``:
+    a test parametrized over ``parts`` cases covers every item in one of them by default, and
+    every item in every case in the full run."""
+    if THOROUGH:
+        return list(items)
+    return list(items)[part % parts::parts]

@@ -201,17 +201,22 @@ def averages_pairs(row: Mapping[str, Any] | None) -> bool:
 def needs(entries: Sequence[Any], opts: CoefficientOptions) -> routes.Needs:
     """What sql/coefficients.sql.j2 computes for ``entries``, as its route depends on it
     (agreement_sql.routes): rater identity for the pair and Conger families (which may then
-    count from rater patterns), and the counts form when an analytic variance asked for reads
-    only that form (Conger's)."""
+    count from rater patterns), the counts form when an analytic variance asked for reads
+    only that form (Conger's), and per-unit moments only (interval alpha alone: the sums
+    form)."""
     tested = opts.interval.analytic or (opts.interval.bootstrap and opts.interval.ci is not None)
     counts = next((f"{e.name}'s analytic variance (its test's, with ci=) reads per-unit counts"
                    for e in entries if e.variance_form == "counts" and tested), None)
     if counts is None and opts.distance is not None and any(e.levels for e in entries):
         counts = ("alpha's distance= measures pairs of category labels, which the counts form "
                   "holds (docs/decisions/0028)")
+    # interval alpha alone reads per-unit moments only (sql/_alpha_sums.sql.j2's closed form)
+    moments = (bool(entries) and all(e.levels for e in entries) and opts.level == "interval"
+               and opts.distance is None and not opts.oriented and opts.sample_weight is None)
     return routes.Needs(rater_identity=any(not rater_free(e) for e in entries) or opts.oriented,
                         counts_form=counts, unit_weights=opts.sample_weight is not None,
-                        level=opts.level if any(e.levels for e in entries) else None)
+                        level=opts.level if any(e.levels for e in entries) else None,
+                        moments=moments)
 
 
 def compute_on(spec: RatingsSpec, entries: Sequence[Any], *, opts: CoefficientOptions,

@@ -3,7 +3,7 @@
 The routes are agreement_sql.routes' declared alternatives, forced with ``routes.forcing``
 (the one way to force a producer): ``wide`` (the wide form without rater patterns),
 ``patterns`` (the default: rater patterns wherever a statement asks and they fit), ``counts``
-(the counts form), ``no_bits`` (no rater bits: the separate duplicate check), ``icc_apart`` (rater patterns, but the ICC from its own statement)
+(the counts form, also where interval alpha alone would take the sums form), ``no_bits`` (no rater bits: the separate duplicate check), ``icc_apart`` (rater patterns, but the ICC from its own statement)
 and ``counts_no_bits``. :func:`routes` runs the call under each, records the route every
 statement took (``routes.collecting``), checks each forced alternative was taken wherever it
 could serve, and returns each route's outcome (its result, or its typed error as ``(name,

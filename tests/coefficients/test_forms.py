@@ -3,7 +3,8 @@
 
 A statement reads its ratings in the wide form (at most 16 categories: a count column per
 category, packed as base-512 digits when rater bits bound a unit's size, sums over unit
-patterns) or the counts form (a counts-per-(unit, value) table, any number of values), and
+patterns) or the counts form (a counts-per-(unit, value) table, any number of values; interval
+alpha alone the sums form, per-unit moments from the ratings, where the counts form would be), and
 finds a rater who rated a unit twice with rater bits (at most constants.MAX_BIT_RATERS raters) or
 with the separate sql/duplicate_check.sql.j2 (docs/decisions/0003, 0009). Whatever the route,
 the result and every typed error must be the same (tests/coefficients/_forms.py forces each
@@ -125,8 +126,9 @@ def test_more_categories_than_the_wide_form_holds(monkeypatch, level):
                       "value": [r[2] for r in rows]})
     # (the forced counts route would be the wide route again)
     got = routes(monkeypatch, lambda: ag.krippendorff_alpha(table, level=level),
-                 ("wide", "no_bits"))
-    assert forms(got) == ["counts"]
+                 ("wide", "counts", "no_bits"))
+    # interval alpha reads per-unit moments only: the sums form, the counts form forced
+    assert forms(got) == ["sums" if level == "interval" else "counts"]
     same(got)
     expected = krippendorff.alpha(reliability_data=data, level_of_measurement=level)
     assert outcome(got)["value"] == pytest.approx(expected, abs=1e-12)
@@ -143,8 +145,8 @@ def test_continuous_scores_in_every_form(monkeypatch):
     table = pa.table({"item": [r[0] for r in rows], "rater": [r[1] for r in rows],
                       "value": [r[2] for r in rows]})
     got = routes(monkeypatch, lambda: ag.krippendorff_alpha(table, level="interval"),
-                 ("wide", "no_bits"))
-    assert forms(got) == ["counts"]
+                 ("wide", "counts", "no_bits"))
+    assert forms(got) == ["sums"] and forms(got, "counts") == ["counts"]
     same(got)
     expected = krippendorff.alpha(reliability_data=data, level_of_measurement="interval")
     assert outcome(got)["value"] == pytest.approx(expected, abs=1e-12)
@@ -174,7 +176,8 @@ def test_duplicate_policies_in_every_form(monkeypatch, policy):
     table = pa.Table.from_pylist(rows)
     got = routes(monkeypatch, lambda: ag.krippendorff_alpha(table, level="interval",
                                                             on_duplicate=policy))
-    assert forms(got) == ["counts" if policy == "mean" else "wide"]
+    # (interval alpha alone: the sums form where the counts form would be taken)
+    assert forms(got) == ["sums" if policy == "mean" else "wide"]
     same(got)
     kept: dict = {}
     for r in rows:                                   # input order: first, last, or all for mean

@@ -75,6 +75,12 @@ CALLS: dict[str, Callable[[], Any]] = {
     "coefficients": lambda: ag.coefficients(LIKERT, metric="metric", ci=0.9, n_boot=30),
     "alpha_ordinal": lambda: ag.krippendorff_alpha(K2011, level="ordinal"),
     "alpha_ordinal_scores": lambda: ag.krippendorff_alpha(SCORES, level="ordinal"),
+    # interval alpha alone: the sums form on scores (default) and where the wide form is the
+    # default (K2011, with units rated once), and on a batch state's weighted rows
+    "alpha_interval": lambda: [ag.krippendorff_alpha(SCORES, level="interval", ci=0.95,
+                                                     ci_method="analytic"),
+                               ag.krippendorff_alpha(K2011, level="interval"),
+                               ag.krippendorff_alpha(STATE, level="interval", metric="metric")],
     "cohen_named": lambda: ag.cohen_kappa(LIKERT, metric="metric", raters=["r1", "r3"],
                                           weights="linear", ci=0.95),
     "icc": lambda: ag.icc(LIKERT, metric="metric"),
@@ -94,7 +100,7 @@ CALLS: dict[str, Callable[[], Any]] = {
     # a batch state of counts: summed as weighted rows, or expanded into ratings
     "state": lambda: ag.coefficients(STATE, level="interval"),
 }
-CHEAP = ("alpha_ordinal", "alpha_ordinal_scores", "cohen_named", "icc", "consistency", "alt_test",
+CHEAP = ("alpha_ordinal", "alpha_ordinal_scores", "alpha_interval", "cohen_named", "icc", "consistency", "alt_test",
          "state")
 
 

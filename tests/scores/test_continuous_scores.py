@@ -9,6 +9,7 @@ values; coefficients()' default set on scores, which leaves those coefficients o
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pyarrow as pa
@@ -68,17 +69,51 @@ def test_ordinal_alpha_on_scores_matches_krippendorff(distances, matrix):
         assert got["value"] == pytest.approx(expected, rel=1e-9, abs=1e-12)
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=examples(15), deadline=None)
 @given(_matrices)
-def test_interval_alpha_on_scores_matches_krippendorff(matrix):
+@pytest.mark.parametrize("units", ["sums", "counts"])
+def test_interval_alpha_on_scores_matches_krippendorff(units, matrix):
+    # the sums form (per-unit moments from the ratings, the default for interval alpha on
+    # scores) and the counts form against the krippendorff package's coincidence matrix
     if not _usable(matrix):
         return
     expected = _oracle(matrix, "interval")
-    got = ag.krippendorff_alpha(_table(matrix), level="interval")["value"]
+    with routes.forcing(units=units):
+        result = ag.krippendorff_alpha(_table(matrix), level="interval")
+    assert result["route"][0]["units"] == units
+    got = result["value"]
     if math.isnan(expected):
         assert got is None
     else:
         assert got == pytest.approx(expected, rel=1e-9, abs=1e-12)
+
+
+def test_interval_alpha_on_scores_reads_per_unit_moments_without_a_counts_table():
+    # the default route of interval alpha alone on scores is the sums form: its statement builds
+    # no row per (unit, value); any other coefficient in the statement keeps the counts form
+    from agreement_sql.engine import duckdb as engine
+
+    statements: list[str] = []
+    original = engine.DuckDBSession._run
+
+    def spy(self, sql, params, *, what):
+        if what == "coefficients":
+            statements.append(sql)
+        return original(self, sql, params, what=what)
+
+    engine.DuckDBSession._run = spy
+    try:
+        alone = ag.krippendorff_alpha(_scores(), level="interval", ci=0.95, ci_method="analytic")
+        nominal = ag.krippendorff_alpha(_scores(), level="nominal")
+    finally:
+        engine.DuckDBSession._run = original
+    assert alone["route"][0]["units"] == "sums" and nominal["route"][0]["units"] == "counts"
+    table = re.compile(r"\bcounts AS \(")            # not unit_counts
+    assert not table.search(statements[0]) and table.search(statements[1])
+    with routes.forcing(units="counts"):
+        again = ag.krippendorff_alpha(_scores(), level="interval", ci=0.95, ci_method="analytic")
+    for key in ("value", "se", "ci_low", "ci_high", "n_items", "n_values", "n_categories"):
+        assert alone[key] == pytest.approx(again[key], rel=1e-12, abs=1e-15), key
 
 
 def test_midranks_is_the_default_in_the_counts_form_only():
