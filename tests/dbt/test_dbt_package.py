@@ -115,8 +115,9 @@ def test_each_macro_expands_to_the_apis_value(macro, con, duckdb_macros):
 
 DSN = os.environ.get("AGREEMENT_SQL_PG_DSN",
                      "host=localhost port=55432 dbname=agreement user=agreement password=agreement")
-PG_SCHEMA = "agreement_sql_dbt_test"          # the tables
-PG_FUNCTIONS = "agreement_sql_dbt_fn"         # the functions install() creates (the var)
+# the tables, and the functions install() creates (the var); one pair per process (xdist workers)
+PG_SCHEMA = f"agreement_sql_dbt_test_{os.getpid()}"
+PG_FUNCTIONS = f"agreement_sql_dbt_fn_{os.getpid()}"
 
 
 class Relation:
