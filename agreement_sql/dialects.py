@@ -397,3 +397,17 @@ def script_dialect(dialect: Dialect) -> Dialect:
     ``getvariable('name')`` after ``SET VARIABLE``, spark-sql's variable substitution, psql's
     ``:name``/``:'name'``); BigQuery and Snowflake keep their query parameters (@name, $name)."""
     return replace(dialect, param_form=dialect.script_param) if dialect.script_param else dialect
+
+
+def postgres_functions_in(schema: str) -> Dialect:
+    """PostgreSQL with its helper functions (``agreement_to_number``, ``agreement_error``) in
+    ``schema`` instead of ``pg_temp``: for statements run on other connections than the one that
+    created the functions (the dbt package, whose ``install()`` hook runs once on one connection
+    and whose models on others; docs/decisions/0025). ``schema`` is SQL text the package writes:
+    a quoted identifier, or the dbt macro's expression printing one. The functions' text is
+    POSTGRES's, the same statements, only their schema differs."""
+    def moved(text: str) -> str:
+        return text.replace("pg_temp.agreement_", schema + ".agreement_")
+
+    return replace(POSTGRES, to_number=moved(POSTGRES.to_number), error=moved(POSTGRES.error),
+                   setup=tuple(moved(s) for s in POSTGRES.setup))

@@ -9,7 +9,7 @@ from ._common import mark
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("dbt-package", help="write the dbt package (macros for dbt-duckdb)",
+    p = sub.add_parser("dbt-package", help="write the dbt package (macros for dbt-duckdb and dbt-postgres)",
                        description=__doc__)
     mark(p, p.add_argument("folder", metavar="DIR", help="the package's folder (written)"),
          "output_dir", ("dbt_project.yml", "README.md", "macros/agreement_sql.sql",
