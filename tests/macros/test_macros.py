@@ -95,6 +95,12 @@ def test_pairwise_agreement_and_the_irr_summary(con):
         assert _close(pairwise[metric]["adjacent_agreement"], r["adjacent_agreement"])
     scores = _rows(con, f"SELECT * FROM irr_summary('{WORKSHOP}', {cols}) WHERE part = 'scores'")
     report = ag.irr(WORKSHOP, **WORKSHOP_COLUMNS)
+    # one row per part and metric, as the API's report: the routes that do not serve the
+    # ratings add no row of their empty aggregates (they did: a validation and a scores row each)
+    validation = _rows(con, f"SELECT * FROM irr_summary('{WORKSHOP}', {cols}) "
+                            "WHERE part = 'validation'")
+    assert [r["num_raters"] for r in validation] == [report["num_raters"]]
+    assert len(scores) == len(report["per_metric_scores"]) + 1
     overall = [r for r in scores if r["metric"] is None][0]
     assert round(overall["primary_score"], 1) == report["score"] == 73.7   # README: 73.7%
     for r in scores:
