@@ -8,7 +8,8 @@ peak MB as VmHWM), next to the per-item floor measured in the same run (``per_it
 item with count, sum and sum of squares). The file (bench/.data/, written once) holds a
 latent score per item in 0..100 plus rater noise, rounded to 3 decimals: about 100k distinct
 values. Targets (issue #26): interval alpha <= 2x the floor, coefficients() <= 4x, each under
-1 GB. ``alpha_ordinal`` reads midranks (routes decision alpha_distances, docs/decisions/0019);
+1 GB. ``alpha_interval`` reads per-unit moments (the sums form), ``alpha_interval_counts`` the
+same with the counts form forced (the route it replaced); ``alpha_ordinal`` reads midranks (routes decision alpha_distances, docs/decisions/0019);
 ``fleiss_quadratic`` and ``alpha_ratio`` sum over pairs of distinct values and are refused
 above constants.MAX_VALUE_TABLE (their line shows the error: what a caller gets).
 """
@@ -42,9 +43,27 @@ def dataset(items: int, raters: int) -> str:
     return str(path)
 
 
+def alpha_interval_counts(path: str, con=None):
+    """krippendorff_alpha(level="interval") with the counts form forced: the route the sums
+    form (routes decision units, docs/decisions/0019) replaced, measured beside it."""
+    import agreement_sql as ag
+    from agreement_sql import routes
+
+    with routes.forcing(units="counts"):
+        return ag.krippendorff_alpha(path, con=con, level="interval")
+
+
+def connect(**limits):
+    """The connection bench/run.py opens for this module's functions (with the run's limits)."""
+    import agreement_sql
+
+    return agreement_sql.connect(**limits)
+
+
 MEASUREMENTS = (
     Measurement("per_item", "baselines:per_item"),
     Measurement("alpha_interval", "agreement_sql:krippendorff_alpha", {"level": "interval"}),
+    Measurement("alpha_interval_counts", "scores:alpha_interval_counts"),
     Measurement("icc", "agreement_sql:icc"),
     Measurement("coefficients", "agreement_sql:coefficients"),
     Measurement("coeffs_interval", "agreement_sql:coefficients", {"level": "interval"}),
