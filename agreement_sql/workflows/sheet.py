@@ -61,7 +61,8 @@ LABEL_METRIC = "label"              # the canonical ratings' one metric
 SHEET_FLEISS: dict[str, Any] = {
     "slices": ["slice_0", "slice_1"], "bootstrap": False, "form": "wide",
     "categories": ["label"] * len(LABELS), "category_kinds": "label", "ci": False, "domain": None,
-    "variance": None, "oriented": False, "weights": None, "weight_basis": "value", "weight_matrix": None}
+    "variance": None, "oriented": False, "weights": None, "weight_basis": "value", "weight_matrix": None,
+    "kappa_weights": "value_pairs"}
 # sql/sheet_pairs.sql.j2's Cohen's kappas: plain Cohen's kappa of each pair from the confusion
 # counts the statement counts (sql/_pairs.sql.j2 option confusion_given), unweighted, no
 # interval, keyed by (breakdown, level) like the canonical ratings
