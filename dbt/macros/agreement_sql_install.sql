@@ -7498,22 +7498,34 @@ kappa_summary AS (
     ON t.metric = w.metric
 )
 ,
-fleiss_kappa_expected AS (
-  -- p_e = sum_kl w_kl pi_k pi_l
-  SELECT w.metric, agreement_fsum(w.w * a.pi_k * b.pi_k) AS p_e
+fleiss_kappa_row_sums AS (
+  -- wx_k = sum_l w_kl x_l over the table of weights
+  SELECT w.metric, w.pos_k AS position,
+         agreement_fsum(w.w * s.pi_k) AS wx
   FROM kappa_weights AS w
-  JOIN kappa_shares AS a ON w.metric = a.metric AND a.position = w.pos_k
-  JOIN kappa_shares AS b ON w.metric = b.metric AND b.position = w.pos_l
-  GROUP BY w.metric
+  JOIN kappa_shares AS s ON w.metric = s.metric AND s.position = w.pos_l
+  GROUP BY w.metric, w.pos_k
+),
+fleiss_kappa_column_sums AS (
+  -- wx_k = sum_l w_lk x_l over the table of weights
+  SELECT w.metric, w.pos_l AS position,
+         agreement_fsum(w.w * s.pi_k) AS wx
+  FROM kappa_weights AS w
+  JOIN kappa_shares AS s ON w.metric = s.metric AND s.position = w.pos_k
+  GROUP BY w.metric, w.pos_l
 ),
 fleiss_kappa_item_weights AS (
   -- c_k = pibar_k = (sum_l w_kl pi_l + sum_l w_lk pi_l) / 2
-  SELECT w.metric, w.pos_k AS position,
-         agreement_fsum((w.w + t.w) * s.pi_k) / 2.0 AS c_k
-  FROM kappa_weights AS w
-  JOIN kappa_weights AS t ON w.metric = t.metric AND t.pos_k = w.pos_l AND t.pos_l = w.pos_k
-  JOIN kappa_shares AS s ON w.metric = s.metric AND s.position = w.pos_l
-  GROUP BY w.metric, w.pos_k
+  SELECT a.metric, a.position, (a.wx + b.wx) / 2.0 AS c_k
+  FROM fleiss_kappa_row_sums AS a
+  JOIN fleiss_kappa_column_sums AS b ON a.metric = b.metric AND b.position = a.position
+),
+fleiss_kappa_expected AS (
+  -- p_e = sum_kl w_kl pi_k pi_l = sum_k pi_k pibar_k
+  SELECT s.metric, agreement_fsum(s.pi_k * c.c_k) AS p_e
+  FROM kappa_shares AS s
+  JOIN fleiss_kappa_item_weights AS c ON s.metric = c.metric AND c.position = s.position
+  GROUP BY s.metric
 ),
 fleiss_kappa_value AS (
   SELECT s.metric, s.p_a, e.p_e,
@@ -7799,22 +7811,34 @@ kappa_summary AS (
     ON t.metric = w.metric
 )
 ,
-fleiss_kappa_expected AS (
-  -- p_e = sum_kl w_kl pi_k pi_l
-  SELECT w.metric, agreement_fsum(w.w * a.pi_k * b.pi_k) AS p_e
+fleiss_kappa_row_sums AS (
+  -- wx_k = sum_l w_kl x_l over the table of weights
+  SELECT w.metric, w.pos_k AS position,
+         agreement_fsum(w.w * s.pi_k) AS wx
   FROM kappa_weights AS w
-  JOIN kappa_shares AS a ON w.metric = a.metric AND a.position = w.pos_k
-  JOIN kappa_shares AS b ON w.metric = b.metric AND b.position = w.pos_l
-  GROUP BY w.metric
+  JOIN kappa_shares AS s ON w.metric = s.metric AND s.position = w.pos_l
+  GROUP BY w.metric, w.pos_k
+),
+fleiss_kappa_column_sums AS (
+  -- wx_k = sum_l w_lk x_l over the table of weights
+  SELECT w.metric, w.pos_l AS position,
+         agreement_fsum(w.w * s.pi_k) AS wx
+  FROM kappa_weights AS w
+  JOIN kappa_shares AS s ON w.metric = s.metric AND s.position = w.pos_k
+  GROUP BY w.metric, w.pos_l
 ),
 fleiss_kappa_item_weights AS (
   -- c_k = pibar_k = (sum_l w_kl pi_l + sum_l w_lk pi_l) / 2
-  SELECT w.metric, w.pos_k AS position,
-         agreement_fsum((w.w + t.w) * s.pi_k) / 2.0 AS c_k
-  FROM kappa_weights AS w
-  JOIN kappa_weights AS t ON w.metric = t.metric AND t.pos_k = w.pos_l AND t.pos_l = w.pos_k
-  JOIN kappa_shares AS s ON w.metric = s.metric AND s.position = w.pos_l
-  GROUP BY w.metric, w.pos_k
+  SELECT a.metric, a.position, (a.wx + b.wx) / 2.0 AS c_k
+  FROM fleiss_kappa_row_sums AS a
+  JOIN fleiss_kappa_column_sums AS b ON a.metric = b.metric AND b.position = a.position
+),
+fleiss_kappa_expected AS (
+  -- p_e = sum_kl w_kl pi_k pi_l = sum_k pi_k pibar_k
+  SELECT s.metric, agreement_fsum(s.pi_k * c.c_k) AS p_e
+  FROM kappa_shares AS s
+  JOIN fleiss_kappa_item_weights AS c ON s.metric = c.metric AND c.position = s.position
+  GROUP BY s.metric
 ),
 fleiss_kappa_value AS (
   SELECT s.metric, s.p_a, e.p_e,
@@ -8107,22 +8131,34 @@ kappa_summary AS (
     ON t.metric = w.metric
 )
 ,
-fleiss_kappa_expected AS (
-  -- p_e = sum_kl w_kl pi_k pi_l
-  SELECT w.metric, agreement_fsum(w.w * a.pi_k * b.pi_k) AS p_e
+fleiss_kappa_row_sums AS (
+  -- wx_k = sum_l w_kl x_l over the table of weights
+  SELECT w.metric, w.pos_k AS position,
+         agreement_fsum(w.w * s.pi_k) AS wx
   FROM kappa_weights AS w
-  JOIN kappa_shares AS a ON w.metric = a.metric AND a.position = w.pos_k
-  JOIN kappa_shares AS b ON w.metric = b.metric AND b.position = w.pos_l
-  GROUP BY w.metric
+  JOIN kappa_shares AS s ON w.metric = s.metric AND s.position = w.pos_l
+  GROUP BY w.metric, w.pos_k
+),
+fleiss_kappa_column_sums AS (
+  -- wx_k = sum_l w_lk x_l over the table of weights
+  SELECT w.metric, w.pos_l AS position,
+         agreement_fsum(w.w * s.pi_k) AS wx
+  FROM kappa_weights AS w
+  JOIN kappa_shares AS s ON w.metric = s.metric AND s.position = w.pos_k
+  GROUP BY w.metric, w.pos_l
 ),
 fleiss_kappa_item_weights AS (
   -- c_k = pibar_k = (sum_l w_kl pi_l + sum_l w_lk pi_l) / 2
-  SELECT w.metric, w.pos_k AS position,
-         agreement_fsum((w.w + t.w) * s.pi_k) / 2.0 AS c_k
-  FROM kappa_weights AS w
-  JOIN kappa_weights AS t ON w.metric = t.metric AND t.pos_k = w.pos_l AND t.pos_l = w.pos_k
-  JOIN kappa_shares AS s ON w.metric = s.metric AND s.position = w.pos_l
-  GROUP BY w.metric, w.pos_k
+  SELECT a.metric, a.position, (a.wx + b.wx) / 2.0 AS c_k
+  FROM fleiss_kappa_row_sums AS a
+  JOIN fleiss_kappa_column_sums AS b ON a.metric = b.metric AND b.position = a.position
+),
+fleiss_kappa_expected AS (
+  -- p_e = sum_kl w_kl pi_k pi_l = sum_k pi_k pibar_k
+  SELECT s.metric, agreement_fsum(s.pi_k * c.c_k) AS p_e
+  FROM kappa_shares AS s
+  JOIN fleiss_kappa_item_weights AS c ON s.metric = c.metric AND c.position = s.position
+  GROUP BY s.metric
 ),
 fleiss_kappa_value AS (
   SELECT s.metric, s.p_a, e.p_e,
@@ -8654,22 +8690,34 @@ kappa_summary AS (
     ON t.metric = w.metric
 )
 ,
-fleiss_kappa_expected AS (
-  -- p_e = sum_kl w_kl pi_k pi_l
-  SELECT w.metric, agreement_fsum(w.w * a.pi_k * b.pi_k) AS p_e
+fleiss_kappa_row_sums AS (
+  -- wx_k = sum_l w_kl x_l over the table of weights
+  SELECT w.metric, w.pos_k AS position,
+         agreement_fsum(w.w * s.pi_k) AS wx
   FROM kappa_weights AS w
-  JOIN kappa_shares AS a ON w.metric = a.metric AND a.position = w.pos_k
-  JOIN kappa_shares AS b ON w.metric = b.metric AND b.position = w.pos_l
-  GROUP BY w.metric
+  JOIN kappa_shares AS s ON w.metric = s.metric AND s.position = w.pos_l
+  GROUP BY w.metric, w.pos_k
+),
+fleiss_kappa_column_sums AS (
+  -- wx_k = sum_l w_lk x_l over the table of weights
+  SELECT w.metric, w.pos_l AS position,
+         agreement_fsum(w.w * s.pi_k) AS wx
+  FROM kappa_weights AS w
+  JOIN kappa_shares AS s ON w.metric = s.metric AND s.position = w.pos_k
+  GROUP BY w.metric, w.pos_l
 ),
 fleiss_kappa_item_weights AS (
   -- c_k = pibar_k = (sum_l w_kl pi_l + sum_l w_lk pi_l) / 2
-  SELECT w.metric, w.pos_k AS position,
-         agreement_fsum((w.w + t.w) * s.pi_k) / 2.0 AS c_k
-  FROM kappa_weights AS w
-  JOIN kappa_weights AS t ON w.metric = t.metric AND t.pos_k = w.pos_l AND t.pos_l = w.pos_k
-  JOIN kappa_shares AS s ON w.metric = s.metric AND s.position = w.pos_l
-  GROUP BY w.metric, w.pos_k
+  SELECT a.metric, a.position, (a.wx + b.wx) / 2.0 AS c_k
+  FROM fleiss_kappa_row_sums AS a
+  JOIN fleiss_kappa_column_sums AS b ON a.metric = b.metric AND b.position = a.position
+),
+fleiss_kappa_expected AS (
+  -- p_e = sum_kl w_kl pi_k pi_l = sum_k pi_k pibar_k
+  SELECT s.metric, agreement_fsum(s.pi_k * c.c_k) AS p_e
+  FROM kappa_shares AS s
+  JOIN fleiss_kappa_item_weights AS c ON s.metric = c.metric AND c.position = s.position
+  GROUP BY s.metric
 ),
 fleiss_kappa_value AS (
   SELECT s.metric, s.p_a, e.p_e,
@@ -8964,22 +9012,34 @@ kappa_summary AS (
     ON t.metric = w.metric
 )
 ,
-fleiss_kappa_expected AS (
-  -- p_e = sum_kl w_kl pi_k pi_l
-  SELECT w.metric, agreement_fsum(w.w * a.pi_k * b.pi_k) AS p_e
+fleiss_kappa_row_sums AS (
+  -- wx_k = sum_l w_kl x_l over the table of weights
+  SELECT w.metric, w.pos_k AS position,
+         agreement_fsum(w.w * s.pi_k) AS wx
   FROM kappa_weights AS w
-  JOIN kappa_shares AS a ON w.metric = a.metric AND a.position = w.pos_k
-  JOIN kappa_shares AS b ON w.metric = b.metric AND b.position = w.pos_l
-  GROUP BY w.metric
+  JOIN kappa_shares AS s ON w.metric = s.metric AND s.position = w.pos_l
+  GROUP BY w.metric, w.pos_k
+),
+fleiss_kappa_column_sums AS (
+  -- wx_k = sum_l w_lk x_l over the table of weights
+  SELECT w.metric, w.pos_l AS position,
+         agreement_fsum(w.w * s.pi_k) AS wx
+  FROM kappa_weights AS w
+  JOIN kappa_shares AS s ON w.metric = s.metric AND s.position = w.pos_k
+  GROUP BY w.metric, w.pos_l
 ),
 fleiss_kappa_item_weights AS (
   -- c_k = pibar_k = (sum_l w_kl pi_l + sum_l w_lk pi_l) / 2
-  SELECT w.metric, w.pos_k AS position,
-         agreement_fsum((w.w + t.w) * s.pi_k) / 2.0 AS c_k
-  FROM kappa_weights AS w
-  JOIN kappa_weights AS t ON w.metric = t.metric AND t.pos_k = w.pos_l AND t.pos_l = w.pos_k
-  JOIN kappa_shares AS s ON w.metric = s.metric AND s.position = w.pos_l
-  GROUP BY w.metric, w.pos_k
+  SELECT a.metric, a.position, (a.wx + b.wx) / 2.0 AS c_k
+  FROM fleiss_kappa_row_sums AS a
+  JOIN fleiss_kappa_column_sums AS b ON a.metric = b.metric AND b.position = a.position
+),
+fleiss_kappa_expected AS (
+  -- p_e = sum_kl w_kl pi_k pi_l = sum_k pi_k pibar_k
+  SELECT s.metric, agreement_fsum(s.pi_k * c.c_k) AS p_e
+  FROM kappa_shares AS s
+  JOIN fleiss_kappa_item_weights AS c ON s.metric = c.metric AND c.position = s.position
+  GROUP BY s.metric
 ),
 fleiss_kappa_value AS (
   SELECT s.metric, s.p_a, e.p_e,
@@ -9281,22 +9341,34 @@ kappa_summary AS (
     ON t.metric = w.metric
 )
 ,
-fleiss_kappa_expected AS (
-  -- p_e = sum_kl w_kl pi_k pi_l
-  SELECT w.metric, agreement_fsum(w.w * a.pi_k * b.pi_k) AS p_e
+fleiss_kappa_row_sums AS (
+  -- wx_k = sum_l w_kl x_l over the table of weights
+  SELECT w.metric, w.pos_k AS position,
+         agreement_fsum(w.w * s.pi_k) AS wx
   FROM kappa_weights AS w
-  JOIN kappa_shares AS a ON w.metric = a.metric AND a.position = w.pos_k
-  JOIN kappa_shares AS b ON w.metric = b.metric AND b.position = w.pos_l
-  GROUP BY w.metric
+  JOIN kappa_shares AS s ON w.metric = s.metric AND s.position = w.pos_l
+  GROUP BY w.metric, w.pos_k
+),
+fleiss_kappa_column_sums AS (
+  -- wx_k = sum_l w_lk x_l over the table of weights
+  SELECT w.metric, w.pos_l AS position,
+         agreement_fsum(w.w * s.pi_k) AS wx
+  FROM kappa_weights AS w
+  JOIN kappa_shares AS s ON w.metric = s.metric AND s.position = w.pos_k
+  GROUP BY w.metric, w.pos_l
 ),
 fleiss_kappa_item_weights AS (
   -- c_k = pibar_k = (sum_l w_kl pi_l + sum_l w_lk pi_l) / 2
-  SELECT w.metric, w.pos_k AS position,
-         agreement_fsum((w.w + t.w) * s.pi_k) / 2.0 AS c_k
-  FROM kappa_weights AS w
-  JOIN kappa_weights AS t ON w.metric = t.metric AND t.pos_k = w.pos_l AND t.pos_l = w.pos_k
-  JOIN kappa_shares AS s ON w.metric = s.metric AND s.position = w.pos_l
-  GROUP BY w.metric, w.pos_k
+  SELECT a.metric, a.position, (a.wx + b.wx) / 2.0 AS c_k
+  FROM fleiss_kappa_row_sums AS a
+  JOIN fleiss_kappa_column_sums AS b ON a.metric = b.metric AND b.position = a.position
+),
+fleiss_kappa_expected AS (
+  -- p_e = sum_kl w_kl pi_k pi_l = sum_k pi_k pibar_k
+  SELECT s.metric, agreement_fsum(s.pi_k * c.c_k) AS p_e
+  FROM kappa_shares AS s
+  JOIN fleiss_kappa_item_weights AS c ON s.metric = c.metric AND c.position = s.position
+  GROUP BY s.metric
 ),
 fleiss_kappa_value AS (
   SELECT s.metric, s.p_a, e.p_e,
@@ -9828,22 +9900,34 @@ kappa_summary AS (
     ON t.metric = w.metric
 )
 ,
-fleiss_kappa_expected AS (
-  -- p_e = sum_kl w_kl pi_k pi_l
-  SELECT w.metric, agreement_fsum(w.w * a.pi_k * b.pi_k) AS p_e
+fleiss_kappa_row_sums AS (
+  -- wx_k = sum_l w_kl x_l over the table of weights
+  SELECT w.metric, w.pos_k AS position,
+         agreement_fsum(w.w * s.pi_k) AS wx
   FROM kappa_weights AS w
-  JOIN kappa_shares AS a ON w.metric = a.metric AND a.position = w.pos_k
-  JOIN kappa_shares AS b ON w.metric = b.metric AND b.position = w.pos_l
-  GROUP BY w.metric
+  JOIN kappa_shares AS s ON w.metric = s.metric AND s.position = w.pos_l
+  GROUP BY w.metric, w.pos_k
+),
+fleiss_kappa_column_sums AS (
+  -- wx_k = sum_l w_lk x_l over the table of weights
+  SELECT w.metric, w.pos_l AS position,
+         agreement_fsum(w.w * s.pi_k) AS wx
+  FROM kappa_weights AS w
+  JOIN kappa_shares AS s ON w.metric = s.metric AND s.position = w.pos_k
+  GROUP BY w.metric, w.pos_l
 ),
 fleiss_kappa_item_weights AS (
   -- c_k = pibar_k = (sum_l w_kl pi_l + sum_l w_lk pi_l) / 2
-  SELECT w.metric, w.pos_k AS position,
-         agreement_fsum((w.w + t.w) * s.pi_k) / 2.0 AS c_k
-  FROM kappa_weights AS w
-  JOIN kappa_weights AS t ON w.metric = t.metric AND t.pos_k = w.pos_l AND t.pos_l = w.pos_k
-  JOIN kappa_shares AS s ON w.metric = s.metric AND s.position = w.pos_l
-  GROUP BY w.metric, w.pos_k
+  SELECT a.metric, a.position, (a.wx + b.wx) / 2.0 AS c_k
+  FROM fleiss_kappa_row_sums AS a
+  JOIN fleiss_kappa_column_sums AS b ON a.metric = b.metric AND b.position = a.position
+),
+fleiss_kappa_expected AS (
+  -- p_e = sum_kl w_kl pi_k pi_l = sum_k pi_k pibar_k
+  SELECT s.metric, agreement_fsum(s.pi_k * c.c_k) AS p_e
+  FROM kappa_shares AS s
+  JOIN fleiss_kappa_item_weights AS c ON s.metric = c.metric AND c.position = s.position
+  GROUP BY s.metric
 ),
 fleiss_kappa_value AS (
   SELECT s.metric, s.p_a, e.p_e,
@@ -10138,22 +10222,34 @@ kappa_summary AS (
     ON t.metric = w.metric
 )
 ,
-fleiss_kappa_expected AS (
-  -- p_e = sum_kl w_kl pi_k pi_l
-  SELECT w.metric, agreement_fsum(w.w * a.pi_k * b.pi_k) AS p_e
+fleiss_kappa_row_sums AS (
+  -- wx_k = sum_l w_kl x_l over the table of weights
+  SELECT w.metric, w.pos_k AS position,
+         agreement_fsum(w.w * s.pi_k) AS wx
   FROM kappa_weights AS w
-  JOIN kappa_shares AS a ON w.metric = a.metric AND a.position = w.pos_k
-  JOIN kappa_shares AS b ON w.metric = b.metric AND b.position = w.pos_l
-  GROUP BY w.metric
+  JOIN kappa_shares AS s ON w.metric = s.metric AND s.position = w.pos_l
+  GROUP BY w.metric, w.pos_k
+),
+fleiss_kappa_column_sums AS (
+  -- wx_k = sum_l w_lk x_l over the table of weights
+  SELECT w.metric, w.pos_l AS position,
+         agreement_fsum(w.w * s.pi_k) AS wx
+  FROM kappa_weights AS w
+  JOIN kappa_shares AS s ON w.metric = s.metric AND s.position = w.pos_k
+  GROUP BY w.metric, w.pos_l
 ),
 fleiss_kappa_item_weights AS (
   -- c_k = pibar_k = (sum_l w_kl pi_l + sum_l w_lk pi_l) / 2
-  SELECT w.metric, w.pos_k AS position,
-         agreement_fsum((w.w + t.w) * s.pi_k) / 2.0 AS c_k
-  FROM kappa_weights AS w
-  JOIN kappa_weights AS t ON w.metric = t.metric AND t.pos_k = w.pos_l AND t.pos_l = w.pos_k
-  JOIN kappa_shares AS s ON w.metric = s.metric AND s.position = w.pos_l
-  GROUP BY w.metric, w.pos_k
+  SELECT a.metric, a.position, (a.wx + b.wx) / 2.0 AS c_k
+  FROM fleiss_kappa_row_sums AS a
+  JOIN fleiss_kappa_column_sums AS b ON a.metric = b.metric AND b.position = a.position
+),
+fleiss_kappa_expected AS (
+  -- p_e = sum_kl w_kl pi_k pi_l = sum_k pi_k pibar_k
+  SELECT s.metric, agreement_fsum(s.pi_k * c.c_k) AS p_e
+  FROM kappa_shares AS s
+  JOIN fleiss_kappa_item_weights AS c ON s.metric = c.metric AND c.position = s.position
+  GROUP BY s.metric
 ),
 fleiss_kappa_value AS (
   SELECT s.metric, s.p_a, e.p_e,
@@ -10455,22 +10551,34 @@ kappa_summary AS (
     ON t.metric = w.metric
 )
 ,
-fleiss_kappa_expected AS (
-  -- p_e = sum_kl w_kl pi_k pi_l
-  SELECT w.metric, agreement_fsum(w.w * a.pi_k * b.pi_k) AS p_e
+fleiss_kappa_row_sums AS (
+  -- wx_k = sum_l w_kl x_l over the table of weights
+  SELECT w.metric, w.pos_k AS position,
+         agreement_fsum(w.w * s.pi_k) AS wx
   FROM kappa_weights AS w
-  JOIN kappa_shares AS a ON w.metric = a.metric AND a.position = w.pos_k
-  JOIN kappa_shares AS b ON w.metric = b.metric AND b.position = w.pos_l
-  GROUP BY w.metric
+  JOIN kappa_shares AS s ON w.metric = s.metric AND s.position = w.pos_l
+  GROUP BY w.metric, w.pos_k
+),
+fleiss_kappa_column_sums AS (
+  -- wx_k = sum_l w_lk x_l over the table of weights
+  SELECT w.metric, w.pos_l AS position,
+         agreement_fsum(w.w * s.pi_k) AS wx
+  FROM kappa_weights AS w
+  JOIN kappa_shares AS s ON w.metric = s.metric AND s.position = w.pos_k
+  GROUP BY w.metric, w.pos_l
 ),
 fleiss_kappa_item_weights AS (
   -- c_k = pibar_k = (sum_l w_kl pi_l + sum_l w_lk pi_l) / 2
-  SELECT w.metric, w.pos_k AS position,
-         agreement_fsum((w.w + t.w) * s.pi_k) / 2.0 AS c_k
-  FROM kappa_weights AS w
-  JOIN kappa_weights AS t ON w.metric = t.metric AND t.pos_k = w.pos_l AND t.pos_l = w.pos_k
-  JOIN kappa_shares AS s ON w.metric = s.metric AND s.position = w.pos_l
-  GROUP BY w.metric, w.pos_k
+  SELECT a.metric, a.position, (a.wx + b.wx) / 2.0 AS c_k
+  FROM fleiss_kappa_row_sums AS a
+  JOIN fleiss_kappa_column_sums AS b ON a.metric = b.metric AND b.position = a.position
+),
+fleiss_kappa_expected AS (
+  -- p_e = sum_kl w_kl pi_k pi_l = sum_k pi_k pibar_k
+  SELECT s.metric, agreement_fsum(s.pi_k * c.c_k) AS p_e
+  FROM kappa_shares AS s
+  JOIN fleiss_kappa_item_weights AS c ON s.metric = c.metric AND c.position = s.position
+  GROUP BY s.metric
 ),
 fleiss_kappa_value AS (
   SELECT s.metric, s.p_a, e.p_e,
@@ -10961,25 +11069,37 @@ conger_kappa_mean_shares AS (
   JOIN conger_kappa_r AS t ON s.metric = t.metric
   GROUP BY s.metric, s.cat
 ),
+conger_kappa_rater_sums AS (
+  -- wx_k = sum_l w_kl x_l over the table of weights
+  SELECT w.metric, s.rater, w.pos_k AS position,
+         agreement_fsum(w.w * s.p_gk) AS wx
+  FROM kappa_weights AS w
+  JOIN conger_kappa_shares AS s ON w.metric = s.metric AND s.cat = w.pos_l
+  GROUP BY w.metric, s.rater, w.pos_k
+),
 conger_kappa_rater_terms AS (
   -- per rater g and category k: p_gk, A_gk = sum_l w_kl p_gl and c_gk = r pbar_k - p_gk
-  SELECT s.metric, s.rater, s.cat, MIN(s.n_g) AS n_g, MIN(s.p_gk) AS p_gk,
-         agreement_fsum(w.w * l.p_gk) AS a_gk,
-         MIN(t.n_raters * b.pbar_k) - MIN(s.p_gk) AS c_gk
+  SELECT s.metric, s.rater, s.cat, s.n_g, s.p_gk, a.wx AS a_gk,
+         t.n_raters * b.pbar_k - s.p_gk AS c_gk
   FROM conger_kappa_shares AS s
-  JOIN kappa_weights AS w ON s.metric = w.metric AND w.pos_k = s.cat
-  JOIN conger_kappa_shares AS l ON s.metric = l.metric AND l.rater = s.rater AND l.cat = w.pos_l
+  JOIN conger_kappa_rater_sums AS a ON s.metric = a.metric AND a.rater = s.rater AND a.position = s.cat
   JOIN conger_kappa_mean_shares AS b ON s.metric = b.metric AND b.cat = s.cat
   JOIN conger_kappa_r AS t ON s.metric = t.metric
-  GROUP BY s.metric, s.rater, s.cat
+),
+conger_kappa_mean_sums AS (
+  -- wx_k = sum_l w_kl x_l over the table of weights
+  SELECT w.metric, w.pos_k AS position,
+         agreement_fsum(w.w * s.pbar_k) AS wx
+  FROM kappa_weights AS w
+  JOIN conger_kappa_mean_shares AS s ON w.metric = s.metric AND s.cat = w.pos_l
+  GROUP BY w.metric, w.pos_k
 ),
 conger_kappa_between AS (
-  -- B = sum_kl w_kl pbar_k pbar_l
-  SELECT w.metric, agreement_fsum(w.w * a.pbar_k * b.pbar_k) AS b_sum
-  FROM kappa_weights AS w
-  JOIN conger_kappa_mean_shares AS a ON w.metric = a.metric AND a.cat = w.pos_k
-  JOIN conger_kappa_mean_shares AS b ON w.metric = b.metric AND b.cat = w.pos_l
-  GROUP BY w.metric
+  -- B = sum_kl w_kl pbar_k pbar_l = sum_k pbar_k (sum_l w_kl pbar_l)
+  SELECT b.metric, agreement_fsum(b.pbar_k * w.wx) AS b_sum
+  FROM conger_kappa_mean_shares AS b
+  JOIN conger_kappa_mean_sums AS w ON b.metric = w.metric AND w.position = b.cat
+  GROUP BY b.metric
 ),
 conger_kappa_expected AS (
   -- p_e = B - (G - r B) / (r (r - 1)); T0 = sum_g sum_k c_gk A_gk
@@ -11314,25 +11434,37 @@ conger_kappa_mean_shares AS (
   JOIN conger_kappa_r AS t ON s.metric = t.metric
   GROUP BY s.metric, s.cat
 ),
+conger_kappa_rater_sums AS (
+  -- wx_k = sum_l w_kl x_l over the table of weights
+  SELECT w.metric, s.rater, w.pos_k AS position,
+         agreement_fsum(w.w * s.p_gk) AS wx
+  FROM kappa_weights AS w
+  JOIN conger_kappa_shares AS s ON w.metric = s.metric AND s.cat = w.pos_l
+  GROUP BY w.metric, s.rater, w.pos_k
+),
 conger_kappa_rater_terms AS (
   -- per rater g and category k: p_gk, A_gk = sum_l w_kl p_gl and c_gk = r pbar_k - p_gk
-  SELECT s.metric, s.rater, s.cat, MIN(s.n_g) AS n_g, MIN(s.p_gk) AS p_gk,
-         agreement_fsum(w.w * l.p_gk) AS a_gk,
-         MIN(t.n_raters * b.pbar_k) - MIN(s.p_gk) AS c_gk
+  SELECT s.metric, s.rater, s.cat, s.n_g, s.p_gk, a.wx AS a_gk,
+         t.n_raters * b.pbar_k - s.p_gk AS c_gk
   FROM conger_kappa_shares AS s
-  JOIN kappa_weights AS w ON s.metric = w.metric AND w.pos_k = s.cat
-  JOIN conger_kappa_shares AS l ON s.metric = l.metric AND l.rater = s.rater AND l.cat = w.pos_l
+  JOIN conger_kappa_rater_sums AS a ON s.metric = a.metric AND a.rater = s.rater AND a.position = s.cat
   JOIN conger_kappa_mean_shares AS b ON s.metric = b.metric AND b.cat = s.cat
   JOIN conger_kappa_r AS t ON s.metric = t.metric
-  GROUP BY s.metric, s.rater, s.cat
+),
+conger_kappa_mean_sums AS (
+  -- wx_k = sum_l w_kl x_l over the table of weights
+  SELECT w.metric, w.pos_k AS position,
+         agreement_fsum(w.w * s.pbar_k) AS wx
+  FROM kappa_weights AS w
+  JOIN conger_kappa_mean_shares AS s ON w.metric = s.metric AND s.cat = w.pos_l
+  GROUP BY w.metric, w.pos_k
 ),
 conger_kappa_between AS (
-  -- B = sum_kl w_kl pbar_k pbar_l
-  SELECT w.metric, agreement_fsum(w.w * a.pbar_k * b.pbar_k) AS b_sum
-  FROM kappa_weights AS w
-  JOIN conger_kappa_mean_shares AS a ON w.metric = a.metric AND a.cat = w.pos_k
-  JOIN conger_kappa_mean_shares AS b ON w.metric = b.metric AND b.cat = w.pos_l
-  GROUP BY w.metric
+  -- B = sum_kl w_kl pbar_k pbar_l = sum_k pbar_k (sum_l w_kl pbar_l)
+  SELECT b.metric, agreement_fsum(b.pbar_k * w.wx) AS b_sum
+  FROM conger_kappa_mean_shares AS b
+  JOIN conger_kappa_mean_sums AS w ON b.metric = w.metric AND w.position = b.cat
+  GROUP BY b.metric
 ),
 conger_kappa_expected AS (
   -- p_e = B - (G - r B) / (r (r - 1)); T0 = sum_g sum_k c_gk A_gk
@@ -11674,25 +11806,37 @@ conger_kappa_mean_shares AS (
   JOIN conger_kappa_r AS t ON s.metric = t.metric
   GROUP BY s.metric, s.cat
 ),
+conger_kappa_rater_sums AS (
+  -- wx_k = sum_l w_kl x_l over the table of weights
+  SELECT w.metric, s.rater, w.pos_k AS position,
+         agreement_fsum(w.w * s.p_gk) AS wx
+  FROM kappa_weights AS w
+  JOIN conger_kappa_shares AS s ON w.metric = s.metric AND s.cat = w.pos_l
+  GROUP BY w.metric, s.rater, w.pos_k
+),
 conger_kappa_rater_terms AS (
   -- per rater g and category k: p_gk, A_gk = sum_l w_kl p_gl and c_gk = r pbar_k - p_gk
-  SELECT s.metric, s.rater, s.cat, MIN(s.n_g) AS n_g, MIN(s.p_gk) AS p_gk,
-         agreement_fsum(w.w * l.p_gk) AS a_gk,
-         MIN(t.n_raters * b.pbar_k) - MIN(s.p_gk) AS c_gk
+  SELECT s.metric, s.rater, s.cat, s.n_g, s.p_gk, a.wx AS a_gk,
+         t.n_raters * b.pbar_k - s.p_gk AS c_gk
   FROM conger_kappa_shares AS s
-  JOIN kappa_weights AS w ON s.metric = w.metric AND w.pos_k = s.cat
-  JOIN conger_kappa_shares AS l ON s.metric = l.metric AND l.rater = s.rater AND l.cat = w.pos_l
+  JOIN conger_kappa_rater_sums AS a ON s.metric = a.metric AND a.rater = s.rater AND a.position = s.cat
   JOIN conger_kappa_mean_shares AS b ON s.metric = b.metric AND b.cat = s.cat
   JOIN conger_kappa_r AS t ON s.metric = t.metric
-  GROUP BY s.metric, s.rater, s.cat
+),
+conger_kappa_mean_sums AS (
+  -- wx_k = sum_l w_kl x_l over the table of weights
+  SELECT w.metric, w.pos_k AS position,
+         agreement_fsum(w.w * s.pbar_k) AS wx
+  FROM kappa_weights AS w
+  JOIN conger_kappa_mean_shares AS s ON w.metric = s.metric AND s.cat = w.pos_l
+  GROUP BY w.metric, w.pos_k
 ),
 conger_kappa_between AS (
-  -- B = sum_kl w_kl pbar_k pbar_l
-  SELECT w.metric, agreement_fsum(w.w * a.pbar_k * b.pbar_k) AS b_sum
-  FROM kappa_weights AS w
-  JOIN conger_kappa_mean_shares AS a ON w.metric = a.metric AND a.cat = w.pos_k
-  JOIN conger_kappa_mean_shares AS b ON w.metric = b.metric AND b.cat = w.pos_l
-  GROUP BY w.metric
+  -- B = sum_kl w_kl pbar_k pbar_l = sum_k pbar_k (sum_l w_kl pbar_l)
+  SELECT b.metric, agreement_fsum(b.pbar_k * w.wx) AS b_sum
+  FROM conger_kappa_mean_shares AS b
+  JOIN conger_kappa_mean_sums AS w ON b.metric = w.metric AND w.position = b.cat
+  GROUP BY b.metric
 ),
 conger_kappa_expected AS (
   -- p_e = B - (G - r B) / (r (r - 1)); T0 = sum_g sum_k c_gk A_gk
@@ -12273,25 +12417,37 @@ conger_kappa_mean_shares AS (
   JOIN conger_kappa_r AS t ON s.metric = t.metric
   GROUP BY s.metric, s.cat
 ),
+conger_kappa_rater_sums AS (
+  -- wx_k = sum_l w_kl x_l over the table of weights
+  SELECT w.metric, s.rater, w.pos_k AS position,
+         agreement_fsum(w.w * s.p_gk) AS wx
+  FROM kappa_weights AS w
+  JOIN conger_kappa_shares AS s ON w.metric = s.metric AND s.cat = w.pos_l
+  GROUP BY w.metric, s.rater, w.pos_k
+),
 conger_kappa_rater_terms AS (
   -- per rater g and category k: p_gk, A_gk = sum_l w_kl p_gl and c_gk = r pbar_k - p_gk
-  SELECT s.metric, s.rater, s.cat, MIN(s.n_g) AS n_g, MIN(s.p_gk) AS p_gk,
-         agreement_fsum(w.w * l.p_gk) AS a_gk,
-         MIN(t.n_raters * b.pbar_k) - MIN(s.p_gk) AS c_gk
+  SELECT s.metric, s.rater, s.cat, s.n_g, s.p_gk, a.wx AS a_gk,
+         t.n_raters * b.pbar_k - s.p_gk AS c_gk
   FROM conger_kappa_shares AS s
-  JOIN kappa_weights AS w ON s.metric = w.metric AND w.pos_k = s.cat
-  JOIN conger_kappa_shares AS l ON s.metric = l.metric AND l.rater = s.rater AND l.cat = w.pos_l
+  JOIN conger_kappa_rater_sums AS a ON s.metric = a.metric AND a.rater = s.rater AND a.position = s.cat
   JOIN conger_kappa_mean_shares AS b ON s.metric = b.metric AND b.cat = s.cat
   JOIN conger_kappa_r AS t ON s.metric = t.metric
-  GROUP BY s.metric, s.rater, s.cat
+),
+conger_kappa_mean_sums AS (
+  -- wx_k = sum_l w_kl x_l over the table of weights
+  SELECT w.metric, w.pos_k AS position,
+         agreement_fsum(w.w * s.pbar_k) AS wx
+  FROM kappa_weights AS w
+  JOIN conger_kappa_mean_shares AS s ON w.metric = s.metric AND s.cat = w.pos_l
+  GROUP BY w.metric, w.pos_k
 ),
 conger_kappa_between AS (
-  -- B = sum_kl w_kl pbar_k pbar_l
-  SELECT w.metric, agreement_fsum(w.w * a.pbar_k * b.pbar_k) AS b_sum
-  FROM kappa_weights AS w
-  JOIN conger_kappa_mean_shares AS a ON w.metric = a.metric AND a.cat = w.pos_k
-  JOIN conger_kappa_mean_shares AS b ON w.metric = b.metric AND b.cat = w.pos_l
-  GROUP BY w.metric
+  -- B = sum_kl w_kl pbar_k pbar_l = sum_k pbar_k (sum_l w_kl pbar_l)
+  SELECT b.metric, agreement_fsum(b.pbar_k * w.wx) AS b_sum
+  FROM conger_kappa_mean_shares AS b
+  JOIN conger_kappa_mean_sums AS w ON b.metric = w.metric AND w.position = b.cat
+  GROUP BY b.metric
 ),
 conger_kappa_expected AS (
   -- p_e = B - (G - r B) / (r (r - 1)); T0 = sum_g sum_k c_gk A_gk
@@ -12635,25 +12791,37 @@ conger_kappa_mean_shares AS (
   JOIN conger_kappa_r AS t ON s.metric = t.metric
   GROUP BY s.metric, s.cat
 ),
+conger_kappa_rater_sums AS (
+  -- wx_k = sum_l w_kl x_l over the table of weights
+  SELECT w.metric, s.rater, w.pos_k AS position,
+         agreement_fsum(w.w * s.p_gk) AS wx
+  FROM kappa_weights AS w
+  JOIN conger_kappa_shares AS s ON w.metric = s.metric AND s.cat = w.pos_l
+  GROUP BY w.metric, s.rater, w.pos_k
+),
 conger_kappa_rater_terms AS (
   -- per rater g and category k: p_gk, A_gk = sum_l w_kl p_gl and c_gk = r pbar_k - p_gk
-  SELECT s.metric, s.rater, s.cat, MIN(s.n_g) AS n_g, MIN(s.p_gk) AS p_gk,
-         agreement_fsum(w.w * l.p_gk) AS a_gk,
-         MIN(t.n_raters * b.pbar_k) - MIN(s.p_gk) AS c_gk
+  SELECT s.metric, s.rater, s.cat, s.n_g, s.p_gk, a.wx AS a_gk,
+         t.n_raters * b.pbar_k - s.p_gk AS c_gk
   FROM conger_kappa_shares AS s
-  JOIN kappa_weights AS w ON s.metric = w.metric AND w.pos_k = s.cat
-  JOIN conger_kappa_shares AS l ON s.metric = l.metric AND l.rater = s.rater AND l.cat = w.pos_l
+  JOIN conger_kappa_rater_sums AS a ON s.metric = a.metric AND a.rater = s.rater AND a.position = s.cat
   JOIN conger_kappa_mean_shares AS b ON s.metric = b.metric AND b.cat = s.cat
   JOIN conger_kappa_r AS t ON s.metric = t.metric
-  GROUP BY s.metric, s.rater, s.cat
+),
+conger_kappa_mean_sums AS (
+  -- wx_k = sum_l w_kl x_l over the table of weights
+  SELECT w.metric, w.pos_k AS position,
+         agreement_fsum(w.w * s.pbar_k) AS wx
+  FROM kappa_weights AS w
+  JOIN conger_kappa_mean_shares AS s ON w.metric = s.metric AND s.cat = w.pos_l
+  GROUP BY w.metric, w.pos_k
 ),
 conger_kappa_between AS (
-  -- B = sum_kl w_kl pbar_k pbar_l
-  SELECT w.metric, agreement_fsum(w.w * a.pbar_k * b.pbar_k) AS b_sum
-  FROM kappa_weights AS w
-  JOIN conger_kappa_mean_shares AS a ON w.metric = a.metric AND a.cat = w.pos_k
-  JOIN conger_kappa_mean_shares AS b ON w.metric = b.metric AND b.cat = w.pos_l
-  GROUP BY w.metric
+  -- B = sum_kl w_kl pbar_k pbar_l = sum_k pbar_k (sum_l w_kl pbar_l)
+  SELECT b.metric, agreement_fsum(b.pbar_k * w.wx) AS b_sum
+  FROM conger_kappa_mean_shares AS b
+  JOIN conger_kappa_mean_sums AS w ON b.metric = w.metric AND w.position = b.cat
+  GROUP BY b.metric
 ),
 conger_kappa_expected AS (
   -- p_e = B - (G - r B) / (r (r - 1)); T0 = sum_g sum_k c_gk A_gk
@@ -13004,25 +13172,37 @@ conger_kappa_mean_shares AS (
   JOIN conger_kappa_r AS t ON s.metric = t.metric
   GROUP BY s.metric, s.cat
 ),
+conger_kappa_rater_sums AS (
+  -- wx_k = sum_l w_kl x_l over the table of weights
+  SELECT w.metric, s.rater, w.pos_k AS position,
+         agreement_fsum(w.w * s.p_gk) AS wx
+  FROM kappa_weights AS w
+  JOIN conger_kappa_shares AS s ON w.metric = s.metric AND s.cat = w.pos_l
+  GROUP BY w.metric, s.rater, w.pos_k
+),
 conger_kappa_rater_terms AS (
   -- per rater g and category k: p_gk, A_gk = sum_l w_kl p_gl and c_gk = r pbar_k - p_gk
-  SELECT s.metric, s.rater, s.cat, MIN(s.n_g) AS n_g, MIN(s.p_gk) AS p_gk,
-         agreement_fsum(w.w * l.p_gk) AS a_gk,
-         MIN(t.n_raters * b.pbar_k) - MIN(s.p_gk) AS c_gk
+  SELECT s.metric, s.rater, s.cat, s.n_g, s.p_gk, a.wx AS a_gk,
+         t.n_raters * b.pbar_k - s.p_gk AS c_gk
   FROM conger_kappa_shares AS s
-  JOIN kappa_weights AS w ON s.metric = w.metric AND w.pos_k = s.cat
-  JOIN conger_kappa_shares AS l ON s.metric = l.metric AND l.rater = s.rater AND l.cat = w.pos_l
+  JOIN conger_kappa_rater_sums AS a ON s.metric = a.metric AND a.rater = s.rater AND a.position = s.cat
   JOIN conger_kappa_mean_shares AS b ON s.metric = b.metric AND b.cat = s.cat
   JOIN conger_kappa_r AS t ON s.metric = t.metric
-  GROUP BY s.metric, s.rater, s.cat
+),
+conger_kappa_mean_sums AS (
+  -- wx_k = sum_l w_kl x_l over the table of weights
+  SELECT w.metric, w.pos_k AS position,
+         agreement_fsum(w.w * s.pbar_k) AS wx
+  FROM kappa_weights AS w
+  JOIN conger_kappa_mean_shares AS s ON w.metric = s.metric AND s.cat = w.pos_l
+  GROUP BY w.metric, w.pos_k
 ),
 conger_kappa_between AS (
-  -- B = sum_kl w_kl pbar_k pbar_l
-  SELECT w.metric, agreement_fsum(w.w * a.pbar_k * b.pbar_k) AS b_sum
-  FROM kappa_weights AS w
-  JOIN conger_kappa_mean_shares AS a ON w.metric = a.metric AND a.cat = w.pos_k
-  JOIN conger_kappa_mean_shares AS b ON w.metric = b.metric AND b.cat = w.pos_l
-  GROUP BY w.metric
+  -- B = sum_kl w_kl pbar_k pbar_l = sum_k pbar_k (sum_l w_kl pbar_l)
+  SELECT b.metric, agreement_fsum(b.pbar_k * w.wx) AS b_sum
+  FROM conger_kappa_mean_shares AS b
+  JOIN conger_kappa_mean_sums AS w ON b.metric = w.metric AND w.position = b.cat
+  GROUP BY b.metric
 ),
 conger_kappa_expected AS (
   -- p_e = B - (G - r B) / (r (r - 1)); T0 = sum_g sum_k c_gk A_gk
@@ -13603,25 +13783,37 @@ conger_kappa_mean_shares AS (
   JOIN conger_kappa_r AS t ON s.metric = t.metric
   GROUP BY s.metric, s.cat
 ),
+conger_kappa_rater_sums AS (
+  -- wx_k = sum_l w_kl x_l over the table of weights
+  SELECT w.metric, s.rater, w.pos_k AS position,
+         agreement_fsum(w.w * s.p_gk) AS wx
+  FROM kappa_weights AS w
+  JOIN conger_kappa_shares AS s ON w.metric = s.metric AND s.cat = w.pos_l
+  GROUP BY w.metric, s.rater, w.pos_k
+),
 conger_kappa_rater_terms AS (
   -- per rater g and category k: p_gk, A_gk = sum_l w_kl p_gl and c_gk = r pbar_k - p_gk
-  SELECT s.metric, s.rater, s.cat, MIN(s.n_g) AS n_g, MIN(s.p_gk) AS p_gk,
-         agreement_fsum(w.w * l.p_gk) AS a_gk,
-         MIN(t.n_raters * b.pbar_k) - MIN(s.p_gk) AS c_gk
+  SELECT s.metric, s.rater, s.cat, s.n_g, s.p_gk, a.wx AS a_gk,
+         t.n_raters * b.pbar_k - s.p_gk AS c_gk
   FROM conger_kappa_shares AS s
-  JOIN kappa_weights AS w ON s.metric = w.metric AND w.pos_k = s.cat
-  JOIN conger_kappa_shares AS l ON s.metric = l.metric AND l.rater = s.rater AND l.cat = w.pos_l
+  JOIN conger_kappa_rater_sums AS a ON s.metric = a.metric AND a.rater = s.rater AND a.position = s.cat
   JOIN conger_kappa_mean_shares AS b ON s.metric = b.metric AND b.cat = s.cat
   JOIN conger_kappa_r AS t ON s.metric = t.metric
-  GROUP BY s.metric, s.rater, s.cat
+),
+conger_kappa_mean_sums AS (
+  -- wx_k = sum_l w_kl x_l over the table of weights
+  SELECT w.metric, w.pos_k AS position,
+         agreement_fsum(w.w * s.pbar_k) AS wx
+  FROM kappa_weights AS w
+  JOIN conger_kappa_mean_shares AS s ON w.metric = s.metric AND s.cat = w.pos_l
+  GROUP BY w.metric, w.pos_k
 ),
 conger_kappa_between AS (
-  -- B = sum_kl w_kl pbar_k pbar_l
-  SELECT w.metric, agreement_fsum(w.w * a.pbar_k * b.pbar_k) AS b_sum
-  FROM kappa_weights AS w
-  JOIN conger_kappa_mean_shares AS a ON w.metric = a.metric AND a.cat = w.pos_k
-  JOIN conger_kappa_mean_shares AS b ON w.metric = b.metric AND b.cat = w.pos_l
-  GROUP BY w.metric
+  -- B = sum_kl w_kl pbar_k pbar_l = sum_k pbar_k (sum_l w_kl pbar_l)
+  SELECT b.metric, agreement_fsum(b.pbar_k * w.wx) AS b_sum
+  FROM conger_kappa_mean_shares AS b
+  JOIN conger_kappa_mean_sums AS w ON b.metric = w.metric AND w.position = b.cat
+  GROUP BY b.metric
 ),
 conger_kappa_expected AS (
   -- p_e = B - (G - r B) / (r (r - 1)); T0 = sum_g sum_k c_gk A_gk
@@ -13965,25 +14157,37 @@ conger_kappa_mean_shares AS (
   JOIN conger_kappa_r AS t ON s.metric = t.metric
   GROUP BY s.metric, s.cat
 ),
+conger_kappa_rater_sums AS (
+  -- wx_k = sum_l w_kl x_l over the table of weights
+  SELECT w.metric, s.rater, w.pos_k AS position,
+         agreement_fsum(w.w * s.p_gk) AS wx
+  FROM kappa_weights AS w
+  JOIN conger_kappa_shares AS s ON w.metric = s.metric AND s.cat = w.pos_l
+  GROUP BY w.metric, s.rater, w.pos_k
+),
 conger_kappa_rater_terms AS (
   -- per rater g and category k: p_gk, A_gk = sum_l w_kl p_gl and c_gk = r pbar_k - p_gk
-  SELECT s.metric, s.rater, s.cat, MIN(s.n_g) AS n_g, MIN(s.p_gk) AS p_gk,
-         agreement_fsum(w.w * l.p_gk) AS a_gk,
-         MIN(t.n_raters * b.pbar_k) - MIN(s.p_gk) AS c_gk
+  SELECT s.metric, s.rater, s.cat, s.n_g, s.p_gk, a.wx AS a_gk,
+         t.n_raters * b.pbar_k - s.p_gk AS c_gk
   FROM conger_kappa_shares AS s
-  JOIN kappa_weights AS w ON s.metric = w.metric AND w.pos_k = s.cat
-  JOIN conger_kappa_shares AS l ON s.metric = l.metric AND l.rater = s.rater AND l.cat = w.pos_l
+  JOIN conger_kappa_rater_sums AS a ON s.metric = a.metric AND a.rater = s.rater AND a.position = s.cat
   JOIN conger_kappa_mean_shares AS b ON s.metric = b.metric AND b.cat = s.cat
   JOIN conger_kappa_r AS t ON s.metric = t.metric
-  GROUP BY s.metric, s.rater, s.cat
+),
+conger_kappa_mean_sums AS (
+  -- wx_k = sum_l w_kl x_l over the table of weights
+  SELECT w.metric, w.pos_k AS position,
+         agreement_fsum(w.w * s.pbar_k) AS wx
+  FROM kappa_weights AS w
+  JOIN conger_kappa_mean_shares AS s ON w.metric = s.metric AND s.cat = w.pos_l
+  GROUP BY w.metric, w.pos_k
 ),
 conger_kappa_between AS (
-  -- B = sum_kl w_kl pbar_k pbar_l
-  SELECT w.metric, agreement_fsum(w.w * a.pbar_k * b.pbar_k) AS b_sum
-  FROM kappa_weights AS w
-  JOIN conger_kappa_mean_shares AS a ON w.metric = a.metric AND a.cat = w.pos_k
-  JOIN conger_kappa_mean_shares AS b ON w.metric = b.metric AND b.cat = w.pos_l
-  GROUP BY w.metric
+  -- B = sum_kl w_kl pbar_k pbar_l = sum_k pbar_k (sum_l w_kl pbar_l)
+  SELECT b.metric, agreement_fsum(b.pbar_k * w.wx) AS b_sum
+  FROM conger_kappa_mean_shares AS b
+  JOIN conger_kappa_mean_sums AS w ON b.metric = w.metric AND w.position = b.cat
+  GROUP BY b.metric
 ),
 conger_kappa_expected AS (
   -- p_e = B - (G - r B) / (r (r - 1)); T0 = sum_g sum_k c_gk A_gk
@@ -14334,25 +14538,37 @@ conger_kappa_mean_shares AS (
   JOIN conger_kappa_r AS t ON s.metric = t.metric
   GROUP BY s.metric, s.cat
 ),
+conger_kappa_rater_sums AS (
+  -- wx_k = sum_l w_kl x_l over the table of weights
+  SELECT w.metric, s.rater, w.pos_k AS position,
+         agreement_fsum(w.w * s.p_gk) AS wx
+  FROM kappa_weights AS w
+  JOIN conger_kappa_shares AS s ON w.metric = s.metric AND s.cat = w.pos_l
+  GROUP BY w.metric, s.rater, w.pos_k
+),
 conger_kappa_rater_terms AS (
   -- per rater g and category k: p_gk, A_gk = sum_l w_kl p_gl and c_gk = r pbar_k - p_gk
-  SELECT s.metric, s.rater, s.cat, MIN(s.n_g) AS n_g, MIN(s.p_gk) AS p_gk,
-         agreement_fsum(w.w * l.p_gk) AS a_gk,
-         MIN(t.n_raters * b.pbar_k) - MIN(s.p_gk) AS c_gk
+  SELECT s.metric, s.rater, s.cat, s.n_g, s.p_gk, a.wx AS a_gk,
+         t.n_raters * b.pbar_k - s.p_gk AS c_gk
   FROM conger_kappa_shares AS s
-  JOIN kappa_weights AS w ON s.metric = w.metric AND w.pos_k = s.cat
-  JOIN conger_kappa_shares AS l ON s.metric = l.metric AND l.rater = s.rater AND l.cat = w.pos_l
+  JOIN conger_kappa_rater_sums AS a ON s.metric = a.metric AND a.rater = s.rater AND a.position = s.cat
   JOIN conger_kappa_mean_shares AS b ON s.metric = b.metric AND b.cat = s.cat
   JOIN conger_kappa_r AS t ON s.metric = t.metric
-  GROUP BY s.metric, s.rater, s.cat
+),
+conger_kappa_mean_sums AS (
+  -- wx_k = sum_l w_kl x_l over the table of weights
+  SELECT w.metric, w.pos_k AS position,
+         agreement_fsum(w.w * s.pbar_k) AS wx
+  FROM kappa_weights AS w
+  JOIN conger_kappa_mean_shares AS s ON w.metric = s.metric AND s.cat = w.pos_l
+  GROUP BY w.metric, w.pos_k
 ),
 conger_kappa_between AS (
-  -- B = sum_kl w_kl pbar_k pbar_l
-  SELECT w.metric, agreement_fsum(w.w * a.pbar_k * b.pbar_k) AS b_sum
-  FROM kappa_weights AS w
-  JOIN conger_kappa_mean_shares AS a ON w.metric = a.metric AND a.cat = w.pos_k
-  JOIN conger_kappa_mean_shares AS b ON w.metric = b.metric AND b.cat = w.pos_l
-  GROUP BY w.metric
+  -- B = sum_kl w_kl pbar_k pbar_l = sum_k pbar_k (sum_l w_kl pbar_l)
+  SELECT b.metric, agreement_fsum(b.pbar_k * w.wx) AS b_sum
+  FROM conger_kappa_mean_shares AS b
+  JOIN conger_kappa_mean_sums AS w ON b.metric = w.metric AND w.position = b.cat
+  GROUP BY b.metric
 ),
 conger_kappa_expected AS (
   -- p_e = B - (G - r B) / (r (r - 1)); T0 = sum_g sum_k c_gk A_gk
