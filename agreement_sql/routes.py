@@ -97,16 +97,21 @@ DECISIONS: dict[str, Decision] = {d.name: d for d in (
     )),
     Decision("kappa_weights", "how the kappa family's sums over pairs of categories are gathered "
              "with quadratic weights in the counts form (sql/_kappa_inputs.sql.j2)", (
-        Producer("moments", ("sql/_kappa_inputs.sql.j2#weighted_sums__moments",),
-                 "per-unit and per-category moments of the scores rescaled to [0, 1]: with "
-                 "w_kl = 1 - (t_k - t_l)^2 every sum over pairs of categories (pa_i, T_w, Fleiss' "
-                 "and Conger's chance terms) is X_0 Y_0 - (X_2 Y_0 - 2 X_1 Y_1 + X_0 Y_2) "
-                 "(docs/decisions/0019)",
+        Producer("moments", ("sql/_kappa_inputs.sql.j2#weighted_sums__moments",
+                             "sql/_pair_tables.sql.j2#pair_quadratic_form__moments",
+                             "sql/_pair_tables.sql.j2#pair_null_sum__moments"),
+                 "per-unit, per-category and per-margin moments of the scores rescaled to "
+                 "[0, 1]: with w_kl = 1 - (t_k - t_l)^2 every sum over pairs of categories "
+                 "(pa_i, T_w, Fleiss', Conger's and Scott's chance terms, a pair's w_i. and "
+                 "w_.j, Cohen's null variance) splits into moments (docs/decisions/0019)",
                  "linear in the distinct values: Fleiss' quadratic kappa on 1M ratings with "
                  "100k distinct values, where the table of weights (10^10 rows) does not fit "
                  "3 GB (bench/scores.py fleiss_quadratic, docs/decisions/0019)"),
-        Producer("value_pairs", ("sql/_kappa_inputs.sql.j2#weighted_sums__value_pairs",),
-                 "a row of kappa_weights per pair of domain positions (the definition's sum)",
+        Producer("value_pairs", ("sql/_kappa_inputs.sql.j2#weighted_sums__value_pairs",
+                                 "sql/_pair_tables.sql.j2#pair_quadratic_form__value_pairs",
+                                 "sql/_pair_tables.sql.j2#pair_null_sum__value_pairs"),
+                 "a row of kappa_weights (pair_weights) per pair of domain positions (the "
+                 "definition's sum)",
                  "any weights (identity, linear, a matrix), the wide form, an oriented "
                  "matrix's pair tables"),
     )),
@@ -308,9 +313,9 @@ ALPHA_SUMS_STATEMENTS = ("coefficients", "rater_diagnostics", "irr_report", "jud
 KAPPA_INPUTS_STATEMENTS = ("coefficients", "category_agreement")
 
 # the coefficient families whose sums over pairs of categories the moments serve (decision
-# kappa_weights): the rater-free kappas (Fleiss, AC2, Brennan-Prediger, percent agreement) and
-# Conger's kappa; the pair family's contingency tables (Cohen, Scott, Light) stay value pairs
-MOMENTS_FAMILIES = ("kappa", "conger")
+# kappa_weights): the rater-free kappas (Fleiss, AC2, Brennan-Prediger, percent agreement),
+# Conger's kappa, and the pair family's tables (Cohen, Scott, Light; sql/_pair_tables.sql.j2)
+MOMENTS_FAMILIES = ("kappa", "conger", "pair")
 
 
 def by_moments(family: str, weights: str | None, oriented: bool = False) -> bool:

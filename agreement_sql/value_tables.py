@@ -9,9 +9,10 @@ moment form; sql/_alpha_sums.sql.j2's value pairs) sum over pairs of distinct va
 which on continuous scores (100k distinct values: 10^10 cells) exhausts any memory. Above
 :data:`~agreement_sql.constants.MAX_VALUE_TABLE` distinct values such a coefficient is refused
 with an error naming the count and the way out, or, in ``coefficients()``'s default set, left
-out with the reason (a ``skipped`` entry). Quadratic weights are the exception for the rater-free
-kappas and Conger's: every sum over pairs of categories splits into moments (routes decision
-``kappa_weights``), so they run at any number of distinct values.
+out with the reason (a ``skipped`` entry). Quadratic weights are the exception for the whole
+kappa family (the rater-free kappas, Conger's, and Cohen's, Light's and Scott's pair tables):
+every sum over pairs of categories splits into moments (routes decision ``kappa_weights``), so
+they run at any number of distinct values.
 """
 from __future__ import annotations
 
@@ -27,8 +28,8 @@ from .runner import query
 def needs_table(entry: Any, level: str | None, distance: str | None = None,
                 weights: str | None = None, oriented: bool = False) -> bool:
     """The coefficient sums over pairs of distinct values: every kappa-family entry but those
-    whose quadratic-weighted sums the moments serve (agreement_sql.routes.by_moments: Fleiss,
-    Gwet's AC2, Brennan-Prediger, percent agreement and Conger with weights='quadratic'), and
+    whose quadratic-weighted sums the moments serve (agreement_sql.routes.by_moments: every
+    kappa-family coefficient with weights='quadratic'), and
     alpha at the ratio level or with a distance (docs/decisions/0028: d over every pair of
     labels)."""
     if entry.levels:

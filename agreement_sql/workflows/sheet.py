@@ -70,7 +70,7 @@ SHEET_COHEN: dict[str, Any] = {
     "slices": ["slice_0", "slice_1"], "bootstrap": False, "confusion_given": True,
     "weights": None, "weight_basis": "value", "weight_matrix": None, "domain": None,
     "marginals": "pairwise", "named_raters": 0, "pair_max_raters": False, "ci": False,
-    "variance": None, "unit_weights": None}
+    "variance": None, "unit_weights": None, "kappa_weights": "value_pairs"}
 
 CONVENTIONS = {
     "labels": "PASS/FAIL compared case-insensitively after trimming; an empty cell is a missing label",

@@ -2,13 +2,16 @@
 
 With w_kl = 1 - (s_k - s_l)^2 / span^2 every sum over pairs of categories splits into moments of
 the scores, so the counts form gathers Fleiss', Gwet's AC2, Brennan-Prediger's, the weighted
-percent agreement's and Conger's inputs at linear cost. Checked here:
+percent agreement's and Conger's inputs, and the pair coefficients' (Cohen, Light, Scott) pair
+tables, at linear cost. Checked here:
 - on generated data with few categories, the moments route equals the table-of-weights route
   (``value_pairs``) to 1e-12, values and standard errors, every coefficient it serves, by value
   and by position, with slices, missing ratings and the bootstrap;
 - Fleiss' quadratic kappa and its linearised standard error on 3,000 distinct values (above
   constants.MAX_VALUE_TABLE) against a hand formula in numpy (irrCAC fleiss.kappa.raw's
-  definitions, Gwet 2014 ch. 5: the full q x q weight matrix, never the moments);
+  definitions, Gwet 2014 ch. 5: the full q x q weight matrix, never the moments); Cohen's
+  quadratic kappa by position on as many values against scikit-learn's cohen_kappa_score (its
+  quadratic weights are by label index, (i - j)^2 / (q - 1)^2: weight_basis="position");
 - 20,000 distinct values under a 500 MB DuckDB memory limit: computed, where the table of
   weights alone is 4 * 10^8 rows;
 - the route record, and coefficients()' default set on scores with weights="quadratic".
@@ -28,7 +31,8 @@ import agreement_sql as ag
 from agreement_sql import routes, value_tables
 from _budget import examples
 
-SERVED = ["fleiss_kappa", "gwet_ac1", "brennan_prediger", "percent_agreement", "conger_kappa"]
+SERVED = ["fleiss_kappa", "gwet_ac1", "brennan_prediger", "percent_agreement", "conger_kappa",
+          "cohen_kappa", "scott_pi"]
 FIELDS = ("value", "observed_agreement", "chance_agreement", "se", "ci_low", "ci_high", "se0",
           "z", "p_value", "n_items", "n_categories")
 
@@ -45,7 +49,7 @@ def _run(alternative: str, call: Any) -> tuple[Any, list[dict[str, str]]]:
 
 def _compare(moments: dict[str, Any], pairs: dict[str, Any], where: str) -> None:
     for name in SERVED:
-        label = "gwet_ac2" if name == "gwet_ac1" else name
+        label = {"gwet_ac1": "gwet_ac2", "cohen_kappa": "light_kappa"}.get(name, name)
         a, b = moments.get(name) or moments.get(label), pairs.get(name) or pairs.get(label)
         assert a is not None and b is not None, (where, name, sorted(moments))
         for field in FIELDS:
@@ -226,12 +230,26 @@ def test_quadratic_coefficients_run_on_scores_and_the_others_stay_refused(monkey
     _, scores = _scores(80, 3, seed=6, decimals=2)
     found = ag.coefficients(scores, weights="quadratic")
     for name in ("fleiss_kappa", "gwet_ac2", "brennan_prediger", "percent_agreement",
-                 "conger_kappa"):
+                 "conger_kappa", "light_kappa"):
         assert found[name]["value"] is not None and not found[name].get("skipped"), name
-    # the pair coefficients still read a table of pairs of values: left out, and why
-    assert "distinct values" in found["cohen_kappa"]["skipped"]
+    assert not any(v.get("skipped") for v in found.values() if isinstance(v, dict)), found
+    # identity and linear weights have no moment form: refused, named
     for weights in ("linear", None):
         with pytest.raises(ag.OptionError, match="fleiss_kappa: .* distinct values"):
             ag.fleiss_kappa(scores, weights=weights)
-    with pytest.raises(ag.OptionError, match="distinct values"):
-        ag.cohen_kappa(scores, weights="quadratic", raters=["r0", "r1"])
+        with pytest.raises(ag.OptionError, match="cohen_kappa: .* distinct values"):
+            ag.cohen_kappa(scores, weights=weights, raters=["r0", "r1"])
+    assert ag.cohen_kappa(scores, weights="quadratic", raters=["r0", "r1"])["value"] is not None
+
+
+def test_cohen_quadratic_by_position_on_3000_distinct_values_matches_scikit_learn():
+    sklearn_metrics = pytest.importorskip("sklearn.metrics")
+    matrix, table = _scores(1700, 2, seed=8, decimals=3, missing=0.0)
+    assert len(np.unique(matrix)) > 3000
+    # scikit-learn: quadratic weights by label index over the labels either rater used
+    # (its labels must be discrete: each value's rank among the distinct values, same order)
+    codes = np.unique(matrix, return_inverse=True)[1].reshape(matrix.shape)
+    expected = sklearn_metrics.cohen_kappa_score(codes[:, 0], codes[:, 1], weights="quadratic")
+    got = ag.cohen_kappa(table, weights="quadratic", weight_basis="position")
+    assert got["route"][0]["kappa_weights"] == "moments"
+    assert got["value"] == pytest.approx(expected, rel=1e-10)

@@ -362,13 +362,22 @@ pair_totals AS (
 ),
 pair_margins AS (
   -- p_i. and p_.j for every domain category (0 when unused)
+  -- (each margin summed apart and joined by position: linear in the cells and categories)
   SELECT d.metric, d.rater_a, d.rater_b, d.position,
-         COALESCE(SUM(CASE WHEN c.pos_a = d.position THEN c.n_ab END), 0) / NULLIF(CAST(MIN(t.n_shared) AS DOUBLE), 0.0) AS p_row,
-         COALESCE(SUM(CASE WHEN c.pos_b = d.position THEN c.n_ab END), 0) / NULLIF(CAST(MIN(t.n_shared) AS DOUBLE), 0.0) AS p_col
+         COALESCE(r.n_row, 0) / NULLIF(CAST(t.n_shared AS DOUBLE), 0.0) AS p_row,
+         COALESCE(c.n_col, 0) / NULLIF(CAST(t.n_shared AS DOUBLE), 0.0) AS p_col
   FROM pair_domain AS d
   JOIN pair_totals AS t ON d.metric = t.metric AND d.rater_a = t.rater_a AND d.rater_b = t.rater_b
-  LEFT JOIN pair_counts AS c ON d.metric = c.metric AND d.rater_a = c.rater_a AND d.rater_b = c.rater_b AND (c.pos_a = d.position OR c.pos_b = d.position)
-  GROUP BY d.metric, d.rater_a, d.rater_b, d.position
+  LEFT JOIN (
+    SELECT metric, rater_a, rater_b, pos_a AS position, SUM(n_ab) AS n_row
+    FROM pair_counts
+    GROUP BY metric, rater_a, rater_b, pos_a
+  ) AS r ON d.metric = r.metric AND d.rater_a = r.rater_a AND d.rater_b = r.rater_b AND r.position = d.position
+  LEFT JOIN (
+    SELECT metric, rater_a, rater_b, pos_b AS position, SUM(n_ab) AS n_col
+    FROM pair_counts
+    GROUP BY metric, rater_a, rater_b, pos_b
+  ) AS c ON d.metric = c.metric AND d.rater_a = c.rater_a AND d.rater_b = c.rater_b AND c.position = d.position
 ),
 pair_rows AS (
   -- p_i. and w_i. = sum_j p_.j w_ij
@@ -461,17 +470,21 @@ cohen_pair_variance AS (
   JOIN cohen_pair_kappa AS k ON c.metric = k.metric AND c.rater_a = k.rater_a AND c.rater_b = k.rater_b
   GROUP BY c.metric, c.rater_a, c.rater_b
 ),
-cohen_pair_null_variance AS (
-  -- var0 = [sum_ij p_i. p_.j (w_ij - (w_i. + w_.j))^2 - p_e^2] / ((1 - p_e)^2 N)
+cohen_pair_null_sum AS (
+  -- sum_ij p_i. p_.j (w_ij - (w_i. + w_.j))^2
   SELECT r.metric, r.rater_a, r.rater_b,
-         (SUM(r.p_row * c.p_col * POWER(w.w - (r.w_row + c.w_col), 2))
-          - MIN(POWER(pk.p_e, 2)))
-         / NULLIF(MIN(POWER(1.0 - pk.p_e, 2) * pk.n_shared), 0.0) AS null_variance
+         SUM(r.p_row * c.p_col * POWER(w.w - (r.w_row + c.w_col), 2)) AS null_sum
   FROM pair_rows AS r
   JOIN pair_cols AS c ON r.metric = c.metric AND r.rater_a = c.rater_a AND r.rater_b = c.rater_b
   JOIN pair_weights AS w ON r.metric = w.metric AND r.rater_a = w.rater_a AND r.rater_b = w.rater_b AND w.pos_a = r.position AND w.pos_b = c.position
-  JOIN cohen_pair_kappa AS pk ON r.metric = pk.metric AND r.rater_a = pk.rater_a AND r.rater_b = pk.rater_b
   GROUP BY r.metric, r.rater_a, r.rater_b
+),
+cohen_pair_null_variance AS (
+  -- var0 = [sum_ij p_i. p_.j (w_ij - (w_i. + w_.j))^2 - p_e^2] / ((1 - p_e)^2 N)
+  SELECT s.metric, s.rater_a, s.rater_b,
+         (s.null_sum - POWER(pk.p_e, 2)) / NULLIF(POWER(1.0 - pk.p_e, 2) * pk.n_shared, 0.0) AS null_variance
+  FROM cohen_pair_null_sum AS s
+  JOIN cohen_pair_kappa AS pk ON s.metric = pk.metric AND s.rater_a = pk.rater_a AND s.rater_b = pk.rater_b
 ),
 cohen_kappa AS (
   -- two raters: the pair's kappa with its variance; more: Light's kappa, the mean over pairs
@@ -505,13 +518,18 @@ scott_shares AS (
   FROM pair_rows AS r
   JOIN pair_cols AS c ON r.metric = c.metric AND r.rater_a = c.rater_a AND r.rater_b = c.rater_b AND c.position = r.position
 ),
-scott_expected AS (
-  -- p_e = sum_kl w_kl pi_k pi_l
-  SELECT w.metric, w.rater_a, w.rater_b, SUM(w.w * a.pi_k * b.pi_k) AS p_e
+scott_expected_sum AS (
+  -- sum_kl w_kl x_k x_l
+  SELECT w.metric, w.rater_a, w.rater_b, SUM(w.w * a.pi_k * b.pi_k) AS qf
   FROM pair_weights AS w
   JOIN scott_shares AS a ON w.metric = a.metric AND w.rater_a = a.rater_a AND w.rater_b = a.rater_b AND a.position = w.pos_a
   JOIN scott_shares AS b ON w.metric = b.metric AND w.rater_a = b.rater_a AND w.rater_b = b.rater_b AND b.position = w.pos_b
   GROUP BY w.metric, w.rater_a, w.rater_b
+),
+scott_expected AS (
+  -- p_e = sum_kl w_kl pi_k pi_l
+  SELECT metric, rater_a, rater_b, qf AS p_e
+  FROM scott_expected_sum
 ),
 scott_pair_pi AS (
   -- pi = (p_o - p_e) / (1 - p_e); 1.0 when the raters used one and the same category
