@@ -95,5 +95,5 @@ def sql_constants() -> dict[str, Any]:
 # value-by-value tables (weights w_kl, coincidences over pairs of distinct values: quadratic in
 # the distinct values; docs/decisions/0019): a statement that needs one refuses above this many
 # distinct values (4M cells per metric), naming the way out; coefficients() leaves those
-# coefficients out, saying why
+# coefficients out, saying why (quadratic weights need no table: moments, routes.by_moments)
 MAX_VALUE_TABLE = 2_000

@@ -125,6 +125,10 @@ OPTIONS: dict[str, tuple[Check, str]] = {
     "alpha_distances": (_choice("value_pairs", "midranks"),
                         "ordinal alpha's sums in the counts form: over pairs of distinct values, "
                         "or from midranks (linear; docs/decisions/0019)"),
+    "kappa_weights": (_choice("value_pairs", "moments"),
+                      "the kappa family's sums over pairs of categories: from a table of weights "
+                      "per pair of positions, or (quadratic weights, counts form) from moments "
+                      "(linear; docs/decisions/0019)"),
     "rater_blocks": (lambda v: _count(v) and v <= RATER_BLOCKS,
                      "blocks of rater bits counted per unit (0: no in-statement duplicate check)"),
     "category_kinds": (_choice("number", "label", "mixed"),

@@ -103,6 +103,27 @@ DECISIONS: dict[str, Decision] = {d.name: d for d in (
                  "the distances of every pair of distinct values (the definition's sum)",
                  "ratio alpha, whose distance has no moment form; few distinct values"),
     )),
+    Decision("kappa_weights", "how the kappa family's sums over pairs of categories are gathered "
+             "with quadratic weights in the counts form (sql/_kappa_inputs.sql.j2)", (
+        Producer("moments", ("sql/_kappa_inputs.sql.j2#weighted_sums__moments",
+                             "sql/_pair_tables.sql.j2#pair_quadratic_form__moments",
+                             "sql/_pair_tables.sql.j2#pair_null_sum__moments"),
+                 "per-unit, per-category and per-margin moments of the scores rescaled to "
+                 "[0, 1]: with w_kl = 1 - (t_k - t_l)^2 every sum over pairs of categories "
+                 "(pa_i, T_w, Fleiss', Conger's and Scott's chance terms, a pair's w_i. and "
+                 "w_.j, Cohen's null variance) splits into moments (docs/decisions/0019)",
+                 "linear in the distinct values: Fleiss' quadratic kappa on 1M ratings with "
+                 "100k distinct values in 2.7 s, 617 MB, where the table of weights (10^10 "
+                 "rows) does not fit 3 GB (bench/scores.py fleiss_quadratic, "
+                 "docs/decisions/0019)"),
+        Producer("value_pairs", ("sql/_kappa_inputs.sql.j2#weighted_sums__value_pairs",
+                                 "sql/_pair_tables.sql.j2#pair_quadratic_form__value_pairs",
+                                 "sql/_pair_tables.sql.j2#pair_null_sum__value_pairs"),
+                 "a row of kappa_weights (pair_weights) per pair of domain positions (the "
+                 "definition's sum)",
+                 "any weights (identity, linear, a matrix), the wide form, an oriented "
+                 "matrix's pair tables"),
+    )),
     Decision("rater_bits", "how duplicates are found and raters counted (sql/_rater_codes.sql.j2)", (
         Producer("bits", ("sql/_rater_codes.sql.j2",),
                  "each rater a bit; a unit's raters the BIT_OR of its ratings' bits",
@@ -287,6 +308,8 @@ class Needs:
     level: str | None = None     # Krippendorff's alpha level the statement computes, if any
     moments: bool = False        # every statistic reads per-unit moments only (m_u, sum x,
                                  # sum x^2: interval alpha), which the sums form gathers
+    quadratic: bool = False      # quadratic-weighted kappa-family coefficients reading the
+                                 # units' inputs (sql/_kappa_inputs.sql.j2), which moments serve
     unit_weights: bool = False   # a weight per unit (scikit-learn's sample_weight=): the pair
                                  # counts sum the units' weights, which the rater patterns (units
                                  # alike, counted) do not keep, so the ratings' self-join counts
@@ -295,6 +318,23 @@ class Needs:
 # the statements that include sql/_alpha_sums.sql.j2 (they take the alpha_distances option;
 # tests/sqltemplates render each with its options, so a statement missing here fails there)
 ALPHA_SUMS_STATEMENTS = ("coefficients", "rater_diagnostics", "irr_report", "judge_agreement")
+
+# the statements that include sql/_kappa_inputs.sql.j2 through a route (they take the
+# kappa_weights option; the evaluation sheet's statement gives its own, always value_pairs)
+KAPPA_INPUTS_STATEMENTS = ("coefficients", "category_agreement")
+
+# the coefficient families whose sums over pairs of categories the moments serve (decision
+# kappa_weights): the rater-free kappas (Fleiss, AC2, Brennan-Prediger, percent agreement),
+# Conger's kappa, and the pair family's tables (Cohen, Scott, Light; sql/_pair_tables.sql.j2)
+MOMENTS_FAMILIES = ("kappa", "conger", "pair")
+
+
+def by_moments(family: str, weights: str | None, oriented: bool = False) -> bool:
+    """A coefficient of ``family`` with these weights has its sums over pairs of categories
+    gathered by moments in the counts form (decision ``kappa_weights``, :func:`decide`'s rule),
+    so it is not bound to a table of pairs of distinct values (agreement_sql.value_tables)."""
+    return weights == "quadratic" and not oriented and family in MOMENTS_FAMILIES
+
 
 # statements whose needs do not depend on the call's options (render's explain reads them)
 STATEMENT_NEEDS: dict[str, Needs] = {
@@ -313,6 +353,7 @@ class Route:
     rater_blocks: int = 0                             # rater bits, 0: none
     rater_patterns: bool = False
     alpha_distances: str = "value_pairs"              # DECISIONS["alpha_distances"]
+    kappa_weights: str = "value_pairs"                # DECISIONS["kappa_weights"]
     taken: tuple[tuple[str, str], ...] = ()           # (decision, alternative) for the record
     profile: Profile | None = field(default=None, compare=False, repr=False)
 
@@ -330,6 +371,8 @@ class Route:
             # alpha's distance is the level's unless a call gives one (docs/decisions/0028:
             # coefficients' statement_options; the workflows keep the level's)
             out.update(alpha_distances=self.alpha_distances, distance=None, distance_matrix=None)
+        if template in KAPPA_INPUTS_STATEMENTS:
+            out["kappa_weights"] = self.kappa_weights
         return out
 
     def params(self) -> dict[str, Any]:
@@ -403,6 +446,11 @@ def decide(profile: Profile, statement: str, needs: Needs = Needs(), *,
         # ordinal alpha from midranks: linear in the distinct values (decision 0019)
         distances = _chosen("alpha_distances", "midranks")
         taken["alpha_distances"] = distances
+    kappa_weights = "value_pairs"
+    if units == "counts" and needs.quadratic:
+        # quadratic weights from moments: linear in the distinct values (decision 0019)
+        kappa_weights = _chosen("kappa_weights", "moments")
+        taken["kappa_weights"] = kappa_weights
     checking = spec.on_duplicate in (None, "error")
     bits_fit = 0 < profile.n_raters <= MAX_BIT_RATERS
     bits = _chosen("rater_bits", "bits" if bits_fit else "none",
@@ -424,7 +472,8 @@ def decide(profile: Profile, statement: str, needs: Needs = Needs(), *,
         taken["rater_patterns"] = choice
     return Route(statement=statement, units=units, categories=categories, rater_blocks=blocks,
                  rater_patterns=patterns,
-                 alpha_distances=distances, taken=tuple(taken.items()), profile=profile)
+                 alpha_distances=distances, kappa_weights=kappa_weights,
+                 taken=tuple(taken.items()), profile=profile)
 
 
 def predict(profile: Profile, statement: str, needs: Needs = Needs()) -> Route:

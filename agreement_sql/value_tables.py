@@ -9,22 +9,32 @@ moment form; sql/_alpha_sums.sql.j2's value pairs) sum over pairs of distinct va
 which on continuous scores (100k distinct values: 10^10 cells) exhausts any memory. Above
 :data:`~agreement_sql.constants.MAX_VALUE_TABLE` distinct values such a coefficient is refused
 with an error naming the count and the way out, or, in ``coefficients()``'s default set, left
-out with the reason (a ``skipped`` entry).
+out with the reason (a ``skipped`` entry). Quadratic weights are the exception for the whole
+kappa family (the rater-free kappas, Conger's, and Cohen's, Light's and Scott's pair tables):
+every sum over pairs of categories splits into moments (routes decision ``kappa_weights``), so
+they run at any number of distinct values.
 """
 from __future__ import annotations
 
 from typing import Any, Sequence
 
+from . import routes
 from .constants import MAX_VALUE_TABLE
 from .errors import OptionError
 from .profile import Profile
 from .runner import query
 
 
-def needs_table(entry: Any, level: str | None, distance: str | None = None) -> bool:
-    """The coefficient sums over pairs of distinct values: every kappa-family entry, and alpha
-    at the ratio level or with a distance (docs/decisions/0028: d over every pair of labels)."""
-    return not entry.levels or level == "ratio" or distance is not None
+def needs_table(entry: Any, level: str | None, distance: str | None = None,
+                weights: str | None = None, oriented: bool = False) -> bool:
+    """The coefficient sums over pairs of distinct values: every kappa-family entry but those
+    whose quadratic-weighted sums the moments serve (agreement_sql.routes.by_moments: every
+    kappa-family coefficient with weights='quadratic'), and
+    alpha at the ratio level or with a distance (docs/decisions/0028: d over every pair of
+    labels)."""
+    if entry.levels:
+        return level == "ratio" or distance is not None
+    return not routes.by_moments(entry.family, weights, oriented)
 
 
 def distinct_values(profile: Profile) -> int:
@@ -49,11 +59,12 @@ def reason(n_values: int, level: str | None) -> str:
 
 
 def split(profile: Profile, entries: Sequence[Any], level: str | None, *,
-          leave_out: bool, distance: str | None = None) -> tuple[list[Any], dict[str, str]]:
+          leave_out: bool, distance: str | None = None, weights: str | None = None,
+          oriented: bool = False) -> tuple[list[Any], dict[str, str]]:
     """``entries`` that can run on ``profile``'s ratings, and the left-out ones with their
     reason (``leave_out``: coefficients()'s default set), or an OptionError naming the number
     of distinct values and the way out."""
-    bound = [e for e in entries if needs_table(e, level, distance)]
+    bound = [e for e in entries if needs_table(e, level, distance, weights, oriented)]
     if not bound or not profile.many_categories or profile.domain is not None:
         return list(entries), {}
     n_values = distinct_values(profile)

@@ -9,9 +9,12 @@ item with count, sum and sum of squares). The file (bench/.data/, written once) 
 latent score per item in 0..100 plus rater noise, rounded to 3 decimals: about 100k distinct
 values. Targets (issue #26): interval alpha <= 2x the floor, coefficients() <= 4x, each under
 1 GB. ``alpha_interval`` reads per-unit moments (the sums form), ``alpha_interval_counts`` the
-same with the counts form forced (the route it replaced); ``alpha_ordinal`` reads midranks (routes decision alpha_distances, docs/decisions/0019);
-``fleiss_quadratic`` and ``alpha_ratio`` sum over pairs of distinct values and are refused
-above constants.MAX_VALUE_TABLE (their line shows the error: what a caller gets).
+same with the counts form forced (the route it replaced); ``alpha_ordinal`` reads midranks
+(routes decision alpha_distances, docs/decisions/0019); ``fleiss_quadratic`` (and
+``coeffs_quadratic``: coefficients() with quadratic weights, whose rater-free kappas and
+Conger's kappa it computes) reads the moments of the scores (routes decision kappa_weights);
+``alpha_ratio`` sums over pairs of distinct values and is refused above
+constants.MAX_VALUE_TABLE (its line shows the error: what a caller gets).
 """
 from __future__ import annotations
 
@@ -70,6 +73,7 @@ MEASUREMENTS = (
     Measurement("alpha_ordinal", "agreement_sql:krippendorff_alpha", {"level": "ordinal"}),
     Measurement("alpha_nominal", "agreement_sql:krippendorff_alpha", {"level": "nominal"}),
     Measurement("fleiss_quadratic", "agreement_sql:fleiss_kappa", {"weights": "quadratic"}),
+    Measurement("coeffs_quadratic", "agreement_sql:coefficients", {"weights": "quadratic"}),
     Measurement("alpha_ratio", "agreement_sql:krippendorff_alpha", {"level": "ratio"}),
 )
 

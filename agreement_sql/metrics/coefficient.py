@@ -215,6 +215,8 @@ def needs(entries: Sequence[Any], opts: CoefficientOptions) -> routes.Needs:
                and opts.distance is None and not opts.oriented and opts.sample_weight is None)
     return routes.Needs(rater_identity=any(not rater_free(e) for e in entries) or opts.oriented,
                         counts_form=counts, unit_weights=opts.sample_weight is not None,
+                        quadratic=any(routes.by_moments(e.family, opts.weights, opts.oriented)
+                                      for e in entries),
                         level=opts.level if any(e.levels for e in entries) else None,
                         moments=moments)
 
@@ -268,10 +270,12 @@ def compute_on(spec: RatingsSpec, entries: Sequence[Any], *, opts: CoefficientOp
                 if opts.distance == "matrix" and any(e.levels for e in entries) else None)
     check_named_raters(spec, opts.raters, declared)
     kept, skipped = value_tables.split(profile, entries, opts.level, leave_out=leave_out,
-                                       distance=opts.distance)
+                                       distance=opts.distance, weights=opts.weights,
+                                       oriented=opts.oriented)
     if not kept:
         kept, skipped = value_tables.split(profile, entries, opts.level, leave_out=False,
-                                           distance=opts.distance)
+                                           distance=opts.distance, weights=opts.weights,
+                                           oriented=opts.oriented)
     entries = kept
     route = routes.decide(profile, "coefficients", needs(entries, opts))
     statement = _Statement(spec, profile, route, declared, matrix, opts,

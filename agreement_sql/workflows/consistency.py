@@ -72,7 +72,7 @@ NO_RELATIONS: dict[str, Any] = {"jsonl_rel": None, "lines_rel": None, "repeats_r
                                 "weights": None, "weight_basis": "value", "weight_matrix": None,
                                 "domain": None, "marginals": "pairwise", "named_raters": 0,
                                 "pair_max_raters": False, "ci": False, "variance": None,
-                                "unit_weights": None}
+                                "unit_weights": None, "kappa_weights": "value_pairs"}
 
 
 class _ReadInPython(Exception):

@@ -61,7 +61,8 @@ LABEL_METRIC = "label"              # the canonical ratings' one metric
 SHEET_FLEISS: dict[str, Any] = {
     "slices": ["slice_0", "slice_1"], "bootstrap": False, "form": "wide",
     "categories": ["label"] * len(LABELS), "category_kinds": "label", "ci": False, "domain": None,
-    "variance": None, "oriented": False, "weights": None, "weight_basis": "value", "weight_matrix": None}
+    "variance": None, "oriented": False, "weights": None, "weight_basis": "value", "weight_matrix": None,
+    "kappa_weights": "value_pairs"}
 # sql/sheet_pairs.sql.j2's Cohen's kappas: plain Cohen's kappa of each pair from the confusion
 # counts the statement counts (sql/_pairs.sql.j2 option confusion_given), unweighted, no
 # interval, keyed by (breakdown, level) like the canonical ratings
@@ -69,7 +70,7 @@ SHEET_COHEN: dict[str, Any] = {
     "slices": ["slice_0", "slice_1"], "bootstrap": False, "confusion_given": True,
     "weights": None, "weight_basis": "value", "weight_matrix": None, "domain": None,
     "marginals": "pairwise", "named_raters": 0, "pair_max_raters": False, "ci": False,
-    "variance": None, "unit_weights": None}
+    "variance": None, "unit_weights": None, "kappa_weights": "value_pairs"}
 
 CONVENTIONS = {
     "labels": "PASS/FAIL compared case-insensitively after trimming; an empty cell is a missing label",

@@ -96,12 +96,19 @@ CALLS: dict[str, Callable[[], Any]] = {
                                                ci_method="analytic", inference=inference)
                          for level in ("nominal", "interval") for inference in ("normal", "irrcac")],
     "tests": lambda: ag.coefficients(LIKERT, metric="metric", ci=0.95, inference="irrcac",
-                                     which=["fleiss", "gwet", "bp", "pa", "conger"]),
+                                     which=["fleiss_kappa", "gwet_ac1", "brennan_prediger",
+                                                    "percent_agreement", "conger_kappa"]),
     # a batch state of counts: summed as weighted rows, or expanded into ratings
     "state": lambda: ag.coefficients(STATE, level="interval"),
+    # quadratic weights on scores (the counts form): the kappas' sums over pairs of categories
+    # from moments, or from the table of weights (decision kappa_weights, docs/decisions/0019)
+    "kappa_moments": lambda: ag.coefficients(SCORES, weights="quadratic", ci=0.95,
+                                             ci_method="analytic",
+                                             which=["fleiss_kappa", "gwet_ac1", "brennan_prediger",
+                                                    "percent_agreement", "conger_kappa"]),
 }
-CHEAP = ("alpha_ordinal", "alpha_ordinal_scores", "alpha_interval", "cohen_named", "icc", "consistency", "alt_test",
-         "state")
+CHEAP = ("alpha_ordinal", "alpha_ordinal_scores", "alpha_interval", "cohen_named", "icc",
+         "consistency", "alt_test", "state", "kappa_moments")
 
 
 def _run(call: Callable[[], Any]) -> tuple[Any, list[dict[str, str]]]:

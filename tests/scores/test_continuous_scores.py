@@ -134,13 +134,14 @@ def _scores(n_units: int = 40) -> pa.Table:
 
 def test_table_bound_coefficients_refuse_above_the_declared_size(monkeypatch):
     monkeypatch.setattr(value_tables, "MAX_VALUE_TABLE", 100)
+    # linear weights have no moment form (quadratic ones do: tests/scores/test_quadratic_moments)
     with pytest.raises(ag.OptionError, match=r"fleiss_kappa: 120 distinct values: more than 100"
                                              r".*level='interval'.*bin the values"):
-        ag.fleiss_kappa(_scores(), weights="quadratic")
+        ag.fleiss_kappa(_scores(), weights="linear")
     with pytest.raises(ag.OptionError, match="krippendorff_alpha: 120 distinct values"):
         ag.krippendorff_alpha(_scores(), level="ratio")
     # at or below the size they run; the linear coefficients run at any size
-    assert ag.fleiss_kappa(_scores(30), weights="quadratic")["value"] is not None
+    assert ag.fleiss_kappa(_scores(30), weights="linear")["value"] is not None
     assert ag.krippendorff_alpha(_scores(), level="interval")["value"] is not None
     assert ag.krippendorff_alpha(_scores(), level="ordinal")["value"] is not None
 

@@ -49,6 +49,11 @@ CASES: dict[str, tuple[str, dict]] = {
     "coefficients--patterns-icc": ("coefficients", {"categories": "1,2,3,4,5",
                                                     "rater_patterns": True,
                                                     "icc_from_patterns": True, "rater_digits": 4}),
+    # quadratic weights in the counts form from moments (routes decision kappa_weights,
+    # docs/decisions/0019): no table of weights, every coefficient's sums from moments
+    "coefficients--counts-quadratic-moments": ("coefficients", {"weights": "quadratic",
+                                                                "ci": True,
+                                                                "kappa_weights": "moments"}),
     # category-wise agreement (sql/category_agreement.sql.j2) in the wide form, by metric
     "category_agreement--wide-by-metric": ("category_agreement", {"categories": "no,yes",
                                                                   "metric": "question"}),

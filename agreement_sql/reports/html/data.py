@@ -292,7 +292,7 @@ def _confusions(spec: RatingsSpec, scores: Mapping[str, PerMetricScore],
                       "confusion_given": False,
                       "weights": None, "weight_basis": "value", "weight_matrix": None, "ci": False,
                       "marginals": "pairwise", "variance": None, "part": "confusion",
-                      "unit_weights": None},
+                      "unit_weights": None, "kappa_weights": "value_pairs"},
                      {**spec.params(), "rater_0": a, "rater_1": b})
         for name in names:
             out[name] = [r for r in rows if r["metric"] == name]

@@ -317,13 +317,22 @@ pair_totals AS (
 ),
 pair_margins AS (
   -- p_i. and p_.j for every domain category (0 when unused)
+  -- (each margin summed apart and joined by position: linear in the cells and categories)
   SELECT d.metric, d.rater_a, d.rater_b, d.position,
-         COALESCE(SUM(CASE WHEN c.pos_a = d.position THEN c.n_ab END), 0) / NULLIF(CAST(MIN(t.n_shared) AS DOUBLE), 0.0) AS p_row,
-         COALESCE(SUM(CASE WHEN c.pos_b = d.position THEN c.n_ab END), 0) / NULLIF(CAST(MIN(t.n_shared) AS DOUBLE), 0.0) AS p_col
+         COALESCE(r.n_row, 0) / NULLIF(CAST(t.n_shared AS DOUBLE), 0.0) AS p_row,
+         COALESCE(c.n_col, 0) / NULLIF(CAST(t.n_shared AS DOUBLE), 0.0) AS p_col
   FROM pair_domain AS d
   JOIN pair_totals AS t ON d.metric = t.metric AND d.rater_a = t.rater_a AND d.rater_b = t.rater_b
-  LEFT JOIN pair_counts AS c ON d.metric = c.metric AND d.rater_a = c.rater_a AND d.rater_b = c.rater_b AND (c.pos_a = d.position OR c.pos_b = d.position)
-  GROUP BY d.metric, d.rater_a, d.rater_b, d.position
+  LEFT JOIN (
+    SELECT metric, rater_a, rater_b, pos_a AS position, SUM(n_ab) AS n_row
+    FROM pair_counts
+    GROUP BY metric, rater_a, rater_b, pos_a
+  ) AS r ON d.metric = r.metric AND d.rater_a = r.rater_a AND d.rater_b = r.rater_b AND r.position = d.position
+  LEFT JOIN (
+    SELECT metric, rater_a, rater_b, pos_b AS position, SUM(n_ab) AS n_col
+    FROM pair_counts
+    GROUP BY metric, rater_a, rater_b, pos_b
+  ) AS c ON d.metric = c.metric AND d.rater_a = c.rater_a AND d.rater_b = c.rater_b AND c.position = d.position
 ),
 pair_rows AS (
   -- p_i. and w_i. = sum_j p_.j w_ij
@@ -447,13 +456,18 @@ scott_shares AS (
   FROM pair_rows AS r
   JOIN pair_cols AS c ON r.metric = c.metric AND r.rater_a = c.rater_a AND r.rater_b = c.rater_b AND c.position = r.position
 ),
-scott_expected AS (
-  -- p_e = sum_kl w_kl pi_k pi_l
-  SELECT w.metric, w.rater_a, w.rater_b, agreement_fsum(w.w * a.pi_k * b.pi_k) AS p_e
+scott_expected_sum AS (
+  -- sum_kl w_kl x_k x_l
+  SELECT w.metric, w.rater_a, w.rater_b, agreement_fsum(w.w * a.pi_k * b.pi_k) AS qf
   FROM pair_weights AS w
   JOIN scott_shares AS a ON w.metric = a.metric AND w.rater_a = a.rater_a AND w.rater_b = a.rater_b AND a.position = w.pos_a
   JOIN scott_shares AS b ON w.metric = b.metric AND w.rater_a = b.rater_a AND w.rater_b = b.rater_b AND b.position = w.pos_b
   GROUP BY w.metric, w.rater_a, w.rater_b
+),
+scott_expected AS (
+  -- p_e = sum_kl w_kl pi_k pi_l
+  SELECT metric, rater_a, rater_b, qf AS p_e
+  FROM scott_expected_sum
 ),
 scott_pair_pi AS (
   -- pi = (p_o - p_e) / (1 - p_e); 1.0 when the raters used one and the same category
@@ -497,22 +511,34 @@ scott_pi AS (
   GROUP BY r.metric, r.n_raters, r.n_items, r.n_categories, r.n_paired_ratings
 )
 ,
-fleiss_kappa_expected AS (
-  -- p_e = sum_kl w_kl pi_k pi_l
-  SELECT w.metric, agreement_fsum(w.w * a.pi_k * b.pi_k) AS p_e
+fleiss_kappa_row_sums AS (
+  -- wx_k = sum_l w_kl x_l over the table of weights
+  SELECT w.metric, w.pos_k AS position,
+         agreement_fsum(w.w * s.pi_k) AS wx
   FROM kappa_weights AS w
-  JOIN kappa_shares AS a ON w.metric = a.metric AND a.position = w.pos_k
-  JOIN kappa_shares AS b ON w.metric = b.metric AND b.position = w.pos_l
-  GROUP BY w.metric
+  JOIN kappa_shares AS s ON w.metric = s.metric AND s.position = w.pos_l
+  GROUP BY w.metric, w.pos_k
+),
+fleiss_kappa_column_sums AS (
+  -- wx_k = sum_l w_lk x_l over the table of weights
+  SELECT w.metric, w.pos_l AS position,
+         agreement_fsum(w.w * s.pi_k) AS wx
+  FROM kappa_weights AS w
+  JOIN kappa_shares AS s ON w.metric = s.metric AND s.position = w.pos_k
+  GROUP BY w.metric, w.pos_l
 ),
 fleiss_kappa_item_weights AS (
   -- c_k = pibar_k = (sum_l w_kl pi_l + sum_l w_lk pi_l) / 2
-  SELECT w.metric, w.pos_k AS position,
-         agreement_fsum((w.w + t.w) * s.pi_k) / 2.0 AS c_k
-  FROM kappa_weights AS w
-  JOIN kappa_weights AS t ON w.metric = t.metric AND t.pos_k = w.pos_l AND t.pos_l = w.pos_k
-  JOIN kappa_shares AS s ON w.metric = s.metric AND s.position = w.pos_l
-  GROUP BY w.metric, w.pos_k
+  SELECT a.metric, a.position, (a.wx + b.wx) / 2.0 AS c_k
+  FROM fleiss_kappa_row_sums AS a
+  JOIN fleiss_kappa_column_sums AS b ON a.metric = b.metric AND b.position = a.position
+),
+fleiss_kappa_expected AS (
+  -- p_e = sum_kl w_kl pi_k pi_l = sum_k pi_k pibar_k
+  SELECT s.metric, agreement_fsum(s.pi_k * c.c_k) AS p_e
+  FROM kappa_shares AS s
+  JOIN fleiss_kappa_item_weights AS c ON s.metric = c.metric AND c.position = s.position
+  GROUP BY s.metric
 ),
 fleiss_kappa_value AS (
   SELECT s.metric, s.p_a, e.p_e,
@@ -575,25 +601,37 @@ conger_kappa_mean_shares AS (
   JOIN conger_kappa_r AS t ON s.metric = t.metric
   GROUP BY s.metric, s.cat
 ),
+conger_kappa_rater_sums AS (
+  -- wx_k = sum_l w_kl x_l over the table of weights
+  SELECT w.metric, s.rater, w.pos_k AS position,
+         agreement_fsum(w.w * s.p_gk) AS wx
+  FROM kappa_weights AS w
+  JOIN conger_kappa_shares AS s ON w.metric = s.metric AND s.cat = w.pos_l
+  GROUP BY w.metric, s.rater, w.pos_k
+),
 conger_kappa_rater_terms AS (
   -- per rater g and category k: p_gk, A_gk = sum_l w_kl p_gl and c_gk = r pbar_k - p_gk
-  SELECT s.metric, s.rater, s.cat, MIN(s.n_g) AS n_g, MIN(s.p_gk) AS p_gk,
-         agreement_fsum(w.w * l.p_gk) AS a_gk,
-         MIN(t.n_raters * b.pbar_k) - MIN(s.p_gk) AS c_gk
+  SELECT s.metric, s.rater, s.cat, s.n_g, s.p_gk, a.wx AS a_gk,
+         t.n_raters * b.pbar_k - s.p_gk AS c_gk
   FROM conger_kappa_shares AS s
-  JOIN kappa_weights AS w ON s.metric = w.metric AND w.pos_k = s.cat
-  JOIN conger_kappa_shares AS l ON s.metric = l.metric AND l.rater = s.rater AND l.cat = w.pos_l
+  JOIN conger_kappa_rater_sums AS a ON s.metric = a.metric AND a.rater = s.rater AND a.position = s.cat
   JOIN conger_kappa_mean_shares AS b ON s.metric = b.metric AND b.cat = s.cat
   JOIN conger_kappa_r AS t ON s.metric = t.metric
-  GROUP BY s.metric, s.rater, s.cat
+),
+conger_kappa_mean_sums AS (
+  -- wx_k = sum_l w_kl x_l over the table of weights
+  SELECT w.metric, w.pos_k AS position,
+         agreement_fsum(w.w * s.pbar_k) AS wx
+  FROM kappa_weights AS w
+  JOIN conger_kappa_mean_shares AS s ON w.metric = s.metric AND s.cat = w.pos_l
+  GROUP BY w.metric, w.pos_k
 ),
 conger_kappa_between AS (
-  -- B = sum_kl w_kl pbar_k pbar_l
-  SELECT w.metric, agreement_fsum(w.w * a.pbar_k * b.pbar_k) AS b_sum
-  FROM kappa_weights AS w
-  JOIN conger_kappa_mean_shares AS a ON w.metric = a.metric AND a.cat = w.pos_k
-  JOIN conger_kappa_mean_shares AS b ON w.metric = b.metric AND b.cat = w.pos_l
-  GROUP BY w.metric
+  -- B = sum_kl w_kl pbar_k pbar_l = sum_k pbar_k (sum_l w_kl pbar_l)
+  SELECT b.metric, agreement_fsum(b.pbar_k * w.wx) AS b_sum
+  FROM conger_kappa_mean_shares AS b
+  JOIN conger_kappa_mean_sums AS w ON b.metric = w.metric AND w.position = b.cat
+  GROUP BY b.metric
 ),
 conger_kappa_expected AS (
   -- p_e = B - (G - r B) / (r (r - 1)); T0 = sum_g sum_k c_gk A_gk

@@ -207,13 +207,22 @@ pair_totals AS (
 ),
 pair_margins AS (
   -- p_i. and p_.j for every domain category (0 when unused)
+  -- (each margin summed apart and joined by position: linear in the cells and categories)
   SELECT d.metric, d.rater_a, d.rater_b, d.position,
-         COALESCE(SUM(CASE WHEN c.pos_a = d.position THEN c.n_ab END), 0) / NULLIF(CAST(MIN(t.n_shared) AS DOUBLE), 0.0) AS p_row,
-         COALESCE(SUM(CASE WHEN c.pos_b = d.position THEN c.n_ab END), 0) / NULLIF(CAST(MIN(t.n_shared) AS DOUBLE), 0.0) AS p_col
+         COALESCE(r.n_row, 0) / NULLIF(CAST(t.n_shared AS DOUBLE), 0.0) AS p_row,
+         COALESCE(c.n_col, 0) / NULLIF(CAST(t.n_shared AS DOUBLE), 0.0) AS p_col
   FROM pair_domain AS d
   JOIN pair_totals AS t ON d.metric = t.metric AND d.rater_a = t.rater_a AND d.rater_b = t.rater_b
-  LEFT JOIN pair_counts AS c ON d.metric = c.metric AND d.rater_a = c.rater_a AND d.rater_b = c.rater_b AND (c.pos_a = d.position OR c.pos_b = d.position)
-  GROUP BY d.metric, d.rater_a, d.rater_b, d.position
+  LEFT JOIN (
+    SELECT metric, rater_a, rater_b, pos_a AS position, SUM(n_ab) AS n_row
+    FROM pair_counts
+    GROUP BY metric, rater_a, rater_b, pos_a
+  ) AS r ON d.metric = r.metric AND d.rater_a = r.rater_a AND d.rater_b = r.rater_b AND r.position = d.position
+  LEFT JOIN (
+    SELECT metric, rater_a, rater_b, pos_b AS position, SUM(n_ab) AS n_col
+    FROM pair_counts
+    GROUP BY metric, rater_a, rater_b, pos_b
+  ) AS c ON d.metric = c.metric AND d.rater_a = c.rater_a AND d.rater_b = c.rater_b AND c.position = d.position
 ),
 pair_rows AS (
   -- p_i. and w_i. = sum_j p_.j w_ij
@@ -306,17 +315,21 @@ cohen_pair_variance AS (
   JOIN cohen_pair_kappa AS k ON c.metric = k.metric AND c.rater_a = k.rater_a AND c.rater_b = k.rater_b
   GROUP BY c.metric, c.rater_a, c.rater_b
 ),
-cohen_pair_null_variance AS (
-  -- var0 = [sum_ij p_i. p_.j (w_ij - (w_i. + w_.j))^2 - p_e^2] / ((1 - p_e)^2 N)
+cohen_pair_null_sum AS (
+  -- sum_ij p_i. p_.j (w_ij - (w_i. + w_.j))^2
   SELECT r.metric, r.rater_a, r.rater_b,
-         (agreement_fsum(r.p_row * c.p_col * POWER(w.w - (r.w_row + c.w_col), 2))
-          - MIN(POWER(pk.p_e, 2)))
-         / NULLIF(MIN(POWER(1.0 - pk.p_e, 2) * pk.n_shared), 0.0) AS null_variance
+         agreement_fsum(r.p_row * c.p_col * POWER(w.w - (r.w_row + c.w_col), 2)) AS null_sum
   FROM pair_rows AS r
   JOIN pair_cols AS c ON r.metric = c.metric AND r.rater_a = c.rater_a AND r.rater_b = c.rater_b
   JOIN pair_weights AS w ON r.metric = w.metric AND r.rater_a = w.rater_a AND r.rater_b = w.rater_b AND w.pos_a = r.position AND w.pos_b = c.position
-  JOIN cohen_pair_kappa AS pk ON r.metric = pk.metric AND r.rater_a = pk.rater_a AND r.rater_b = pk.rater_b
   GROUP BY r.metric, r.rater_a, r.rater_b
+),
+cohen_pair_null_variance AS (
+  -- var0 = [sum_ij p_i. p_.j (w_ij - (w_i. + w_.j))^2 - p_e^2] / ((1 - p_e)^2 N)
+  SELECT s.metric, s.rater_a, s.rater_b,
+         (s.null_sum - POWER(pk.p_e, 2)) / NULLIF(POWER(1.0 - pk.p_e, 2) * pk.n_shared, 0.0) AS null_variance
+  FROM cohen_pair_null_sum AS s
+  JOIN cohen_pair_kappa AS pk ON s.metric = pk.metric AND s.rater_a = pk.rater_a AND s.rater_b = pk.rater_b
 ),
 cohen_kappa AS (
   -- two raters: the pair's kappa with its variance; more: Light's kappa, the mean over pairs

@@ -399,22 +399,34 @@ kappa_summary AS (
     ON t.metric = w.metric AND t.slice_0 = w.slice_0 AND t.replicate = w.replicate
 )
 ,
-fleiss_kappa_expected AS (
-  -- p_e = sum_kl w_kl pi_k pi_l
-  SELECT w.metric, w.slice_0, w.replicate, agreement_fsum(w.w * a.pi_k * b.pi_k) AS p_e
+fleiss_kappa_row_sums AS (
+  -- wx_k = sum_l w_kl x_l over the table of weights
+  SELECT w.metric, w.slice_0, w.replicate, w.pos_k AS position,
+         agreement_fsum(w.w * s.pi_k) AS wx
   FROM kappa_weights AS w
-  JOIN kappa_shares AS a ON w.metric = a.metric AND w.slice_0 = a.slice_0 AND w.replicate = a.replicate AND a.position = w.pos_k
-  JOIN kappa_shares AS b ON w.metric = b.metric AND w.slice_0 = b.slice_0 AND w.replicate = b.replicate AND b.position = w.pos_l
-  GROUP BY w.metric, w.slice_0, w.replicate
+  JOIN kappa_shares AS s ON w.metric = s.metric AND w.slice_0 = s.slice_0 AND w.replicate = s.replicate AND s.position = w.pos_l
+  GROUP BY w.metric, w.slice_0, w.replicate, w.pos_k
+),
+fleiss_kappa_column_sums AS (
+  -- wx_k = sum_l w_lk x_l over the table of weights
+  SELECT w.metric, w.slice_0, w.replicate, w.pos_l AS position,
+         agreement_fsum(w.w * s.pi_k) AS wx
+  FROM kappa_weights AS w
+  JOIN kappa_shares AS s ON w.metric = s.metric AND w.slice_0 = s.slice_0 AND w.replicate = s.replicate AND s.position = w.pos_k
+  GROUP BY w.metric, w.slice_0, w.replicate, w.pos_l
 ),
 fleiss_kappa_item_weights AS (
   -- c_k = pibar_k = (sum_l w_kl pi_l + sum_l w_lk pi_l) / 2
-  SELECT w.metric, w.slice_0, w.replicate, w.pos_k AS position,
-         agreement_fsum((w.w + t.w) * s.pi_k) / 2.0 AS c_k
-  FROM kappa_weights AS w
-  JOIN kappa_weights AS t ON w.metric = t.metric AND w.slice_0 = t.slice_0 AND w.replicate = t.replicate AND t.pos_k = w.pos_l AND t.pos_l = w.pos_k
-  JOIN kappa_shares AS s ON w.metric = s.metric AND w.slice_0 = s.slice_0 AND w.replicate = s.replicate AND s.position = w.pos_l
-  GROUP BY w.metric, w.slice_0, w.replicate, w.pos_k
+  SELECT a.metric, a.slice_0, a.replicate, a.position, (a.wx + b.wx) / 2.0 AS c_k
+  FROM fleiss_kappa_row_sums AS a
+  JOIN fleiss_kappa_column_sums AS b ON a.metric = b.metric AND a.slice_0 = b.slice_0 AND a.replicate = b.replicate AND b.position = a.position
+),
+fleiss_kappa_expected AS (
+  -- p_e = sum_kl w_kl pi_k pi_l = sum_k pi_k pibar_k
+  SELECT s.metric, s.slice_0, s.replicate, agreement_fsum(s.pi_k * c.c_k) AS p_e
+  FROM kappa_shares AS s
+  JOIN fleiss_kappa_item_weights AS c ON s.metric = c.metric AND s.slice_0 = c.slice_0 AND s.replicate = c.replicate AND c.position = s.position
+  GROUP BY s.metric, s.slice_0, s.replicate
 ),
 fleiss_kappa_null AS (
   -- var0 = 2 [(sum p q)^2 - sum p q (q - p)] / ((sum p q)^2 n m (m - 1)), one m for every unit
