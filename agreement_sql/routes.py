@@ -562,8 +562,8 @@ def layout_reader(profile: Profile, needs: Needs, *, bootstrap: bool) -> str:
     else:
         wide = bool(profile.categories) and needs.counts_form is None
         bits = 0 < profile.n_raters <= MAX_BIT_RATERS
-        patterns = (not needs.rater_identity
-                    or 0 < profile.n_raters <= pattern_capacity(len(profile.categories)))
+        patterns = wide and (not needs.rater_identity
+                             or 0 < profile.n_raters <= pattern_capacity(len(profile.categories)))
         can = can and wide and bits and patterns
     return _chosen("layout_cells", "cells" if can else "expanded",
                    ("cells", "expanded") if can else ("expanded",))
