@@ -217,3 +217,40 @@ def test_peers_worked_examples_through_the_oracle() -> None:
     kappa = a.cohen_kappa(table, layout="table")
     assert kappa["n_items"] == int(table.to_numpy().sum()) == 100
     assert layout_reading(kappa) == {"cells"}
+
+
+def test_the_cells_register_no_numbers_and_a_large_expansion_is_refused(monkeypatch):
+    # decision 0022: read by its cells, a table registers no numbers relation (which an
+    # expansion of 1e9 units would make 1e9 rows long); a call that must expand a cell larger
+    # than constants.MAX_EXPANDED_CELL (a bootstrap) is refused, naming the way out
+    from agreement_sql.constants import MAX_EXPANDED_CELL
+    from agreement_sql.engine.duckdb import DuckDBSession
+
+    registered: list[str] = []
+    register = DuckDBSession.register_arrow
+
+    def spy(self, table, kind):
+        registered.append(kind)
+        return register(self, table, kind)
+
+    monkeypatch.setattr(DuckDBSession, "register_arrow", spy)
+    n = 10 ** 9                                   # sum of the cells: 1e9 units
+    big = pd.DataFrame([[4 * n // 10, n // 10], [n // 10, 4 * n // 10]], columns=["yes", "no"],
+                       index=pd.Index(["yes", "no"], name="category"))
+    kappa = a.cohen_kappa(big, layout="table", ci=0.95, ci_method="analytic")
+    # two raters of 1e9 units, p_o = 0.8, p_e = 0.5: kappa 0.6 (Cohen 1960); Fleiss, Cohen &
+    # Everitt's (1969) variance by hand: [sum_i p_ii ((1 - p_e) - (p_i. + p_.i)(1 - p_o))^2
+    # + (1 - p_o)^2 sum_{i != j} p_ij (p_i. + p_.j)^2 - (p_o p_e - 2 p_e + p_o)^2] / (n (1 - p_e)^4)
+    # = [0.8 * 0.09 + 0.04 * 0.2 - 0.04] / (0.0625 n) = 0.64 / n, se = 0.8 / sqrt(n)
+    assert kappa["value"] == pytest.approx(0.6, abs=1e-12)
+    assert kappa["se"] == pytest.approx(0.8 / n ** 0.5, rel=1e-9)
+    assert (kappa["n_items"], kappa["n_rows"], kappa["n_raters"]) == (n, 2 * n, 2)
+    assert layout_reading(kappa) == {"cells"} and "numbers" not in registered
+    assert 4 * n // 10 > MAX_EXPANDED_CELL
+    with pytest.raises(a.OptionError, match="ci_method='analytic'"):
+        a.cohen_kappa(big, layout="table", ci=0.95, ci_method="bootstrap", n_boot=10)
+    assert "numbers" not in registered
+    small = pd.DataFrame([[5, 1], [2, 4]], columns=["yes", "no"],
+                         index=pd.Index(["yes", "no"], name="category"))
+    a.cohen_kappa(small, layout="table", ci=0.95, ci_method="bootstrap", n_boot=10)
+    assert "numbers" in registered           # the spy sees an expansion when one is taken
