@@ -48,6 +48,13 @@ MISSING_MARKERS = ("na", "n/a", "#n/a", "null", "none", "nil")
 # bootstrap: replicates are numbered with five decimal digits (sql/_replicates.sql.j2)
 MAX_N_BOOT = 100_000
 
+# counts and contingency tables (docs/decisions/0022): a table is expanded into ratings (the
+# route's "expanded" reading: the bootstrap, the statements that count rows) only while its
+# largest cell is at most this many; the numbers 0 .. cell - 1 are registered from Python (8
+# bytes each) and each count becomes that many rows. Beyond it the call is refused, naming the
+# cells' reading (ci_method="analytic", the coefficient functions) as the way out.
+MAX_EXPANDED_CELL = 100_000_000
+
 # the workshop report: seed 001's rating range for questions without a declared scale
 SEED_RATING_RANGE = (0.0, 5.0)
 LIKERT_DEFAULT = (1.0, 5.0)

@@ -103,11 +103,15 @@ OPTIONS: dict[str, tuple[Check, str]] = {
     "unit_from_row": (_bool, "no item column: a row's position (from 0) is its unit, or its "
                              "contingency table row's category is the column at that position"),
     "numbers": (_opt_str, "a registered relation of k = 0 .. n - 1 (counts expanded into ratings)"),
+    "cells": (_bool, "a contingency table read by its cells: each nonzero cell one unit whose "
+                     "two rows carry w, the units it stands for; the per-unit pass weighs its "
+                     "patterns by w (docs/decisions/0022)"),
     # incremental batches (sql/batch_state, merge_states, state_meta, state_ratings;
     # docs/decisions/0029)
     "with_raters": (_bool, "a batch state keeps each rating's rater (section unit_ratings)"),
-    "state_weighted": (_bool, "a batch state's counts read as weighted rows, not expanded: the "
-                              "statements sum w where they count rows (docs/decisions/0029)"),
+    "state_weighted": (_bool, "a batch state's counts, or a counts table's cells, read as "
+                              "weighted rows, not expanded: the statements sum w where they "
+                              "count rows (docs/decisions/0029, 0022)"),
     "state_sources": (_str_list, "the states a merge adds (registered relations)"),
     "state_groups": (_str_list, "a state's slice columns (group_<column>), read as slice_0 .."),
     "anonymous": (_bool, "a state's rows are counts per unit and value (section unit_values): "

@@ -60,6 +60,10 @@ class RatingsSpec:
     layout_columns: tuple[str, ...] = ()    # wide: rater columns; counts, table: categories
     unit_from_row: bool = False             # no item column: a row's position is its unit
     numbers: str | None = None              # counts, table: k = 0 .. the largest cell - 1
+    # a contingency table read by its cells, each one unit of weight w (decision layout_cells,
+    # docs/decisions/0022; a counts table read so is state_weighted instead)
+    cells: bool = False
+    max_cell: int = 0                       # counts, table: the largest cell (layout_profile)
     # set-valued labels: every rating a set of elements joined by this separator, read as its
     # canonical text (sql/_ratings.sql.j2; docs/decisions/0028); None: ratings as they are
     set_separator: str | None = None
@@ -119,6 +123,7 @@ class RatingsSpec:
             "layout_columns": list(self.layout_columns),
             "unit_from_row": self.unit_from_row,
             "numbers": self.numbers,
+            "cells": self.cells,
             "set_separator": self.set_separator is not None,
             "state_groups": list(self.state_groups),
             "state_weighted": self.state_weighted,
@@ -358,15 +363,53 @@ def _prepare_layout(session: Session, relation: Relation, layout: Layout, *, ite
                        default_metric=value, on_duplicate=on_duplicate, metric_label=metric,
                        layout=kind, layout_columns=columns, unit_from_row=unit_from_row)
     if kind in ("counts", "table") and check_cells:
-        spec = _with_numbers(spec)
+        spec = _checked_cells(spec)
     return spec
 
 
-def _with_numbers(spec: RatingsSpec) -> RatingsSpec:
-    """Check a counts or contingency table's cells (sql/layout_profile.sql.j2) and register the
-    numbers its expansion joins (k = 0 .. the largest cell - 1)."""
+def by_cells(spec: RatingsSpec) -> bool:
+    """``spec`` is a counts or contingency table not yet expanded into ratings: its cells can
+    be read once each with their multiplicity (agreement_sql.routes.layout_reader)."""
+    return spec.layout in ("counts", "table") and not spec.canonical and spec.numbers is None
+
+
+def read_by_cells(spec: RatingsSpec) -> RatingsSpec:
+    """``spec`` (a counts or contingency table) read by its nonzero cells, each once with its
+    multiplicity w (sql/_ratings.sql.j2#layout_cells__cells): a counts table's cells as
+    weighted ratings (state_weighted, as a batch state's counts), a contingency table's as
+    weighted units (cells). Nothing is registered: the cost follows the cells."""
+    if spec.layout == "counts":
+        return replace(spec, state_weighted=True)
+    return replace(spec, cells=True)
+
+
+def expanded_layout(spec: RatingsSpec) -> RatingsSpec:
+    """``spec`` (a counts or contingency table) expanded into long ratings, materialised once:
+    the numbers its expansion joins (k = 0 .. the largest cell - 1) registered now, when the
+    route takes the expansion (docs/decisions/0022). Any other spec as it is."""
+    if not by_cells(spec):
+        return spec
     import pyarrow as pa
 
+    from .constants import MAX_EXPANDED_CELL
+    if spec.max_cell > MAX_EXPANDED_CELL:
+        raise OptionError(
+            f"{spec.relation.description}: this call reads the {spec.layout} table as one "
+            f"rating row per count, and a cell holds {spec.max_cell:,} (more than "
+            f"{MAX_EXPANDED_CELL:,}, the most a cell is expanded for); the coefficient "
+            "functions read a counts or contingency table by its cells, without expanding it, "
+            "with an analytic interval (ci_method='analytic': the bootstrap resamples units "
+            "one by one) and, for a contingency table, at most 16 categories and no "
+            "conger_kappa interval (docs/decisions/0022)")
+
+    numbers = spec.session.register_arrow(
+        pa.table({"k": pa.array(range(spec.max_cell), type=pa.int64())}), "numbers")
+    return materialize(replace(spec, numbers=numbers, cells=False, state_weighted=False))
+
+
+def _checked_cells(spec: RatingsSpec) -> RatingsSpec:
+    """Check a counts or contingency table's cells (sql/layout_profile.sql.j2) and note the
+    largest (the numbers an expansion joins, registered only when one is taken)."""
     from .errors import InvalidRatingError, SourceError
     from .runner import query
 
@@ -388,10 +431,7 @@ def _with_numbers(spec: RatingsSpec) -> RatingsSpec:
             f"row's category must be square (row i is the category of column i), but it has "
             f"{n_rows} rows and {len(spec.layout_columns)} columns; name the row-category column "
             "with item=")
-    top = int(summary["max_count"] or 0)
-    numbers = spec.session.register_arrow(pa.table({"k": pa.array(range(top), type=pa.int64())}),
-                                          "numbers")
-    return replace(spec, numbers=numbers)
+    return replace(spec, max_cell=int(summary["max_count"] or 0))
 
 
 def materialize(spec: RatingsSpec) -> RatingsSpec:

@@ -198,6 +198,27 @@ DECISIONS: dict[str, Decision] = {d.name: d for d in (
                  "statements that count rows rather than sum counts: the bootstrap's "
                  "replicates resample rows, and every statement but the coefficients'"),
     )),
+    Decision("layout_cells", "how a counts or contingency table (layout='counts' | 'table') "
+             "is read (sql/_ratings.sql.j2, docs/decisions/0022)", (
+        Producer("cells", ("sql/_ratings.sql.j2#layout_cells__cells",
+                           "sql/_units.sql.j2#units__wide"),
+                 "each nonzero cell once with its multiplicity w: a counts cell as w ratings of "
+                 "its category (the weighted rows of a batch state), a table cell as one unit "
+                 "of raters A and B standing for w units, whose rater patterns the per-unit "
+                 "pass weighs by w; nothing registered, nothing expanded",
+                 "the cost follows the cells: a 2 x 2 table of 1e9 units and a counts table of "
+                 "1e8 ratings a cell within 2x the same tables of 10 units, where the "
+                 "expansion took 10x at 1e6 units (bench/cells.py, bench/README.md 'Counts and "
+                 "contingency tables')"),
+        Producer("expanded", ("sql/_ratings.sql.j2#layout_cells__expanded",
+                              "sql/materialize_ratings.sql.j2"),
+                 "every count joined with the registered numbers 0 .. the largest cell - 1 into "
+                 "that many long ratings, materialised once",
+                 "the statements the cells cannot feed: the bootstrap (its replicates resample "
+                 "units one by one), a table's counts form (Conger's variance, more than 16 "
+                 "categories, distance=), a duplicate policy, and every statement but the "
+                 "coefficients' (the workflows, the ICC, the reports)"),
+    )),
     Decision("consistency_input", "how consistency() reads a merged pairs JSONL", (
         Producer("engine_lines", ("sql/consistency.sql.j2",),
                  "DuckDB's JSON Lines reader, flattened once into a temporary table",
@@ -425,16 +446,21 @@ def decide(profile: Profile, statement: str, needs: Needs = Needs(), *,
     averaging = spec.on_duplicate == "mean"
     wide_possible = needs.wide and bool(profile.categories) and not averaging
     units = "wide" if wide_possible and needs.counts_form is None else "counts"
+    # a contingency table read by its cells (layout_reader) weighs units that only the wide
+    # form's packed patterns carry: no other per-unit alternative is taken, not even forced
+    by_cells = spec.cells
+    if spec.layout in ("counts", "table"):
+        taken["layout_cells"] = "cells" if spec.cells or spec.state_weighted else "expanded"
     # per-unit moments alone (interval alpha) need no counts table: the sums form, where the
     # counts form would be taken (the wide form's patterns are cheaper on few categories)
-    sums_possible = needs.moments and needs.wide and needs.counts_form is None
+    sums_possible = needs.moments and needs.wide and needs.counts_form is None and not by_cells
     if units == "counts" and sums_possible:
         units = "sums"
     # a statement that needs the counts form (needs.counts_form says why) never takes the wide
     # one, not even forced: its statistic would read inputs the wide form does not hold
     possible = (("wide",) if wide_possible and needs.counts_form is None else ()) + ("counts",) \
         + (("sums",) if sums_possible else ())
-    units = _chosen("units", units, possible)
+    units = _chosen("units", units, (units,) if by_cells else possible)
     if needs.wide:
         taken["units"] = units
     categories: tuple[tuple[str, Any], ...] = ()
@@ -454,6 +480,7 @@ def decide(profile: Profile, statement: str, needs: Needs = Needs(), *,
     checking = spec.on_duplicate in (None, "error")
     bits_fit = 0 < profile.n_raters <= MAX_BIT_RATERS
     bits = _chosen("rater_bits", "bits" if bits_fit else "none",
+                   ("bits",) if bits_fit and by_cells else
                    ("bits", "none") if bits_fit else ("none",))
     blocks = 0
     if bits == "bits":
@@ -467,6 +494,7 @@ def decide(profile: Profile, statement: str, needs: Needs = Needs(), *,
                 and 0 < profile.n_raters <= pattern_capacity(len(categories)))
     if needs.rater_identity:
         choice = _chosen("rater_patterns", "patterns" if patterns else "ratings",
+                         ("patterns",) if patterns and by_cells else
                          ("patterns", "ratings") if patterns else ("ratings",))
         patterns = choice == "patterns"
         taken["rater_patterns"] = choice
@@ -578,6 +606,32 @@ def state_reader(bootstrap: bool, rater_identity: bool = False) -> str:
     can = not bootstrap and not rater_identity
     return _chosen("state_rows", "counts" if can else "ratings",
                    ("counts", "ratings") if can else ("ratings",))
+
+
+def layout_reader(profile: Profile, needs: Needs, *, bootstrap: bool) -> str:
+    """How the coefficients statement reads a counts or contingency table (``profile``: the
+    ratings profile read by its cells, agreement_sql.ratings.read_by_cells): ``cells``, each
+    nonzero cell once with its multiplicity, where every input of the statement is a sum over
+    unit or rater patterns, else ``expanded`` into ratings (docs/decisions/0022). A counts
+    table's cells are a batch state's weighted rows (either per-unit form serves them); a
+    contingency table's weigh units, which only the wide form's packed patterns carry, so it
+    needs the wide form (at most 16 categories, no reason for the counts form), its two raters
+    as rater bits, and rater patterns where a statistic needs rater identity. Neither serves
+    the bootstrap (its replicates resample units one by one), a duplicate policy or weights
+    per unit."""
+    spec = profile.spec
+    can = (not bootstrap and spec.on_duplicate in (None, "error") and not needs.unit_weights
+           and needs.wide)
+    if spec.layout == "counts":
+        can = can and not needs.rater_identity
+    else:
+        wide = bool(profile.categories) and needs.counts_form is None
+        bits = 0 < profile.n_raters <= MAX_BIT_RATERS
+        patterns = wide and (not needs.rater_identity
+                             or 0 < profile.n_raters <= pattern_capacity(len(profile.categories)))
+        can = can and wide and bits and patterns
+    return _chosen("layout_cells", "cells" if can else "expanded",
+                   ("cells", "expanded") if can else ("expanded",))
 
 
 def consistency_reader(engine_reads: bool) -> str:

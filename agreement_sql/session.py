@@ -15,7 +15,7 @@ from dataclasses import replace
 
 from .errors import OptionError
 from .engine import Relation
-from .ratings import RatingsSpec, _has, materialize, prepare
+from .ratings import RatingsSpec, _has, by_cells, expanded_layout, materialize, prepare
 from .sources import Layout, check_layout, layout_source
 from . import routes, states
 
@@ -40,7 +40,8 @@ def ratings_session(source: Any, *, con: Any = None, item: Any = "item", rater: 
                     layout: Layout | str | None = None,
                     needs_raters: str | None = None,
                     set_separator: str | None = None,
-                    state_counts: bool = False) -> Iterator[RatingsSpec]:
+                    state_counts: bool = False,
+                    layout_cells: bool = False) -> Iterator[RatingsSpec]:
     """Yield the :class:`RatingsSpec` of ``source``; drop every generated relation on exit.
 
     ``copy``: read the source once into a temporary canonical table first (None: when reading
@@ -56,6 +57,10 @@ def ratings_session(source: Any, *, con: Any = None, item: Any = "item", rater: 
     ``state_counts``: the
     caller can read a batch state's counts as weighted rows (agreement_sql.states.weighted;
     the coefficient functions), so such a state is not expanded here.
+    ``layout_cells``: the caller chooses how a counts or contingency table is read (its cells
+    once each, or expanded: agreement_sql.routes.layout_reader; the coefficient functions), so
+    such a table is neither expanded nor copied here; any other caller gets it expanded into
+    ratings and materialised (agreement_sql.ratings.expanded_layout).
     """
     shape = layout if isinstance(layout, Layout) else check_layout(layout)
     source, shape, default_item = layout_source(source, shape)
@@ -103,6 +108,11 @@ def ratings_session(source: Any, *, con: Any = None, item: Any = "item", rater: 
             spec = replace(spec, set_separator=set_separator)
         if ordered:
             spec = replace(spec, with_row_number=True)
+        if by_cells(spec):
+            if not (layout_cells and not copy and not ordered):
+                spec = expanded_layout(spec)
+            yield spec
+            return
         if copy or ordered or (copy is None and (spec.struct_fields or not relation.cheap_scan
                                       or spec.on_duplicate in ("first", "last")
                                       or spec.layout != "long")):

@@ -23,7 +23,7 @@ from .. import routes, value_tables
 from ..public import public
 from ..markers import marker_conventions
 from ..profile import Profile, read_profile
-from ..ratings import RatingsSpec
+from ..ratings import RatingsSpec, by_cells, expanded_layout, read_by_cells
 from ..runner import query
 from ..session import ratings_session
 from ..sources import Layout, check_layout
@@ -150,7 +150,8 @@ def compute(entries: Sequence[Any], source: Any, *, item: Any, rater: Any, value
     with ratings_session(source, con=con, item=item, rater=rater, value=value, metric=metric,
                          group_by=group_by, on_duplicate=on_duplicate, missing=missing,
                          layout=layout, needs_raters=", ".join(needs) or None,
-                         set_separator=set_separator, state_counts=True) as spec:
+                         set_separator=set_separator, state_counts=True,
+                         layout_cells=True) as spec:
         return compute_on(spec, entries, opts=opts, cap_pairs=cap_pairs,
                           default_method=default_method)
 
@@ -249,7 +250,21 @@ def compute_on(spec: RatingsSpec, entries: Sequence[Any], *, opts: CoefficientOp
         spec = states.weighted(spec) if reader == "counts" else states.expanded(spec)
     session = spec.session
     declared = register_domain(session, opts.categories, any_order=opts.labels)
-    profile = read_profile(spec, domain=declared)
+    if by_cells(spec):
+        # a counts or contingency table: read by its cells where the statement's inputs are all
+        # sums over patterns, else expanded into ratings (routes.layout_reader, decision 0022)
+        cells = read_by_cells(spec)
+        profile = read_profile(cells, domain=declared)
+        bootstrap = opts.interval.bootstrap or (
+            default_method and opts.interval.analytic
+            and any(bootstrap_by_default(e, opts) for e in entries))
+        if routes.layout_reader(profile, needs(entries, opts), bootstrap=bootstrap) == "cells":
+            spec = cells
+        else:
+            spec = expanded_layout(spec)
+            profile = read_profile(spec, domain=declared)
+    else:
+        profile = read_profile(spec, domain=declared)
     numbers, what = _numbers_needed(entries, opts)
     profile.check(numbers=numbers, what=what, outside_domain_left_out=opts.labels)
     unit_weights = (register_unit_weights(spec, opts.sample_weight)

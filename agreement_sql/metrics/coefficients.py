@@ -89,6 +89,7 @@ def coefficients(source: Any, *, item: str = "item", rater: str = "rater", value
     Without ``metric``/``group_by``: ``{name: result}``. Otherwise a list with, per metric (and
     slice), ``{"metric": ..., "group": ..., "coefficients": {name: result}}``.
     """
+    from ..ratings import by_cells, expanded_layout
     from ..session import ratings_session
     from .icc import icc_on, icc_results
 
@@ -122,7 +123,8 @@ def coefficients(source: Any, *, item: str = "item", rater: str = "rater", value
                          group_by=group_by, on_duplicate=on_duplicate, missing=missing,
                          layout=shape_,
                          needs_raters=None if default else ", ".join(needs) or None,
-                         set_separator=set_separator, state_counts=True) as spec:
+                         set_separator=set_separator, state_counts=True,
+                         layout_cells=True) as spec:
         if default and spec.state == "unit_values":
             # a batch state without raters: every rater-free coefficient, as for layout='counts'
             entries = [e for e in entries if rater_free(e)]
@@ -136,6 +138,11 @@ def coefficients(source: Any, *, item: str = "item", rater: str = "rater", value
             check_oriented(computed, computed.by_key())
         iccs: dict[tuple[Any, ...], Any] = {}
         profile = computed.profile if computed is not None and computed.domain is None else None
+        if want_icc and by_cells(spec) and (computed is None or computed.icc_rows is None) and (
+                with_icc or computed is None or computed.profile.totals["n_labels"] == 0):
+            # the ICC's own statement counts ratings: a table expanded for it (decision 0022)
+            spec = expanded_layout(spec)
+            profile = None
         if want_icc:
             if profile is None:
                 from ..profile import read_profile

@@ -73,6 +73,14 @@ SETS = pa.table({"rater": ["c1", "c2", "c3", "c1", "c2", "c3", "c1", "c2", "c1",
 K2011_INTERVAL = {(c, k): float((c - k) ** 2) for c in range(1, 6) for k in range(1, 6)}
 
 
+# a contingency table (rows rater A's categories, named by a column) and a counts table: read
+# by their cells, each once with its count (docs/decisions/0022), on every engine
+TABLE_3X3 = pa.table({"category": ["1", "2", "3"], "1": [22, 4, 2], "2": [5, 30, 7],
+                      "3": [1, 6, 23]})
+COUNTS = pa.table({"unit": ["u1", "u2", "u3", "u4"], "low": [3, 0, 2, 1], "mid": [1, 4, 2, 0],
+                   "high": [0, 0, 1, 3]})
+
+
 def alt_form(form: str, call: Callable[[Any], Any]) -> Callable[[Any], Any]:
     """``call`` with alt_test's form forced (routes.forcing(alt_test=...)), on both engines."""
     def run(con: Any) -> Any:
@@ -188,6 +196,14 @@ def random_cases() -> list[Case]:
             RANDOM_ALT, metric="metric", judges=["r3", "r4"], con=con))),
         ("random-alt-test-cells", alt_form("cells", lambda con: a.alt_test(
             RANDOM_ALT, metric="metric", judges=["r4"], scoring="neg_rmse", con=con))),
+    ]
+    cases += [
+        ("layout-table-cohen-cells", lambda con: a.cohen_kappa(
+            TABLE_3X3, layout="table", item="category", ci=0.95, ci_method="analytic", con=con)),
+        ("layout-table-coefficients-cells", lambda con: a.coefficients(
+            TABLE_3X3, layout="table", item="category", con=con)),
+        ("layout-counts-coefficients-cells", lambda con: a.coefficients(
+            COUNTS, layout="counts", item="unit", ci=0.95, ci_method="analytic", con=con)),
     ]
     cases.append(("random-duplicates-mean", lambda con: a.coefficients(
         RANDOM_DUPS, metric="metric", group_by="batch", level="interval", on_duplicate="mean", con=con)))

@@ -8,10 +8,13 @@ the adapter's convention says; a table cell (a, b) of n: n units rated a by rate
 rater "B") and the package reads those rows by its long route. Values and standard errors equal
 to 1e-12, the counts (n_items, n_ratings, n_raters) exactly.
 
-This is the differential test the cells producer of decision 0022 is to be held to: when it
-exists, each call below runs once more with the cells route forced (routes.forcing) and
-compared the same way. Today it holds the long expansion to an oracle it does not share code
-with, on tables hypothesis draws (zeros, empty rows and columns, a single category used).
+It is also the differential test of the cells producer (decision 0022, routes decision
+``layout_cells``): each layout call runs by its default route (the cells, each nonzero cell
+read once with its multiplicity, where the call allows) and once more with
+``routes.forcing(layout_cells="expanded")`` (every count expanded into long rows, the route
+before the producer existed), compared the same way; and both against the long rows, an
+oracle that shares no code with either reading. Tables hypothesis draws: zeros, empty rows and
+columns, a single category used.
 """
 from __future__ import annotations
 
@@ -21,6 +24,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import agreement_sql as a
+from agreement_sql import routes
 
 from ._data import irrcac_cont3x3, irrcac_distrib6
 
@@ -109,7 +113,26 @@ def same_coefficients(from_layout: dict, from_long: dict, what: str) -> None:
         same(from_layout[name], from_long[name], f"{what} {name}")
 
 
-def counts_agree(table: pd.DataFrame) -> None:
+def layout_reading(result: dict) -> set[str]:
+    """The layout_cells alternatives a result's statements took."""
+    first = result if "route" in result else next(iter(result.values()))
+    return {entry["layout_cells"] for entry in first["route"] if "layout_cells" in entry}
+
+
+def by_both_readings(call, compare, what: str, cells: bool = True) -> dict:
+    """``call()`` by its default route and with the expansion forced: the same numbers (1e-12,
+    the counts exactly) and, when ``cells``, the default read the cells (else it expanded, as
+    the call needs: Conger's variance on a table reads the counts form)."""
+    got = call()
+    with routes.forcing(layout_cells="expanded"):
+        expanded = call()
+    assert layout_reading(expanded) == {"expanded"}, what
+    assert layout_reading(got) == ({"cells"} if cells else {"expanded"}), (what, got)
+    compare(got, expanded, f"{what} (cells against expanded)")
+    return got
+
+
+def counts_agree(table: pd.DataFrame, full: bool = True) -> None:
     """Every rater-free coefficient with its analytic interval in one coefficients() call (the
     counts form: Conger's variance is not asked), and fleiss_kappa alone (the wide form)."""
     long = counts_to_long(table)
@@ -117,23 +140,55 @@ def counts_agree(table: pd.DataFrame) -> None:
     # identity ones by default (tests/peers/test_layouts.py), so both are asked for the same
     free = {"which": ["fleiss_kappa", "gwet_ac1", "brennan_prediger", "percent_agreement",
                       "krippendorff_alpha"], **CI}
-    same_coefficients(a.coefficients(table, layout="counts", **free),
+    same_coefficients(by_both_readings(lambda: a.coefficients(table, layout="counts", **free),
+                                       same_coefficients, "counts coefficients"),
                       a.coefficients(long, **free), "counts coefficients")
-    same(a.fleiss_kappa(table, layout="counts"), a.fleiss_kappa(long), "counts fleiss")
+    if not full:
+        return
+    same(by_both_readings(lambda: a.fleiss_kappa(table, layout="counts"), same, "counts fleiss"),
+         a.fleiss_kappa(long), "counts fleiss")
+    for name in ("fleiss_kappa", "gwet_ac1", "krippendorff_alpha"):
+        # each function alone with its analytic interval
+        function = getattr(a, name)
+        same(by_both_readings(lambda: function(table, layout="counts", **CI), same,
+                              f"counts {name}"),
+             function(long, **CI), f"counts {name}")
 
 
-def table_agrees(table: pd.DataFrame) -> None:
+def table_agrees(table: pd.DataFrame, full: bool = True) -> None:
     """Every coefficient with its analytic interval (the counts form), the quadratic-weighted
     ones on the table's category order, and cohen_kappa alone (the wide form, rater
     patterns)."""
     long = table_to_long(table)
-    same_coefficients(a.coefficients(table, layout="table", **CI), a.coefficients(long, **CI),
-                      "table coefficients")
+    # coefficients()' default set on two raters' labels but Conger's kappa
+    without_conger = ["cohen_kappa", "scott_pi", "fleiss_kappa", "gwet_ac1", "brennan_prediger",
+                      "percent_agreement", "bangdiwala_b", "krippendorff_alpha"]
+    same_coefficients(by_both_readings(
+        lambda: a.coefficients(table, layout="table", which=without_conger, **CI),
+        same_coefficients, "table coefficients by cells"),
+        a.coefficients(long, which=without_conger, **CI), "table coefficients by cells")
+    if not full:
+        return
+    # every coefficient with an analytic interval: Conger's variance reads the counts form,
+    # which a table's cells do not feed, so this call expands (routes.layout_reader)
+    same_coefficients(by_both_readings(lambda: a.coefficients(table, layout="table", **CI),
+                                       same_coefficients, "table coefficients", cells=False),
+                      a.coefficients(long, **CI), "table coefficients")
+    same_coefficients(by_both_readings(lambda: a.coefficients(table, layout="table"),
+                                       same_coefficients, "table coefficients, no interval"),
+                      a.coefficients(long), "table coefficients, no interval")
     weighted = {"which": ["cohen_kappa", "scott_pi", "gwet_ac1", "brennan_prediger"],
                 "weights": "quadratic", "categories": list(table.columns), **CI}
-    same_coefficients(a.coefficients(table, layout="table", **weighted),
+    same_coefficients(by_both_readings(lambda: a.coefficients(table, layout="table", **weighted),
+                                       same_coefficients, "table weighted"),
                       a.coefficients(long, **weighted), "table weighted")
-    same(a.cohen_kappa(table, layout="table"), a.cohen_kappa(long), "table cohen")
+    same(by_both_readings(lambda: a.cohen_kappa(table, layout="table"), same, "table cohen"),
+         a.cohen_kappa(long), "table cohen")
+    for name in ("cohen_kappa", "fleiss_kappa", "gwet_ac1", "krippendorff_alpha"):
+        function = getattr(a, name)
+        same(by_both_readings(lambda: function(table, layout="table", **CI), same,
+                              f"table {name}"),
+             function(long, **CI), f"table {name}")
 
 
 @pytest.mark.slow  # about 1 s a call on 2 shared cores, 6 calls an example; CI runs it
@@ -154,7 +209,48 @@ def test_peers_worked_examples_through_the_oracle() -> None:
     # irrCAC's distrib6raters (counts, 15 units x 6 raters) and cont3x3abstractors (a 3 x 3
     # table of 100 units): the layouts and the test's own expansion give the same numbers;
     # their published values are held by tests/peers/test_irrcac.py
+    # (the default run's share: one coefficients() call each, by both readings; the slow
+    # tests run every call)
     counts, table = irrcac_distrib6(), irrcac_cont3x3()
-    counts_agree(counts)
-    table_agrees(table)
-    assert a.cohen_kappa(table, layout="table")["n_items"] == int(table.to_numpy().sum()) == 100
+    counts_agree(counts, full=False)
+    table_agrees(table, full=False)
+    kappa = a.cohen_kappa(table, layout="table")
+    assert kappa["n_items"] == int(table.to_numpy().sum()) == 100
+    assert layout_reading(kappa) == {"cells"}
+
+
+def test_the_cells_register_no_numbers_and_a_large_expansion_is_refused(monkeypatch):
+    # decision 0022: read by its cells, a table registers no numbers relation (which an
+    # expansion of 1e9 units would make 1e9 rows long); a call that must expand a cell larger
+    # than constants.MAX_EXPANDED_CELL (a bootstrap) is refused, naming the way out
+    from agreement_sql.constants import MAX_EXPANDED_CELL
+    from agreement_sql.engine.duckdb import DuckDBSession
+
+    registered: list[str] = []
+    register = DuckDBSession.register_arrow
+
+    def spy(self, table, kind):
+        registered.append(kind)
+        return register(self, table, kind)
+
+    monkeypatch.setattr(DuckDBSession, "register_arrow", spy)
+    n = 10 ** 9                                   # sum of the cells: 1e9 units
+    big = pd.DataFrame([[4 * n // 10, n // 10], [n // 10, 4 * n // 10]], columns=["yes", "no"],
+                       index=pd.Index(["yes", "no"], name="category"))
+    kappa = a.cohen_kappa(big, layout="table", ci=0.95, ci_method="analytic")
+    # two raters of 1e9 units, p_o = 0.8, p_e = 0.5: kappa 0.6 (Cohen 1960); Fleiss, Cohen &
+    # Everitt's (1969) variance by hand: [sum_i p_ii ((1 - p_e) - (p_i. + p_.i)(1 - p_o))^2
+    # + (1 - p_o)^2 sum_{i != j} p_ij (p_i. + p_.j)^2 - (p_o p_e - 2 p_e + p_o)^2] / (n (1 - p_e)^4)
+    # = [0.8 * 0.09 + 0.04 * 0.2 - 0.04] / (0.0625 n) = 0.64 / n, se = 0.8 / sqrt(n)
+    assert kappa["value"] == pytest.approx(0.6, abs=1e-12)
+    assert kappa["se"] == pytest.approx(0.8 / n ** 0.5, rel=1e-9)
+    assert (kappa["n_items"], kappa["n_rows"], kappa["n_raters"]) == (n, 2 * n, 2)
+    assert layout_reading(kappa) == {"cells"} and "numbers" not in registered
+    assert 4 * n // 10 > MAX_EXPANDED_CELL
+    with pytest.raises(a.OptionError, match="ci_method='analytic'"):
+        a.cohen_kappa(big, layout="table", ci=0.95, ci_method="bootstrap", n_boot=10)
+    assert "numbers" not in registered
+    small = pd.DataFrame([[5, 1], [2, 4]], columns=["yes", "no"],
+                         index=pd.Index(["yes", "no"], name="category"))
+    a.cohen_kappa(small, layout="table", ci=0.95, ci_method="bootstrap", n_boot=10)
+    assert "numbers" in registered           # the spy sees an expansion when one is taken

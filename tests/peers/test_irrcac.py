@@ -78,6 +78,8 @@ def test_table_documented_output():
     assert (round(plain["value"], 5), round(plain["se"], 5)) == (0.84933, 0.04322)
     assert (round(quadratic["value"], 5), round(quadratic["se"], 5)) == (0.94024, 0.01792)
     assert quadratic["conventions"]["variance"].startswith("irrcac_table")
+    # the 100 units read as the table's 9 cells (docs/decisions/0022)
+    assert [r["layout_cells"] for r in plain["route"] + quadratic["route"]] == ["cells", "cells"]
 
 
 def test_table_variance_default_is_the_raw_divisor():

@@ -28,6 +28,8 @@ def test_fleiss_kappa_from_a_counts_table():
     assert ours["value"] == pytest.approx(expected, abs=1e-12)
     # 15 subjects x 6 ratings: n_rows counts the ratings, the raters are the 6 per subject
     assert (ours["n_rows"], ours["n_ratings"], ours["n_raters"]) == (90, 90, 6)
+    # read by its cells, each once with its count (docs/decisions/0022)
+    assert [r["layout_cells"] for r in ours["route"]] == ["cells"]
 
 
 def test_randolph_kappa_is_brennan_prediger():
@@ -64,6 +66,8 @@ def test_cohens_kappa_from_a_contingency_table(wt):
     assert ours["raters"] == ["A", "B"]
     assert ours["n_items"] == table.sum()
     assert ours["n_rows"] == 2 * table.sum()           # two ratings per unit
+    # read by its cells, each one unit of weight n (docs/decisions/0022)
+    assert [r["layout_cells"] for r in ours["route"]] == ["cells"]
 
 
 def test_cohens_kappa_asymmetric_weights_keep_their_orientation():

@@ -70,6 +70,12 @@ def _state() -> str:
 
 STATE = _state()
 
+# peers' counts and contingency tables (docs/decisions/0022): read by their cells by default,
+# expanded into ratings when layout_cells="expanded" is forced
+from peers._data import irrcac_cont3x3, irrcac_distrib6  # noqa: E402
+
+TABLE, COUNTS = irrcac_cont3x3(), irrcac_distrib6()
+
 # name -> call: together they take every decision of routes.DECISIONS
 CALLS: dict[str, Callable[[], Any]] = {
     "coefficients": lambda: ag.coefficients(LIKERT, metric="metric", ci=0.9, n_boot=30),
@@ -106,9 +112,12 @@ CALLS: dict[str, Callable[[], Any]] = {
                                              ci_method="analytic",
                                              which=["fleiss_kappa", "gwet_ac1", "brennan_prediger",
                                                     "percent_agreement", "conger_kappa"]),
+    # a contingency table and a counts table, each read by its cells or expanded
+    "layouts": lambda: [ag.cohen_kappa(TABLE, layout="table", ci=0.95, ci_method="analytic"),
+                        ag.fleiss_kappa(COUNTS, layout="counts", ci=0.95, ci_method="analytic")],
 }
 CHEAP = ("alpha_ordinal", "alpha_ordinal_scores", "alpha_interval", "cohen_named", "icc",
-         "consistency", "alt_test", "state", "kappa_moments")
+         "consistency", "alt_test", "state", "kappa_moments", "layouts")
 
 
 def _run(call: Callable[[], Any]) -> tuple[Any, list[dict[str, str]]]:
