@@ -18,8 +18,9 @@ Every macro body is a statement rendered from the templates (agreement_sql.rende
 the builder ``agreement-sql render`` uses), never a hand-written copy, with the input checks a
 Python call applies before it runs (rendering.CHECKS: NULL keys, unusable numbers, labels where
 numbers are needed, a rater rating a unit twice, more raters than the rater bits hold) carried
-by the statement through DuckDB's ``error()``: a bad input stops the query with a message
-naming the row. The caller's columns are read by their type as the API reads them (the kind
+through DuckDB's ``error()``: a bad input stops the query with a message naming the row. The
+row checks run in the query that finds the call's route, once per call (:data:`ROUTE_CHECKS`);
+the rest in the statement of the route that serves the ratings. The caller's columns are read by their type as the API reads them (the kind
 "typed" of sql/_ratings.sql.j2: DuckDB's ``typeof`` is folded when the call is planned, so one
 reading runs), and one statement serves a metric column or none (option metric_switch).
 
@@ -176,12 +177,23 @@ def _create(name: str, rendered: Any, params: dict[str, Any]) -> str:
     return f"CREATE OR REPLACE MACRO {name}({', '.join(args)}) AS TABLE\n{body}"
 
 
-def _rendered(template: str, **options: Any) -> tuple[Any, dict[str, Any]]:
+# the checks a route's statement carries itself (rendering.CHECKS): the row checks (NULL keys,
+# unusable numbers) run once per call in the query that finds the route
+# (sql/route_found.sql.j2), over the same rows, before any route's statement can be served; a
+# row check in a statement's filter kept DuckDB from simplifying it (10M ratings: Fleiss' wide
+# statement 1.34 s with them, 1.03 s without, bench/README.md "DuckDB table macros"). Labels are
+# refused by a statement that needs numbers, on the routes that can meet one: the wide route
+# serves only ratings that are whole numbers of the scale.
+ROUTE_CHECKS = {"wide": ("duplicates",), "counts": ("duplicates", "labels"),
+                "blocks": ("duplicates", "labels")}
+
+
+def _rendered(template: str, checks: Any = True, **options: Any) -> tuple[Any, dict[str, Any]]:
     from .rendering import statement
 
     rendered, params = statement(
         template, dialect=MACRO_DIALECT, relation=INPUT, item="item", rater="rater",
-        value="value", metric="metric", metric_switch=True, checks=True,
+        value="value", metric="metric", metric_switch=True, checks=checks,
         value_kinds=["typed"], id_kinds=TYPED_IDS, **options)
     params.update(scale_low=float(SCALE[0]), scale_high=float(SCALE[1]))
     return rendered, params
@@ -213,7 +225,8 @@ def inner_macros(macro: Macro) -> Iterator[tuple[str, str]]:
     for values in product(*(c for _, c in macro.choices)):
         combo = dict(zip(keys, values))
         for route in ROUTES:
-            rendered, params = _rendered(macro.template, **_route_options(route, macro.template),
+            rendered, params = _rendered(macro.template, ROUTE_CHECKS[route.name],
+                                         **_route_options(route, macro.template),
                                          **{k: v for k, v in combo.items() if v is not None})
             name = _inner_name(macro, combo, route)
             yield name, _create(name, rendered, params)

@@ -76,7 +76,7 @@ and with :func:`_template_params` for a template's own (``$rater_i``, ``$trace_i
 """
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Collection, Sequence
 
 from .constants import MAX_WIDE_CATEGORIES
 from .dialects import DIALECTS, Dialect, script_dialect
@@ -236,12 +236,14 @@ def checks_for(template: str, options: dict[str, Any]) -> list[str]:
 def statement(name: str, *, dialect: "str | Dialect" = "duckdb", relation: str = "ratings",
               item: str = "item", rater: str = "rater", value: str = "value",
               metric: str | None = None, group_by: Sequence[str] | None = None,
-              checks: bool = False, script: bool = False,
+              checks: bool | Collection[str] = False, script: bool = False,
               **choices: Any) -> tuple[Rendered, dict[str, Any]]:
     """The rendered statement for ``name`` and the parameter values a call would bind.
 
     ``checks``: the statement carries the input checks (:data:`CHECKS`; it stops, naming the
-    row, on input a Python call refuses); ``script``: parameters in the form the dialect's
+    row, on input a Python call refuses); given as names, only those of them it would carry
+    (the macros' statements leave the row checks to the query that finds their route,
+    agreement_sql/macros.py); ``script``: parameters in the form the dialect's
     client sets by hand (agreement_sql.dialects.script_dialect), for a printed rendering.
     """
     from .registry import REGISTRY, lookup
@@ -310,7 +312,8 @@ def statement(name: str, *, dialect: "str | Dialect" = "duckdb", relation: str =
         if key in defaults:
             options[key] = defaults[key]
     if checks and "checks" in wanted and "checks" not in choices:
-        options["checks"] = checks_for(template, options)
+        options["checks"] = [c for c in checks_for(template, options)
+                             if checks is True or c in checks]
     unknown = sorted(set(options) - wanted)
     for key in unknown:
         if key in choices:

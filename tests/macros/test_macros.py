@@ -125,6 +125,51 @@ def test_a_bad_input_stops_the_macro_naming_the_row(con, rows, expected):
         ag.krippendorff_alpha(con.sql("SELECT * FROM bad").arrow(), level="interval")
 
 
+# bad rows on inputs the wide route would serve (whole numbers of the scale) and on inputs the
+# counts route would (labels): the row checks run in the query that finds the route
+# (agreement_sql/macros.py ROUTE_CHECKS), before any route's statement is served
+BAD_ROWS = {
+    "null_item_wide": ("(1, 'a', 1.0), (NULL, 'b', 2.0), (2, 'a', 1.0), (2, 'b', 1.0)",
+                       "MissingKeyError"),
+    "null_rater_labels": ("(1, 'a', 'x'), (1, NULL, 'y'), (2, 'a', 'x'), (2, 'b', 'x')",
+                          "MissingKeyError"),
+    "inf_wide": ("(1, 'a', 1.0), (1, 'b', 'inf'::DOUBLE), (2, 'a', 1.0), (2, 'b', 2.0)",
+                 "InvalidRatingError: the rating inf"),
+    "duplicate_wide": ("(1, 'a', 1.0), (1, 'a', 2.0), (1, 'b', 2.0), (2, 'b', 2.0)",
+                       "DuplicateRatingError: a rater rated"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_ROWS))
+def test_every_macro_refuses_a_bad_row_on_any_route(con, case):
+    rows, expected = BAD_ROWS[case]
+    table = f"bad_{case}"
+    con.execute(f"CREATE OR REPLACE TEMP TABLE {table} AS SELECT * FROM (VALUES {rows}) "
+                "AS t(item, rater, value)")
+    # every public macro in the full run; by default the cases share them out (tests/_budget.py)
+    names = [m.name for m in public_macros() if m.name != "irr_summary"]
+    for name in share(names, sorted(BAD_ROWS).index(case), len(BAD_ROWS)):
+        with pytest.raises(duckdb.Error, match="agreement-sql: .*" + expected):
+            con.sql(f"SELECT * FROM {name}('{table}')").fetchall()
+
+
+def test_the_route_statements_leave_the_row_checks_to_the_route_query():
+    """The row checks are written once per call, in the found query every public macro
+    materialises first; a route's statement keeps the per-unit duplicate check (and labels
+    where numbers are needed, off the wide route, which serves numbers of the scale only)."""
+    from agreement_sql.macros import FOUND, found_macros, inner_macros, public_macro
+
+    (_, found), = found_macros()
+    for check in ("MissingKeyError", "is not a usable number"):
+        assert check in found
+    for macro in public_macros():
+        assert f"agreement_found AS MATERIALIZED (SELECT * FROM {FOUND}(" in public_macro(macro)
+        for name, create in inner_macros(macro):
+            assert "MissingKeyError" not in create and "is not a usable number" not in create, name
+            if name.endswith("__wide"):
+                assert "is not a number" not in create, name
+
+
 def test_an_unknown_choice_is_an_error(con):
     with pytest.raises(duckdb.Error, match="level must be nominal"):
         con.sql(f"SELECT * FROM krippendorff_alpha('{K2011}', level := 'bogus')").fetchall()
