@@ -20,9 +20,10 @@ Python call applies before it runs (rendering.CHECKS: NULL keys, unusable number
 numbers are needed, a rater rating a unit twice, more raters than the rater bits hold) carried
 through DuckDB's ``error()``: a bad input stops the query with a message naming the row. The
 row checks run in the query that finds the call's route, once per call (:data:`ROUTE_CHECKS`);
-the rest in the statement of the route that serves the ratings. The caller's columns are read by their type as the API reads them (the kind
-"typed" of sql/_ratings.sql.j2: DuckDB's ``typeof`` is folded when the call is planned, so one
-reading runs), and one statement serves a metric column or none (option metric_switch).
+the rest in the statement of the route that serves the ratings. The caller's columns are read
+by their type as the API reads them (the kind "typed" of sql/_ratings.sql.j2: DuckDB's
+``typeof`` is folded when the call is planned, so one reading runs), and one statement serves a
+metric column or none (option metric_switch).
 
 Routes (docs/decisions/0018, measured in bench/README.md). A macro has no profile step, so it
 renders the statement once per route of :data:`ROUTES` (agreement_sql/routes.py's vocabulary:
@@ -35,11 +36,16 @@ numbers, fixed when the macro is rendered (unused ones count 0 and are not in an
 where the API's are the categories its profile found.
 
 Structure options that vary per call (alpha's ``level``, the ``weights``) are rendered once per
-choice and route into an inner macro (``agreement_sql_<name>__<choice>__<route>``), and the
-public macro dispatches: a UNION ALL of the inner macros, each under a filter on the call's
-constant arguments, which DuckDB's optimizer removes before anything runs but the chosen
-choice's routes; an unknown choice is an ``error()``. DuckDB binds every branch before it removes
-them: a call's planning grows with the choices times the routes (0.3-0.4 s, bench/README.md).
+choice, each choice's statement the UNION ALL of its routes' statements (:func:`choice_statement`),
+and the public macro runs the chosen one with ``query()``: its argument, a CASE over the call's
+constant arguments whose branches are the package's statement texts, is folded before DuckDB
+binds anything, so only the chosen choice's routes are planned (before, a UNION ALL of every
+choice's inner macros was bound and optimised whole: 10 statements for Fleiss, 13 for alpha).
+The texts hold no value of the caller's: they read the public macro's CTEs, the caller's rows
+(``agreement_input``, picked from the source's row struct by the column arguments), the call's
+values (``agreement_args``: the metric name of a value column, whether a metric column is
+given) and the route found (``agreement_found``). An unknown choice is an ``error()`` raised
+when the CASE is folded.
 
 Writing: this is the one command that writes into a database on purpose. It creates or
 replaces only macros that carry the package's comment (``COMMENT ON MACRO``); an existing
@@ -61,8 +67,8 @@ from .registry import REGISTRY
 COMMENT = "agreement-sql"
 INPUT = "agreement_input"                       # the relation the rendered statements read
 MACRO_DIALECT = replace(DUCKDB, param_form="agreement_p_{}")
-# the inner macros' own parameters (prefixed: a macro parameter would capture a column reference
-# of the same name in its body)
+# the route query macro's own parameters (prefixed: a macro parameter would capture a column
+# reference of the same name in its body)
 INNER_ARGS = ("agreement_src", "agreement_item", "agreement_rater", "agreement_value",
               "agreement_metric")
 WEIGHTS = (None, "linear", "quadratic")
@@ -132,17 +138,21 @@ def public_macros() -> list[Macro]:
     return out
 
 
-def _inner_name(macro: Macro, combo: dict[str, Any], route: MacroRoute) -> str:
-    parts = [str(combo[k]) if combo[k] is not None else "none" for k, _ in macro.choices]
-    return "__".join(["agreement_sql_" + macro.name, *parts, route.name])
-
-
-def _source_query() -> str:
+def _source_query(src: str = "agreement_src") -> str:
     """The caller's source as DuckDB's query() reads it: a query as it is, else a relation or
     file name as one quoted identifier (a table, a view, or a file DuckDB's replacement scan
     reads: Parquet, CSV, JSON, a glob)."""
-    return ("query(CASE WHEN regexp_matches(agreement_src, '^\\s*(select|from|with)\\b', 'i') "
-            "THEN agreement_src ELSE CONCAT('FROM \"', replace(agreement_src, '\"', '\"\"'), '\"') END)")
+    return (f"query(CASE WHEN regexp_matches({src}, '^\\s*(select|from|with)\\b', 'i') "
+            f"THEN {src} ELSE CONCAT('FROM \"', replace({src}, '\"', '\"\"'), '\"') END)")
+
+
+def _input(src: str, item: str, rater: str, value: str, metric: str, inline: str) -> str:
+    """The CTE ``agreement_input``: the caller's rows, their columns picked from the source's
+    row struct by the macro's column arguments (the metric column is read only when the call
+    names one: option metric_switch)."""
+    return (f"{INPUT} AS {inline} (\n  SELECT r[{item}] AS \"item\", r[{rater}] AS \"rater\", "
+            f"r[{value}] AS \"value\", r[{metric}] AS \"metric\"\n"
+            f"  FROM {_source_query(src)} AS r\n)")
 
 
 def _splice(sql: str) -> str:
@@ -152,11 +162,8 @@ def _splice(sql: str) -> str:
     if sql.count(marker) != 1:
         raise AssertionError("a macro's statement must open one top-level WITH")
     head, body = sql.split(marker, 1)
-    # the metric column (read only when the call names one: option metric_switch)
-    metric = ", r[agreement_metric] AS \"metric\""
-    source = (f"{INPUT} AS {MACRO_DIALECT.inline} (\n  SELECT r[agreement_item] AS \"item\", r[agreement_rater] AS \"rater\", "
-              f"r[agreement_value] AS \"value\"{metric}\n  FROM {_source_query()} AS r\n),\n")
-    return head + marker + source + body
+    source = _input(*INNER_ARGS, MACRO_DIALECT.inline)
+    return head + marker + source + ",\n" + body
 
 
 def _literal(value: Any) -> str:
@@ -164,11 +171,10 @@ def _literal(value: Any) -> str:
 
 
 def _create(name: str, rendered: Any, params: dict[str, Any]) -> str:
-    """The CREATE statement of an inner macro: the rendered statement with the source spliced
-    in, its parameters the macro's (with the values a call would bind as defaults)."""
+    """The CREATE statement of a macro of one rendered statement (the route query): the source
+    spliced in, its parameters the macro's (with the values a call would bind as defaults)."""
     args = list(INNER_ARGS)
-    # every inner macro takes the metric name of a value column and whether a metric column
-    # is given, so the dispatch passes the same arguments to each
+    # the metric name of a value column and whether a metric column is given come first
     for p in ["default_metric", "metric_given"] + [q for q in rendered.params
                                                    if q not in ("default_metric", "metric_given")]:
         value = {"default_metric": "value", "metric_given": False}.get(p, params.get(p))
@@ -218,65 +224,88 @@ def _route_options(route: MacroRoute, template: str) -> dict[str, Any]:
                else {})}
 
 
-def inner_macros(macro: Macro) -> Iterator[tuple[str, str]]:
-    """(name, CREATE statement) of each inner macro: one rendered statement per choice and
-    route."""
-    keys = [k for k, _ in macro.choices]
-    for values in product(*(c for _, c in macro.choices)):
-        combo = dict(zip(keys, values))
-        for route in ROUTES:
-            rendered, params = _rendered(macro.template, ROUTE_CHECKS[route.name],
-                                         **_route_options(route, macro.template),
-                                         **{k: v for k, v in combo.items() if v is not None})
-            name = _inner_name(macro, combo, route)
-            yield name, _create(name, rendered, params)
+# the call's values a route's statement reads, as the public macro's CTE agreement_args holds
+# them (the statement runs inside query(), where the macro's parameters are not visible)
+CALL_PARAMS = ("default_metric", "metric_given")
+
+
+def route_statement(macro: Macro, combo: dict[str, Any], route: MacroRoute) -> str:
+    """The statement of one choice and route, as the text the public macro hands query(): it
+    reads the public macro's CTEs, ``agreement_input`` (the caller's rows), ``agreement_args``
+    (the call's values, :data:`CALL_PARAMS`) and ``agreement_found`` (its guard, the route's
+    test); the package's own values (the scale's categories) are literals."""
+    rendered, params = _rendered(macro.template, ROUTE_CHECKS[route.name],
+                                 **_route_options(route, macro.template),
+                                 **{k: v for k, v in combo.items() if v is not None})
+
+    def value(name: str) -> str:
+        if name in CALL_PARAMS:
+            return f"(SELECT agreement_p_{name} FROM agreement_args)"
+        if name == "route_served":
+            return f"(SELECT {route.served} FROM agreement_found)"
+        return _literal(params[name])
+    sql = rendered.sql.strip().rstrip(";")
+    for name in sorted(rendered.params, key=len, reverse=True):
+        sql = sql.replace(MACRO_DIALECT.param(name), value(name))
+    return sql
+
+
+def choice_statement(macro: Macro, combo: dict[str, Any]) -> str:
+    """One choice's statement: its routes' statements under one UNION ALL (each keeps its rows
+    only when its route serves the ratings)."""
+    return "\nUNION ALL\n".join(f"SELECT * FROM (\n{route_statement(macro, combo, route)}\n)"
+                                 for route in ROUTES)
 
 
 def public_macro(macro: Macro) -> str:
-    """The CREATE statement of the public macro: the route found once (``agreement_found``),
-    then the dispatch over its inner macros, each told whether its route serves the ratings."""
+    """The CREATE statement of the public macro. Its CTEs read the caller's rows
+    (``agreement_input``), hold the call's values (``agreement_args``) and find the route once
+    (``agreement_found``, materialised: the row checks run there); its body is ``query()`` of
+    the chosen choice's statement, a text of the package's chosen by a CASE on the call's
+    constant arguments, which DuckDB folds before it binds: only that choice's routes are
+    planned. An unknown choice is an ``error()`` when the CASE is folded."""
     params = ["src"] + [f"{k} := {_literal(v)}" for k, v in macro.defaults] + [
         "item := 'item'", "rater := 'rater'", "value := 'value'", "metric := NULL"]
-    args = ("src, item, rater, value, COALESCE(metric, value), agreement_p_default_metric := value, "
-            "agreement_p_metric_given := metric IS NOT NULL")
-    found = f"WITH agreement_found AS MATERIALIZED (SELECT * FROM {FOUND}({args}))\n"
-    branches = []
+    found_args = ("src, item, rater, value, COALESCE(metric, value), "
+                  "agreement_p_default_metric := value, "
+                  "agreement_p_metric_given := metric IS NOT NULL")
+    head = (f"CREATE OR REPLACE MACRO {macro.name}({', '.join(params)}) AS TABLE\n"
+            f"WITH {_input('src', 'item', 'rater', 'value', 'COALESCE(metric, value)', MACRO_DIALECT.inline)},\n"
+            "agreement_args AS MATERIALIZED (\n"
+            "  SELECT value AS agreement_p_default_metric, "
+            "metric IS NOT NULL AS agreement_p_metric_given\n),\n"
+            f"agreement_found AS MATERIALIZED (SELECT * FROM {FOUND}({found_args}))\n")
+    if not macro.choices:
+        return head + f"SELECT * FROM query({_literal(choice_statement(macro, {}))})"
     keys = [k for k, _ in macro.choices]
+    whens = []
     for values in product(*(c for _, c in macro.choices)):
         combo = dict(zip(keys, values))
-        tests = [f"{k} IS NULL" if v is None else f"{k} = {_literal(v)}" for k, v in combo.items()]
-        for route in ROUTES:
-            branches.append(
-                f"SELECT * FROM {_inner_name(macro, combo, route)}({args}, "
-                f"agreement_p_route_served := (SELECT {route.served} FROM agreement_found))"
-                + (f"\nWHERE {' AND '.join(tests)}" if tests else ""))
-    # an unknown choice: the one branch left, whose guard stops the call when it runs
+        tests = " AND ".join(f"{k} IS NULL" if v is None else f"{k} = {_literal(v)}"
+                             for k, v in combo.items())
+        whens.append(f"WHEN {tests} THEN {_literal(choice_statement(macro, combo))}")
+    # an unknown choice: the first argument that has none of its choices is named
+    refusals = []
     for k, allowed in macro.choices:
         listed = ", ".join(_literal(v) for v in allowed if v is not None)
         shown = " | ".join(str(v) if v is not None else "NULL" for v in allowed)
         bad = (f"({k} IS NOT NULL AND {k} NOT IN ({listed}))" if None in allowed
                else f"({k} IS NULL OR {k} NOT IN ({listed}))")
-        first = _inner_name(macro, {kk: c[0] for kk, c in macro.choices}, ROUTES[-1])
-        branches.append(
-            f"SELECT * FROM {first}({args}, agreement_p_route_served := (SELECT CASE WHEN {bad} "
-            f"THEN error(CONCAT('agreement-sql: OptionError: {macro.name}: {k} must be {shown}, "
-            f"got ', COALESCE(CAST({k} AS VARCHAR), 'NULL'))) ELSE FALSE END FROM agreement_found))\n"
-            f"WHERE {bad}")
-    return (f"CREATE OR REPLACE MACRO {macro.name}({', '.join(params)}) AS TABLE\n" + found
-            + "\nUNION ALL\n".join(branches))
+        refusals.append(f"WHEN {bad} THEN error(CONCAT('agreement-sql: OptionError: {macro.name}: "
+                        f"{k} must be {shown}, got ', COALESCE(CAST({k} AS VARCHAR), 'NULL')))")
+    return (head + "SELECT * FROM query(CASE\n" + "\n".join(whens)
+            + f"\nELSE CASE {' '.join(refusals)} END END)")
 
 
 def macro_names(macros: list[Macro] | None = None) -> list[str]:
     macros = public_macros() if macros is None else macros
     names = ["agreement_fsum", "agreement_isnan"] + [name for name, _ in found_macros()]
-    for macro in macros:
-        names += [name for name, _ in inner_macros(macro)] + [macro.name]
-    return names
+    return names + [macro.name for macro in macros]
 
 
 def macro_script() -> list[str]:
     """Every statement that defines the macros, in order: the session macros the statements
-    call (persistent here), the inner macros, the public ones, and each one's comment."""
+    call (persistent here), the route query, the public macros, and each one's comment."""
     setup = [s.replace("CREATE OR REPLACE TEMP MACRO", "CREATE OR REPLACE MACRO")
              for s in DUCKDB.setup]
     statements = list(setup)
@@ -286,9 +315,6 @@ def macro_script() -> list[str]:
         statements.append(create)
         comments.append(f"COMMENT ON MACRO TABLE {name} IS '{COMMENT}'")
     for macro in public_macros():
-        for name, create in inner_macros(macro):
-            statements.append(create)
-            comments.append(f"COMMENT ON MACRO TABLE {name} IS '{COMMENT}'")
         statements.append(public_macro(macro))
         comments.append(f"COMMENT ON MACRO TABLE {macro.name} IS "
                         f"{_literal(COMMENT + ': ' + macro.title)}")

@@ -12,7 +12,8 @@ Ways:
   statement_text  the statement the macros ran before their routes, run directly on a view of
                   the file: counts form, all rater blocks, every column read as text
   statement_wide  the macros' wide route's statement run directly (columns read by their
-                  type, the scale's categories, one rater block), without its guard
+                  type, the scale's categories, one rater block, the duplicate check only:
+                  the macros run the row checks in the route query), without its guard
   statement_counts  the macros' counts route's statement (one rater block), without its guard
 """
 from __future__ import annotations
@@ -52,7 +53,7 @@ def one(way: str, path: str, case: str, repeat: int) -> str:
     from agreement_sql import routes
     from agreement_sql.constants import RATER_BLOCKS
     from agreement_sql.dialects import DUCKDB
-    from agreement_sql.macros import SCALE, TYPED_IDS
+    from agreement_sql.macros import ROUTE_CHECKS, SCALE, TYPED_IDS
     from agreement_sql.rendering import statement
 
     name, opts, macro_call = CASES[case]
@@ -85,8 +86,12 @@ def one(way: str, path: str, case: str, repeat: int) -> str:
                    "statement_wide": {"rater_blocks": 1, "form": "wide",
                                       "categories": list(range(SCALE[0], SCALE[1] + 1)), **typed},
                    "statement_counts": {"rater_blocks": 1, "category_kinds": "mixed", **typed}}[way]
+        # the checks each route's statement carries in the macros (the row checks run in the
+        # route query); the statement of before the routes carried them all
+        checks = {"statement_wide": ROUTE_CHECKS["wide"],
+                  "statement_counts": ROUTE_CHECKS["counts"]}.get(way, True)
         rendered, params = statement(name, dialect=DUCKDB, relation="agreement_input",
-                                     metric="metric", checks=True, **opts, **choices)
+                                     metric="metric", checks=checks, **opts, **choices)
         bound = {p: params[p] for p in rendered.params}
 
         def run() -> list:

@@ -157,17 +157,22 @@ def test_the_route_statements_leave_the_row_checks_to_the_route_query():
     """The row checks are written once per call, in the found query every public macro
     materialises first; a route's statement keeps the per-unit duplicate check (and labels
     where numbers are needed, off the wide route, which serves numbers of the scale only)."""
-    from agreement_sql.macros import FOUND, found_macros, inner_macros, public_macro
+    from itertools import product
+
+    from agreement_sql.macros import FOUND, ROUTES, found_macros, public_macro, route_statement
 
     (_, found), = found_macros()
     for check in ("MissingKeyError", "is not a usable number"):
         assert check in found
     for macro in public_macros():
         assert f"agreement_found AS MATERIALIZED (SELECT * FROM {FOUND}(" in public_macro(macro)
-        for name, create in inner_macros(macro):
-            assert "MissingKeyError" not in create and "is not a usable number" not in create, name
-            if name.endswith("__wide"):
-                assert "is not a number" not in create, name
+        keys = [k for k, _ in macro.choices]
+        for values in product(*(c for _, c in macro.choices)):
+            for route in ROUTES:
+                text = route_statement(macro, dict(zip(keys, values)), route)
+                assert "MissingKeyError" not in text and "is not a usable number" not in text
+                if route.name == "wide":
+                    assert "is not a number" not in text, (macro.name, values)
 
 
 def test_an_unknown_choice_is_an_error(con):
