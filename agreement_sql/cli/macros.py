@@ -38,5 +38,5 @@ def run(args: argparse.Namespace) -> int:
     finally:
         con.close()
     print(f"agreement-sql: wrote {len(names)} table macros into {args.database!r} "
-          f"({', '.join(names)}), and the inner macros they call", file=sys.stderr)
+          f"({', '.join(names)}), and the macros they call", file=sys.stderr)
     return 0
