@@ -25,7 +25,7 @@ import duckdb
 import numpy as np
 import pyarrow as pa
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import example, given, settings, strategies as st
 
 import agreement_sql as ag
 from agreement_sql import routes, value_tables
@@ -47,14 +47,39 @@ def _run(alternative: str, call: Any) -> tuple[Any, list[dict[str, str]]]:
     return result, list(log)
 
 
+# An SE is the square root of a variance summed as a difference of moments: where the two routes
+# agree on the variance to 1e-12, an SE near zero agrees only to the root of that, 1e-6 (the
+# CI-like run of 2026-12-06 drew Cohen's kappa on 3 units of one slice: variance 1.1e-15 by
+# moments, exactly 0 by the table, se 3.3e-8 against 0.0). So an SE is compared through its
+# square at 1e-12, and an interval's bounds (value -/+ z se, z = 1.96 here) to 1.96e-6. The test
+# statistic z = value / se0 carries se0's relative error, at most 1e-12 / (2 se0^2), and its
+# p-value at most z's error. Where the null variance is zero (se0 = 0, z undefined: None on
+# the table's route) the moments leave rounding noise (se0 of 1e-8, z a number): a known defect
+# of the moments route, held by test_a_zero_null_variance_is_zero_on_every_route (xfail) and
+# not compared here.
+ROOTS = ("se", "se0")
+BOUNDS = ("ci_low", "ci_high")
+FROM_SE0 = ("z", "p_value")
+
+
 def _compare(moments: dict[str, Any], pairs: dict[str, Any], where: str) -> None:
     for name in SERVED:
         label = {"gwet_ac1": "gwet_ac2", "cohen_kappa": "light_kappa"}.get(name, name)
         a, b = moments.get(name) or moments.get(label), pairs.get(name) or pairs.get(label)
         assert a is not None and b is not None, (where, name, sorted(moments))
+        se0 = b.get("se0")
         for field in FIELDS:
             x, y = a.get(field), b.get(field)
-            if isinstance(x, float) or isinstance(y, float):
+            if field in FROM_SE0 and (not se0 or (a.get("se0") or 0.0) ** 2 <= 1e-12):
+                continue                     # the null variance is zero: the defect above
+            if field in FROM_SE0 and isinstance(x, float) and isinstance(y, float):
+                allowed = abs(a.get("z") or 0.0) * 1e-12 / (2 * se0 * se0) + 1e-12
+                assert x == pytest.approx(y, rel=1e-12, abs=allowed), (where, name, field, x, y)
+            elif field in ROOTS and isinstance(x, float) and isinstance(y, float):
+                assert x * x == pytest.approx(y * y, rel=1e-12, abs=1e-12), (where, name, field, x, y)
+            elif field in BOUNDS and isinstance(x, float) and isinstance(y, float):
+                assert x == pytest.approx(y, rel=1e-12, abs=1.96e-6), (where, name, field, x, y)
+            elif isinstance(x, float) or isinstance(y, float):
                 assert x == pytest.approx(y, rel=1e-12, abs=1e-12), (where, name, field, x, y)
             else:
                 assert x == y, (where, name, field, x, y)
@@ -87,9 +112,28 @@ _cases = st.tuples(
 
 @settings(max_examples=examples(15), deadline=None)
 @given(_cases)
+@example((1608, (1.0, 2.0, 3.0, 4.0, 5.0), 8, 2, 0.25, "value"))   # an SE of 0 (see ROOTS)
 @pytest.mark.slow  # ~1 s an example
 def test_moments_equal_the_table_of_weights_on_few_categories(case):
     _equal_routes(case)
+
+
+@pytest.mark.xfail(strict=True, reason="known defect: on a zero null variance the moments route "
+                   "leaves rounding noise (se0 about 1e-8) where the table's route has exactly 0")
+def test_a_zero_null_variance_is_zero_on_every_route():
+    # seed 73: Cohen's kappa of slice g1 has a null variance of exactly 0 by the table of weights
+    # (se0 0.0, z None: undefined), 1.8e-8 and z 0.0 by the moments (found by the property
+    # above in the CI-like run of 2026-12-06)
+    table = _few(73, values=(1.0, 2.0, 3.0, 4.0, 5.0), units=8, raters=2, missing=0.25, groups=2)
+
+    def call() -> Any:
+        return ag.coefficients(table, which=["cohen_kappa"], weights="quadratic",
+                               group_by="g", ci=0.95, ci_method="analytic")
+
+    moments, _ = _run("moments", call)
+    pairs, _ = _run("value_pairs", call)
+    assert pairs[1]["coefficients"]["cohen_kappa"]["se0"] == 0.0
+    assert moments[1]["coefficients"]["cohen_kappa"]["se0"] == 0.0
 
 
 def test_moments_equal_the_table_of_weights_on_one_case():
