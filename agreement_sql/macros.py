@@ -19,7 +19,7 @@ the builder ``agreement-sql render`` uses), never a hand-written copy, with the 
 Python call applies before it runs (rendering.CHECKS: NULL keys, unusable numbers, labels where
 numbers are needed, a rater rating a unit twice, more raters than the rater bits hold) carried
 through DuckDB's ``error()``: a bad input stops the query with a message naming the row. The
-row checks run in the query that finds the call's route, once per call (:data:`ROUTE_CHECKS`);
+row checks run in the query that finds the call's route, once per call (:attr:`MacroRoute.checks`);
 the rest in the statement of the route that serves the ratings. The caller's columns are read
 by their type as the API reads them (the kind "typed" of sql/_ratings.sql.j2: DuckDB's
 ``typeof`` is folded when the call is planned, so one reading runs), and one statement serves a
@@ -91,6 +91,18 @@ class MacroRoute:
     form: str
     rater_blocks: int
     served: str
+
+    @property
+    def checks(self) -> tuple[str, ...]:
+        """The checks the route's statement carries itself (rendering.CHECKS): the row checks
+        (NULL keys, unusable numbers) run once per call in the query that finds the route
+        (sql/route_found.sql.j2), over the same rows, before any route's statement can be
+        served; a row check in a statement's filter kept DuckDB from simplifying it (10M
+        ratings: Fleiss' wide statement 1.34 s with them, 1.03 s without, bench/README.md
+        "DuckDB table macros"). Labels are refused by a statement that needs numbers on the
+        counts form only: the wide route serves only ratings that are whole numbers of the
+        scale."""
+        return ("duplicates",) if self.form == "wide" else ("duplicates", "labels")
 
 
 ROUTES = (
@@ -183,17 +195,6 @@ def _create(name: str, rendered: Any, params: dict[str, Any]) -> str:
     return f"CREATE OR REPLACE MACRO {name}({', '.join(args)}) AS TABLE\n{body}"
 
 
-# the checks a route's statement carries itself (rendering.CHECKS): the row checks (NULL keys,
-# unusable numbers) run once per call in the query that finds the route
-# (sql/route_found.sql.j2), over the same rows, before any route's statement can be served; a
-# row check in a statement's filter kept DuckDB from simplifying it (10M ratings: Fleiss' wide
-# statement 1.34 s with them, 1.03 s without, bench/README.md "DuckDB table macros"). Labels are
-# refused by a statement that needs numbers, on the routes that can meet one: the wide route
-# serves only ratings that are whole numbers of the scale.
-ROUTE_CHECKS = {"wide": ("duplicates",), "counts": ("duplicates", "labels"),
-                "blocks": ("duplicates", "labels")}
-
-
 def _rendered(template: str, checks: Any = True, **options: Any) -> tuple[Any, dict[str, Any]]:
     from .rendering import statement
 
@@ -234,7 +235,7 @@ def route_statement(macro: Macro, combo: dict[str, Any], route: MacroRoute) -> s
     reads the public macro's CTEs, ``agreement_input`` (the caller's rows), ``agreement_args``
     (the call's values, :data:`CALL_PARAMS`) and ``agreement_found`` (its guard, the route's
     test); the package's own values (the scale's categories) are literals."""
-    rendered, params = _rendered(macro.template, ROUTE_CHECKS[route.name],
+    rendered, params = _rendered(macro.template, route.checks,
                                  **_route_options(route, macro.template),
                                  **{k: v for k, v in combo.items() if v is not None})
 

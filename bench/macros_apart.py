@@ -53,7 +53,7 @@ def one(way: str, path: str, case: str, repeat: int) -> str:
     from agreement_sql import routes
     from agreement_sql.constants import RATER_BLOCKS
     from agreement_sql.dialects import DUCKDB
-    from agreement_sql.macros import ROUTE_CHECKS, SCALE, TYPED_IDS
+    from agreement_sql.macros import ROUTES, SCALE, TYPED_IDS
     from agreement_sql.rendering import statement
 
     name, opts, macro_call = CASES[case]
@@ -88,8 +88,9 @@ def one(way: str, path: str, case: str, repeat: int) -> str:
                    "statement_counts": {"rater_blocks": 1, "category_kinds": "mixed", **typed}}[way]
         # the checks each route's statement carries in the macros (the row checks run in the
         # route query); the statement of before the routes carried them all
-        checks = {"statement_wide": ROUTE_CHECKS["wide"],
-                  "statement_counts": ROUTE_CHECKS["counts"]}.get(way, True)
+        route = {r.name: r for r in ROUTES}
+        checks = {"statement_wide": route["wide"].checks,
+                  "statement_counts": route["counts"].checks}.get(way, True)
         rendered, params = statement(name, dialect=DUCKDB, relation="agreement_input",
                                      metric="metric", checks=checks, **opts, **choices)
         bound = {p: params[p] for p in rendered.params}

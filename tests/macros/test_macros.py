@@ -127,7 +127,7 @@ def test_a_bad_input_stops_the_macro_naming_the_row(con, rows, expected):
 
 # bad rows on inputs the wide route would serve (whole numbers of the scale) and on inputs the
 # counts route would (labels): the row checks run in the query that finds the route
-# (agreement_sql/macros.py ROUTE_CHECKS), before any route's statement is served
+# (agreement_sql/macros.py MacroRoute.checks), before any route's statement is served
 BAD_ROWS = {
     "null_item_wide": ("(1, 'a', 1.0), (NULL, 'b', 2.0), (2, 'a', 1.0), (2, 'b', 1.0)",
                        "MissingKeyError"),
