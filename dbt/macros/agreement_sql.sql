@@ -90,6 +90,7 @@ ratings_read AS NOT MATERIALIZED (
              NULLIF(CASE WHEN LENGTH(CAST(src."item" AS TEXT)) NOT IN (4, 5) THEN CAST(src."item" AS TEXT) WHEN LOWER(CAST(src."item" AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(src."item" AS TEXT)) = 'false' THEN 'false' ELSE CAST(src."item" AS TEXT) END, '') AS item,
     NULLIF(CASE WHEN LENGTH(CAST(src."rater" AS TEXT)) NOT IN (4, 5) THEN CAST(src."rater" AS TEXT) WHEN LOWER(CAST(src."rater" AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(src."rater" AS TEXT)) = 'false' THEN 'false' ELSE CAST(src."rater" AS TEXT) END, '') AS rater,
 
+         src."item" AS item_src, src."metric" AS metric_src,
              CASE WHEN LENGTH(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT))) NOT IN (4, 5) THEN TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT)) WHEN LOWER(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT))) = 'true' THEN 'true' WHEN LOWER(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT))) = 'false' THEN 'false' ELSE TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT)) END AS t,
     CASE WHEN NOT POSITION('_' IN CAST(src."value" AS TEXT)) = 0 THEN NULL
      WHEN ABS({{ agreement_schema }}.agreement_to_number(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT)))) >= 9007199254740992.0
@@ -103,12 +104,12 @@ ratings_states AS NOT MATERIALIZED (
   SELECT metric, item, rater,
          CASE WHEN is_null = 1 OR t = '' OR CAST('NaN' AS DOUBLE PRECISION) =(x_raw) THEN 1
               ELSE 0 END AS state,
-         x_raw, t
+         x_raw, t, item_src, metric_src
   FROM ratings_read
 ),
 ratings_in AS NOT MATERIALIZED (
   -- x and label only for a rating (state 0): a missing value or a placeholder is neither
-  SELECT metric, item, rater, state,
+  SELECT metric, item, rater, state, item_src, metric_src,
          CASE WHEN state = 0 THEN x_raw + 0.0 END AS x,
          CASE WHEN state = 0 AND x_raw IS NULL THEN t END AS label
   FROM ratings_states
@@ -117,10 +118,10 @@ ratings AS NOT MATERIALIZED (
   SELECT metric, item, rater, x, label, 1 AS n_rows
   FROM ratings_in
   WHERE CASE
-    WHEN item IS NULL OR rater IS NULL OR metric IS NULL
-    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: MissingKeyError: a key (item, rater, metric or slice) is empty (NULL)', ' at (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(metric AS TEXT), 'NULL'), ')'))
+    WHEN (item_src IS NULL OR CAST(item_src AS TEXT) = '') OR rater IS NULL OR CASE WHEN {{ p_metric_given }} THEN (metric_src IS NULL OR CAST(metric_src AS TEXT) = '') ELSE {{ p_default_metric }} IS NULL END
+    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: MissingKeyError: a key (item, rater, metric or slice) is empty (NULL)', ' at (item=', COALESCE(CAST(NULLIF(CASE WHEN LENGTH(CAST(item_src AS TEXT)) NOT IN (4, 5) THEN CAST(item_src AS TEXT) WHEN LOWER(CAST(item_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(item_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(item_src AS TEXT) END, '') AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(CASE WHEN {{ p_metric_given }} THEN NULLIF(CASE WHEN LENGTH(CAST(metric_src AS TEXT)) NOT IN (4, 5) THEN CAST(metric_src AS TEXT) WHEN LOWER(CAST(metric_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(metric_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(metric_src AS TEXT) END, '') ELSE {{ p_default_metric }} END AS TEXT), 'NULL'), ')'))
     WHEN state = 0 AND ABS(x) >= 9007199254740992.0
-    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', CAST(x AS TEXT), ' is not a usable number (infinite, or 2^53 or more in magnitude)', ' at (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(metric AS TEXT), 'NULL'), ')'))
+    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', CAST(x AS TEXT), ' is not a usable number (infinite, or 2^53 or more in magnitude)', ' at (item=', COALESCE(CAST(NULLIF(CASE WHEN LENGTH(CAST(item_src AS TEXT)) NOT IN (4, 5) THEN CAST(item_src AS TEXT) WHEN LOWER(CAST(item_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(item_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(item_src AS TEXT) END, '') AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(CASE WHEN {{ p_metric_given }} THEN NULLIF(CASE WHEN LENGTH(CAST(metric_src AS TEXT)) NOT IN (4, 5) THEN CAST(metric_src AS TEXT) WHEN LOWER(CAST(metric_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(metric_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(metric_src AS TEXT) END, '') ELSE {{ p_default_metric }} END AS TEXT), 'NULL'), ')'))
     ELSE state = 0 END
 )
 ,
@@ -458,6 +459,7 @@ ratings_read AS NOT MATERIALIZED (
              NULLIF(CASE WHEN LENGTH(CAST(src."item" AS TEXT)) NOT IN (4, 5) THEN CAST(src."item" AS TEXT) WHEN LOWER(CAST(src."item" AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(src."item" AS TEXT)) = 'false' THEN 'false' ELSE CAST(src."item" AS TEXT) END, '') AS item,
     NULLIF(CASE WHEN LENGTH(CAST(src."rater" AS TEXT)) NOT IN (4, 5) THEN CAST(src."rater" AS TEXT) WHEN LOWER(CAST(src."rater" AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(src."rater" AS TEXT)) = 'false' THEN 'false' ELSE CAST(src."rater" AS TEXT) END, '') AS rater,
 
+         src."item" AS item_src, src."metric" AS metric_src,
              CASE WHEN LENGTH(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT))) NOT IN (4, 5) THEN TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT)) WHEN LOWER(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT))) = 'true' THEN 'true' WHEN LOWER(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT))) = 'false' THEN 'false' ELSE TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT)) END AS t,
     CASE WHEN NOT POSITION('_' IN CAST(src."value" AS TEXT)) = 0 THEN NULL
      WHEN ABS({{ agreement_schema }}.agreement_to_number(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT)))) >= 9007199254740992.0
@@ -471,12 +473,12 @@ ratings_states AS NOT MATERIALIZED (
   SELECT metric, item, rater,
          CASE WHEN is_null = 1 OR t = '' OR CAST('NaN' AS DOUBLE PRECISION) =(x_raw) THEN 1
               ELSE 0 END AS state,
-         x_raw, t
+         x_raw, t, item_src, metric_src
   FROM ratings_read
 ),
 ratings_in AS NOT MATERIALIZED (
   -- x and label only for a rating (state 0): a missing value or a placeholder is neither
-  SELECT metric, item, rater, state,
+  SELECT metric, item, rater, state, item_src, metric_src,
          CASE WHEN state = 0 THEN x_raw + 0.0 END AS x,
          CASE WHEN state = 0 AND x_raw IS NULL THEN t END AS label
   FROM ratings_states
@@ -485,12 +487,12 @@ ratings AS NOT MATERIALIZED (
   SELECT metric, item, rater, x, label, 1 AS n_rows
   FROM ratings_in
   WHERE CASE
-    WHEN item IS NULL OR rater IS NULL OR metric IS NULL
-    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: MissingKeyError: a key (item, rater, metric or slice) is empty (NULL)', ' at (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(metric AS TEXT), 'NULL'), ')'))
+    WHEN (item_src IS NULL OR CAST(item_src AS TEXT) = '') OR rater IS NULL OR CASE WHEN {{ p_metric_given }} THEN (metric_src IS NULL OR CAST(metric_src AS TEXT) = '') ELSE {{ p_default_metric }} IS NULL END
+    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: MissingKeyError: a key (item, rater, metric or slice) is empty (NULL)', ' at (item=', COALESCE(CAST(NULLIF(CASE WHEN LENGTH(CAST(item_src AS TEXT)) NOT IN (4, 5) THEN CAST(item_src AS TEXT) WHEN LOWER(CAST(item_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(item_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(item_src AS TEXT) END, '') AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(CASE WHEN {{ p_metric_given }} THEN NULLIF(CASE WHEN LENGTH(CAST(metric_src AS TEXT)) NOT IN (4, 5) THEN CAST(metric_src AS TEXT) WHEN LOWER(CAST(metric_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(metric_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(metric_src AS TEXT) END, '') ELSE {{ p_default_metric }} END AS TEXT), 'NULL'), ')'))
     WHEN state = 0 AND ABS(x) >= 9007199254740992.0
-    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', CAST(x AS TEXT), ' is not a usable number (infinite, or 2^53 or more in magnitude)', ' at (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(metric AS TEXT), 'NULL'), ')'))
+    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', CAST(x AS TEXT), ' is not a usable number (infinite, or 2^53 or more in magnitude)', ' at (item=', COALESCE(CAST(NULLIF(CASE WHEN LENGTH(CAST(item_src AS TEXT)) NOT IN (4, 5) THEN CAST(item_src AS TEXT) WHEN LOWER(CAST(item_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(item_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(item_src AS TEXT) END, '') AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(CASE WHEN {{ p_metric_given }} THEN NULLIF(CASE WHEN LENGTH(CAST(metric_src AS TEXT)) NOT IN (4, 5) THEN CAST(metric_src AS TEXT) WHEN LOWER(CAST(metric_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(metric_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(metric_src AS TEXT) END, '') ELSE {{ p_default_metric }} END AS TEXT), 'NULL'), ')'))
     WHEN state = 0 AND label IS NOT NULL
-    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', label, ' is not a number, which this statement needs', ' at (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(metric AS TEXT), 'NULL'), ')'))
+    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', label, ' is not a number, which this statement needs', ' at (item=', COALESCE(CAST(NULLIF(CASE WHEN LENGTH(CAST(item_src AS TEXT)) NOT IN (4, 5) THEN CAST(item_src AS TEXT) WHEN LOWER(CAST(item_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(item_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(item_src AS TEXT) END, '') AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(CASE WHEN {{ p_metric_given }} THEN NULLIF(CASE WHEN LENGTH(CAST(metric_src AS TEXT)) NOT IN (4, 5) THEN CAST(metric_src AS TEXT) WHEN LOWER(CAST(metric_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(metric_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(metric_src AS TEXT) END, '') ELSE {{ p_default_metric }} END AS TEXT), 'NULL'), ')'))
     ELSE state = 0 END
 )
 ,
@@ -828,6 +830,7 @@ ratings_read AS NOT MATERIALIZED (
              NULLIF(CASE WHEN LENGTH(CAST(src."item" AS TEXT)) NOT IN (4, 5) THEN CAST(src."item" AS TEXT) WHEN LOWER(CAST(src."item" AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(src."item" AS TEXT)) = 'false' THEN 'false' ELSE CAST(src."item" AS TEXT) END, '') AS item,
     NULLIF(CASE WHEN LENGTH(CAST(src."rater" AS TEXT)) NOT IN (4, 5) THEN CAST(src."rater" AS TEXT) WHEN LOWER(CAST(src."rater" AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(src."rater" AS TEXT)) = 'false' THEN 'false' ELSE CAST(src."rater" AS TEXT) END, '') AS rater,
 
+         src."item" AS item_src, src."metric" AS metric_src,
              CASE WHEN LENGTH(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT))) NOT IN (4, 5) THEN TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT)) WHEN LOWER(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT))) = 'true' THEN 'true' WHEN LOWER(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT))) = 'false' THEN 'false' ELSE TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT)) END AS t,
     CASE WHEN NOT POSITION('_' IN CAST(src."value" AS TEXT)) = 0 THEN NULL
      WHEN ABS({{ agreement_schema }}.agreement_to_number(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT)))) >= 9007199254740992.0
@@ -841,12 +844,12 @@ ratings_states AS NOT MATERIALIZED (
   SELECT metric, item, rater,
          CASE WHEN is_null = 1 OR t = '' OR CAST('NaN' AS DOUBLE PRECISION) =(x_raw) THEN 1
               ELSE 0 END AS state,
-         x_raw, t
+         x_raw, t, item_src, metric_src
   FROM ratings_read
 ),
 ratings_in AS NOT MATERIALIZED (
   -- x and label only for a rating (state 0): a missing value or a placeholder is neither
-  SELECT metric, item, rater, state,
+  SELECT metric, item, rater, state, item_src, metric_src,
          CASE WHEN state = 0 THEN x_raw + 0.0 END AS x,
          CASE WHEN state = 0 AND x_raw IS NULL THEN t END AS label
   FROM ratings_states
@@ -855,12 +858,12 @@ ratings AS NOT MATERIALIZED (
   SELECT metric, item, rater, x, label, 1 AS n_rows
   FROM ratings_in
   WHERE CASE
-    WHEN item IS NULL OR rater IS NULL OR metric IS NULL
-    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: MissingKeyError: a key (item, rater, metric or slice) is empty (NULL)', ' at (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(metric AS TEXT), 'NULL'), ')'))
+    WHEN (item_src IS NULL OR CAST(item_src AS TEXT) = '') OR rater IS NULL OR CASE WHEN {{ p_metric_given }} THEN (metric_src IS NULL OR CAST(metric_src AS TEXT) = '') ELSE {{ p_default_metric }} IS NULL END
+    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: MissingKeyError: a key (item, rater, metric or slice) is empty (NULL)', ' at (item=', COALESCE(CAST(NULLIF(CASE WHEN LENGTH(CAST(item_src AS TEXT)) NOT IN (4, 5) THEN CAST(item_src AS TEXT) WHEN LOWER(CAST(item_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(item_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(item_src AS TEXT) END, '') AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(CASE WHEN {{ p_metric_given }} THEN NULLIF(CASE WHEN LENGTH(CAST(metric_src AS TEXT)) NOT IN (4, 5) THEN CAST(metric_src AS TEXT) WHEN LOWER(CAST(metric_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(metric_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(metric_src AS TEXT) END, '') ELSE {{ p_default_metric }} END AS TEXT), 'NULL'), ')'))
     WHEN state = 0 AND ABS(x) >= 9007199254740992.0
-    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', CAST(x AS TEXT), ' is not a usable number (infinite, or 2^53 or more in magnitude)', ' at (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(metric AS TEXT), 'NULL'), ')'))
+    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', CAST(x AS TEXT), ' is not a usable number (infinite, or 2^53 or more in magnitude)', ' at (item=', COALESCE(CAST(NULLIF(CASE WHEN LENGTH(CAST(item_src AS TEXT)) NOT IN (4, 5) THEN CAST(item_src AS TEXT) WHEN LOWER(CAST(item_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(item_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(item_src AS TEXT) END, '') AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(CASE WHEN {{ p_metric_given }} THEN NULLIF(CASE WHEN LENGTH(CAST(metric_src AS TEXT)) NOT IN (4, 5) THEN CAST(metric_src AS TEXT) WHEN LOWER(CAST(metric_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(metric_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(metric_src AS TEXT) END, '') ELSE {{ p_default_metric }} END AS TEXT), 'NULL'), ')'))
     WHEN state = 0 AND label IS NOT NULL
-    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', label, ' is not a number, which this statement needs', ' at (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(metric AS TEXT), 'NULL'), ')'))
+    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', label, ' is not a number, which this statement needs', ' at (item=', COALESCE(CAST(NULLIF(CASE WHEN LENGTH(CAST(item_src AS TEXT)) NOT IN (4, 5) THEN CAST(item_src AS TEXT) WHEN LOWER(CAST(item_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(item_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(item_src AS TEXT) END, '') AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(CASE WHEN {{ p_metric_given }} THEN NULLIF(CASE WHEN LENGTH(CAST(metric_src AS TEXT)) NOT IN (4, 5) THEN CAST(metric_src AS TEXT) WHEN LOWER(CAST(metric_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(metric_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(metric_src AS TEXT) END, '') ELSE {{ p_default_metric }} END AS TEXT), 'NULL'), ')'))
     ELSE state = 0 END
 )
 ,
@@ -1218,6 +1221,7 @@ ratings_read AS NOT MATERIALIZED (
              NULLIF(CASE WHEN LENGTH(CAST(src."item" AS TEXT)) NOT IN (4, 5) THEN CAST(src."item" AS TEXT) WHEN LOWER(CAST(src."item" AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(src."item" AS TEXT)) = 'false' THEN 'false' ELSE CAST(src."item" AS TEXT) END, '') AS item,
     NULLIF(CASE WHEN LENGTH(CAST(src."rater" AS TEXT)) NOT IN (4, 5) THEN CAST(src."rater" AS TEXT) WHEN LOWER(CAST(src."rater" AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(src."rater" AS TEXT)) = 'false' THEN 'false' ELSE CAST(src."rater" AS TEXT) END, '') AS rater,
 
+         src."item" AS item_src, src."metric" AS metric_src,
              CASE WHEN LENGTH(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT))) NOT IN (4, 5) THEN TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT)) WHEN LOWER(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT))) = 'true' THEN 'true' WHEN LOWER(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT))) = 'false' THEN 'false' ELSE TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT)) END AS t,
     CASE WHEN NOT POSITION('_' IN CAST(src."value" AS TEXT)) = 0 THEN NULL
      WHEN ABS({{ agreement_schema }}.agreement_to_number(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT)))) >= 9007199254740992.0
@@ -1231,12 +1235,12 @@ ratings_states AS NOT MATERIALIZED (
   SELECT metric, item, rater,
          CASE WHEN is_null = 1 OR t = '' OR CAST('NaN' AS DOUBLE PRECISION) =(x_raw) THEN 1
               ELSE 0 END AS state,
-         x_raw, t
+         x_raw, t, item_src, metric_src
   FROM ratings_read
 ),
 ratings_in AS NOT MATERIALIZED (
   -- x and label only for a rating (state 0): a missing value or a placeholder is neither
-  SELECT metric, item, rater, state,
+  SELECT metric, item, rater, state, item_src, metric_src,
          CASE WHEN state = 0 THEN x_raw + 0.0 END AS x,
          CASE WHEN state = 0 AND x_raw IS NULL THEN t END AS label
   FROM ratings_states
@@ -1245,10 +1249,10 @@ ratings AS NOT MATERIALIZED (
   SELECT metric, item, rater, x, label, 1 AS n_rows
   FROM ratings_in
   WHERE CASE
-    WHEN item IS NULL OR rater IS NULL OR metric IS NULL
-    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: MissingKeyError: a key (item, rater, metric or slice) is empty (NULL)', ' at (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(metric AS TEXT), 'NULL'), ')'))
+    WHEN (item_src IS NULL OR CAST(item_src AS TEXT) = '') OR rater IS NULL OR CASE WHEN {{ p_metric_given }} THEN (metric_src IS NULL OR CAST(metric_src AS TEXT) = '') ELSE {{ p_default_metric }} IS NULL END
+    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: MissingKeyError: a key (item, rater, metric or slice) is empty (NULL)', ' at (item=', COALESCE(CAST(NULLIF(CASE WHEN LENGTH(CAST(item_src AS TEXT)) NOT IN (4, 5) THEN CAST(item_src AS TEXT) WHEN LOWER(CAST(item_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(item_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(item_src AS TEXT) END, '') AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(CASE WHEN {{ p_metric_given }} THEN NULLIF(CASE WHEN LENGTH(CAST(metric_src AS TEXT)) NOT IN (4, 5) THEN CAST(metric_src AS TEXT) WHEN LOWER(CAST(metric_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(metric_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(metric_src AS TEXT) END, '') ELSE {{ p_default_metric }} END AS TEXT), 'NULL'), ')'))
     WHEN state = 0 AND ABS(x) >= 9007199254740992.0
-    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', CAST(x AS TEXT), ' is not a usable number (infinite, or 2^53 or more in magnitude)', ' at (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(metric AS TEXT), 'NULL'), ')'))
+    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', CAST(x AS TEXT), ' is not a usable number (infinite, or 2^53 or more in magnitude)', ' at (item=', COALESCE(CAST(NULLIF(CASE WHEN LENGTH(CAST(item_src AS TEXT)) NOT IN (4, 5) THEN CAST(item_src AS TEXT) WHEN LOWER(CAST(item_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(item_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(item_src AS TEXT) END, '') AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(CASE WHEN {{ p_metric_given }} THEN NULLIF(CASE WHEN LENGTH(CAST(metric_src AS TEXT)) NOT IN (4, 5) THEN CAST(metric_src AS TEXT) WHEN LOWER(CAST(metric_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(metric_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(metric_src AS TEXT) END, '') ELSE {{ p_default_metric }} END AS TEXT), 'NULL'), ')'))
     ELSE state = 0 END
 )
 ,
@@ -1600,6 +1604,7 @@ ratings_read AS NOT MATERIALIZED (
              NULLIF(CASE WHEN LENGTH(CAST(src."item" AS TEXT)) NOT IN (4, 5) THEN CAST(src."item" AS TEXT) WHEN LOWER(CAST(src."item" AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(src."item" AS TEXT)) = 'false' THEN 'false' ELSE CAST(src."item" AS TEXT) END, '') AS item,
     NULLIF(CASE WHEN LENGTH(CAST(src."rater" AS TEXT)) NOT IN (4, 5) THEN CAST(src."rater" AS TEXT) WHEN LOWER(CAST(src."rater" AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(src."rater" AS TEXT)) = 'false' THEN 'false' ELSE CAST(src."rater" AS TEXT) END, '') AS rater,
 
+         src."item" AS item_src, src."metric" AS metric_src,
              CASE WHEN LENGTH(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT))) NOT IN (4, 5) THEN TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT)) WHEN LOWER(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT))) = 'true' THEN 'true' WHEN LOWER(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT))) = 'false' THEN 'false' ELSE TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT)) END AS t,
     CASE WHEN NOT POSITION('_' IN CAST(src."value" AS TEXT)) = 0 THEN NULL
      WHEN ABS({{ agreement_schema }}.agreement_to_number(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT)))) >= 9007199254740992.0
@@ -1613,12 +1618,12 @@ ratings_states AS NOT MATERIALIZED (
   SELECT metric, item, rater,
          CASE WHEN is_null = 1 OR t = '' OR CAST('NaN' AS DOUBLE PRECISION) =(x_raw) THEN 1
               ELSE 0 END AS state,
-         x_raw, t
+         x_raw, t, item_src, metric_src
   FROM ratings_read
 ),
 ratings_in AS NOT MATERIALIZED (
   -- x and label only for a rating (state 0): a missing value or a placeholder is neither
-  SELECT metric, item, rater, state,
+  SELECT metric, item, rater, state, item_src, metric_src,
          CASE WHEN state = 0 THEN x_raw + 0.0 END AS x,
          CASE WHEN state = 0 AND x_raw IS NULL THEN t END AS label
   FROM ratings_states
@@ -1627,12 +1632,12 @@ ratings AS NOT MATERIALIZED (
   SELECT metric, item, rater, x, label, 1 AS n_rows
   FROM ratings_in
   WHERE CASE
-    WHEN item IS NULL OR rater IS NULL OR metric IS NULL
-    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: MissingKeyError: a key (item, rater, metric or slice) is empty (NULL)', ' at (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(metric AS TEXT), 'NULL'), ')'))
+    WHEN (item_src IS NULL OR CAST(item_src AS TEXT) = '') OR rater IS NULL OR CASE WHEN {{ p_metric_given }} THEN (metric_src IS NULL OR CAST(metric_src AS TEXT) = '') ELSE {{ p_default_metric }} IS NULL END
+    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: MissingKeyError: a key (item, rater, metric or slice) is empty (NULL)', ' at (item=', COALESCE(CAST(NULLIF(CASE WHEN LENGTH(CAST(item_src AS TEXT)) NOT IN (4, 5) THEN CAST(item_src AS TEXT) WHEN LOWER(CAST(item_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(item_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(item_src AS TEXT) END, '') AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(CASE WHEN {{ p_metric_given }} THEN NULLIF(CASE WHEN LENGTH(CAST(metric_src AS TEXT)) NOT IN (4, 5) THEN CAST(metric_src AS TEXT) WHEN LOWER(CAST(metric_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(metric_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(metric_src AS TEXT) END, '') ELSE {{ p_default_metric }} END AS TEXT), 'NULL'), ')'))
     WHEN state = 0 AND ABS(x) >= 9007199254740992.0
-    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', CAST(x AS TEXT), ' is not a usable number (infinite, or 2^53 or more in magnitude)', ' at (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(metric AS TEXT), 'NULL'), ')'))
+    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', CAST(x AS TEXT), ' is not a usable number (infinite, or 2^53 or more in magnitude)', ' at (item=', COALESCE(CAST(NULLIF(CASE WHEN LENGTH(CAST(item_src AS TEXT)) NOT IN (4, 5) THEN CAST(item_src AS TEXT) WHEN LOWER(CAST(item_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(item_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(item_src AS TEXT) END, '') AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(CASE WHEN {{ p_metric_given }} THEN NULLIF(CASE WHEN LENGTH(CAST(metric_src AS TEXT)) NOT IN (4, 5) THEN CAST(metric_src AS TEXT) WHEN LOWER(CAST(metric_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(metric_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(metric_src AS TEXT) END, '') ELSE {{ p_default_metric }} END AS TEXT), 'NULL'), ')'))
     WHEN state = 0 AND label IS NOT NULL
-    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', label, ' is not a number, which this statement needs', ' at (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(metric AS TEXT), 'NULL'), ')'))
+    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', label, ' is not a number, which this statement needs', ' at (item=', COALESCE(CAST(NULLIF(CASE WHEN LENGTH(CAST(item_src AS TEXT)) NOT IN (4, 5) THEN CAST(item_src AS TEXT) WHEN LOWER(CAST(item_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(item_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(item_src AS TEXT) END, '') AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(CASE WHEN {{ p_metric_given }} THEN NULLIF(CASE WHEN LENGTH(CAST(metric_src AS TEXT)) NOT IN (4, 5) THEN CAST(metric_src AS TEXT) WHEN LOWER(CAST(metric_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(metric_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(metric_src AS TEXT) END, '') ELSE {{ p_default_metric }} END AS TEXT), 'NULL'), ')'))
     ELSE state = 0 END
 )
 ,
@@ -1984,6 +1989,7 @@ ratings_read AS NOT MATERIALIZED (
              NULLIF(CASE WHEN LENGTH(CAST(src."item" AS TEXT)) NOT IN (4, 5) THEN CAST(src."item" AS TEXT) WHEN LOWER(CAST(src."item" AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(src."item" AS TEXT)) = 'false' THEN 'false' ELSE CAST(src."item" AS TEXT) END, '') AS item,
     NULLIF(CASE WHEN LENGTH(CAST(src."rater" AS TEXT)) NOT IN (4, 5) THEN CAST(src."rater" AS TEXT) WHEN LOWER(CAST(src."rater" AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(src."rater" AS TEXT)) = 'false' THEN 'false' ELSE CAST(src."rater" AS TEXT) END, '') AS rater,
 
+         src."item" AS item_src, src."metric" AS metric_src,
              CASE WHEN LENGTH(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT))) NOT IN (4, 5) THEN TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT)) WHEN LOWER(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT))) = 'true' THEN 'true' WHEN LOWER(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT))) = 'false' THEN 'false' ELSE TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT)) END AS t,
     CASE WHEN NOT POSITION('_' IN CAST(src."value" AS TEXT)) = 0 THEN NULL
      WHEN ABS({{ agreement_schema }}.agreement_to_number(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT)))) >= 9007199254740992.0
@@ -1997,12 +2003,12 @@ ratings_states AS NOT MATERIALIZED (
   SELECT metric, item, rater,
          CASE WHEN is_null = 1 OR t = '' OR CAST('NaN' AS DOUBLE PRECISION) =(x_raw) THEN 1
               ELSE 0 END AS state,
-         x_raw, t
+         x_raw, t, item_src, metric_src
   FROM ratings_read
 ),
 ratings_in AS NOT MATERIALIZED (
   -- x and label only for a rating (state 0): a missing value or a placeholder is neither
-  SELECT metric, item, rater, state,
+  SELECT metric, item, rater, state, item_src, metric_src,
          CASE WHEN state = 0 THEN x_raw + 0.0 END AS x,
          CASE WHEN state = 0 AND x_raw IS NULL THEN t END AS label
   FROM ratings_states
@@ -2011,12 +2017,12 @@ ratings AS NOT MATERIALIZED (
   SELECT metric, item, rater, x, label, 1 AS n_rows
   FROM ratings_in
   WHERE CASE
-    WHEN item IS NULL OR rater IS NULL OR metric IS NULL
-    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: MissingKeyError: a key (item, rater, metric or slice) is empty (NULL)', ' at (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(metric AS TEXT), 'NULL'), ')'))
+    WHEN (item_src IS NULL OR CAST(item_src AS TEXT) = '') OR rater IS NULL OR CASE WHEN {{ p_metric_given }} THEN (metric_src IS NULL OR CAST(metric_src AS TEXT) = '') ELSE {{ p_default_metric }} IS NULL END
+    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: MissingKeyError: a key (item, rater, metric or slice) is empty (NULL)', ' at (item=', COALESCE(CAST(NULLIF(CASE WHEN LENGTH(CAST(item_src AS TEXT)) NOT IN (4, 5) THEN CAST(item_src AS TEXT) WHEN LOWER(CAST(item_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(item_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(item_src AS TEXT) END, '') AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(CASE WHEN {{ p_metric_given }} THEN NULLIF(CASE WHEN LENGTH(CAST(metric_src AS TEXT)) NOT IN (4, 5) THEN CAST(metric_src AS TEXT) WHEN LOWER(CAST(metric_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(metric_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(metric_src AS TEXT) END, '') ELSE {{ p_default_metric }} END AS TEXT), 'NULL'), ')'))
     WHEN state = 0 AND ABS(x) >= 9007199254740992.0
-    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', CAST(x AS TEXT), ' is not a usable number (infinite, or 2^53 or more in magnitude)', ' at (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(metric AS TEXT), 'NULL'), ')'))
+    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', CAST(x AS TEXT), ' is not a usable number (infinite, or 2^53 or more in magnitude)', ' at (item=', COALESCE(CAST(NULLIF(CASE WHEN LENGTH(CAST(item_src AS TEXT)) NOT IN (4, 5) THEN CAST(item_src AS TEXT) WHEN LOWER(CAST(item_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(item_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(item_src AS TEXT) END, '') AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(CASE WHEN {{ p_metric_given }} THEN NULLIF(CASE WHEN LENGTH(CAST(metric_src AS TEXT)) NOT IN (4, 5) THEN CAST(metric_src AS TEXT) WHEN LOWER(CAST(metric_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(metric_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(metric_src AS TEXT) END, '') ELSE {{ p_default_metric }} END AS TEXT), 'NULL'), ')'))
     WHEN state = 0 AND label IS NOT NULL
-    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', label, ' is not a number, which this statement needs', ' at (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(metric AS TEXT), 'NULL'), ')'))
+    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', label, ' is not a number, which this statement needs', ' at (item=', COALESCE(CAST(NULLIF(CASE WHEN LENGTH(CAST(item_src AS TEXT)) NOT IN (4, 5) THEN CAST(item_src AS TEXT) WHEN LOWER(CAST(item_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(item_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(item_src AS TEXT) END, '') AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(CASE WHEN {{ p_metric_given }} THEN NULLIF(CASE WHEN LENGTH(CAST(metric_src AS TEXT)) NOT IN (4, 5) THEN CAST(metric_src AS TEXT) WHEN LOWER(CAST(metric_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(metric_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(metric_src AS TEXT) END, '') ELSE {{ p_default_metric }} END AS TEXT), 'NULL'), ')'))
     ELSE state = 0 END
 )
 ,
@@ -2388,6 +2394,7 @@ ratings_read AS NOT MATERIALIZED (
              NULLIF(CASE WHEN LENGTH(CAST(src."item" AS TEXT)) NOT IN (4, 5) THEN CAST(src."item" AS TEXT) WHEN LOWER(CAST(src."item" AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(src."item" AS TEXT)) = 'false' THEN 'false' ELSE CAST(src."item" AS TEXT) END, '') AS item,
     NULLIF(CASE WHEN LENGTH(CAST(src."rater" AS TEXT)) NOT IN (4, 5) THEN CAST(src."rater" AS TEXT) WHEN LOWER(CAST(src."rater" AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(src."rater" AS TEXT)) = 'false' THEN 'false' ELSE CAST(src."rater" AS TEXT) END, '') AS rater,
 
+         src."item" AS item_src, src."metric" AS metric_src,
              CASE WHEN LENGTH(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT))) NOT IN (4, 5) THEN TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT)) WHEN LOWER(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT))) = 'true' THEN 'true' WHEN LOWER(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT))) = 'false' THEN 'false' ELSE TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT)) END AS t,
     CASE WHEN NOT POSITION('_' IN CAST(src."value" AS TEXT)) = 0 THEN NULL
      WHEN ABS({{ agreement_schema }}.agreement_to_number(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT)))) >= 9007199254740992.0
@@ -2401,12 +2408,12 @@ ratings_states AS NOT MATERIALIZED (
   SELECT metric, item, rater,
          CASE WHEN is_null = 1 OR t = '' OR CAST('NaN' AS DOUBLE PRECISION) =(x_raw) THEN 1
               ELSE 0 END AS state,
-         x_raw, t
+         x_raw, t, item_src, metric_src
   FROM ratings_read
 ),
 ratings_in AS NOT MATERIALIZED (
   -- x and label only for a rating (state 0): a missing value or a placeholder is neither
-  SELECT metric, item, rater, state,
+  SELECT metric, item, rater, state, item_src, metric_src,
          CASE WHEN state = 0 THEN x_raw + 0.0 END AS x,
          CASE WHEN state = 0 AND x_raw IS NULL THEN t END AS label
   FROM ratings_states
@@ -2415,10 +2422,10 @@ ratings AS NOT MATERIALIZED (
   SELECT metric, item, rater, x, label, 1 AS n_rows
   FROM ratings_in
   WHERE CASE
-    WHEN item IS NULL OR rater IS NULL OR metric IS NULL
-    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: MissingKeyError: a key (item, rater, metric or slice) is empty (NULL)', ' at (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(metric AS TEXT), 'NULL'), ')'))
+    WHEN (item_src IS NULL OR CAST(item_src AS TEXT) = '') OR rater IS NULL OR CASE WHEN {{ p_metric_given }} THEN (metric_src IS NULL OR CAST(metric_src AS TEXT) = '') ELSE {{ p_default_metric }} IS NULL END
+    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: MissingKeyError: a key (item, rater, metric or slice) is empty (NULL)', ' at (item=', COALESCE(CAST(NULLIF(CASE WHEN LENGTH(CAST(item_src AS TEXT)) NOT IN (4, 5) THEN CAST(item_src AS TEXT) WHEN LOWER(CAST(item_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(item_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(item_src AS TEXT) END, '') AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(CASE WHEN {{ p_metric_given }} THEN NULLIF(CASE WHEN LENGTH(CAST(metric_src AS TEXT)) NOT IN (4, 5) THEN CAST(metric_src AS TEXT) WHEN LOWER(CAST(metric_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(metric_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(metric_src AS TEXT) END, '') ELSE {{ p_default_metric }} END AS TEXT), 'NULL'), ')'))
     WHEN state = 0 AND ABS(x) >= 9007199254740992.0
-    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', CAST(x AS TEXT), ' is not a usable number (infinite, or 2^53 or more in magnitude)', ' at (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(metric AS TEXT), 'NULL'), ')'))
+    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', CAST(x AS TEXT), ' is not a usable number (infinite, or 2^53 or more in magnitude)', ' at (item=', COALESCE(CAST(NULLIF(CASE WHEN LENGTH(CAST(item_src AS TEXT)) NOT IN (4, 5) THEN CAST(item_src AS TEXT) WHEN LOWER(CAST(item_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(item_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(item_src AS TEXT) END, '') AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(CASE WHEN {{ p_metric_given }} THEN NULLIF(CASE WHEN LENGTH(CAST(metric_src AS TEXT)) NOT IN (4, 5) THEN CAST(metric_src AS TEXT) WHEN LOWER(CAST(metric_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(metric_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(metric_src AS TEXT) END, '') ELSE {{ p_default_metric }} END AS TEXT), 'NULL'), ')'))
     ELSE state = 0 END
 )
 ,
@@ -2693,6 +2700,7 @@ ratings_read AS NOT MATERIALIZED (
              NULLIF(CASE WHEN LENGTH(CAST(src."item" AS TEXT)) NOT IN (4, 5) THEN CAST(src."item" AS TEXT) WHEN LOWER(CAST(src."item" AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(src."item" AS TEXT)) = 'false' THEN 'false' ELSE CAST(src."item" AS TEXT) END, '') AS item,
     NULLIF(CASE WHEN LENGTH(CAST(src."rater" AS TEXT)) NOT IN (4, 5) THEN CAST(src."rater" AS TEXT) WHEN LOWER(CAST(src."rater" AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(src."rater" AS TEXT)) = 'false' THEN 'false' ELSE CAST(src."rater" AS TEXT) END, '') AS rater,
 
+         src."item" AS item_src, src."metric" AS metric_src,
              CASE WHEN LENGTH(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT))) NOT IN (4, 5) THEN TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT)) WHEN LOWER(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT))) = 'true' THEN 'true' WHEN LOWER(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT))) = 'false' THEN 'false' ELSE TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT)) END AS t,
     CASE WHEN NOT POSITION('_' IN CAST(src."value" AS TEXT)) = 0 THEN NULL
      WHEN ABS({{ agreement_schema }}.agreement_to_number(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT)))) >= 9007199254740992.0
@@ -2706,12 +2714,12 @@ ratings_states AS NOT MATERIALIZED (
   SELECT metric, item, rater,
          CASE WHEN is_null = 1 OR t = '' OR CAST('NaN' AS DOUBLE PRECISION) =(x_raw) THEN 1
               ELSE 0 END AS state,
-         x_raw, t
+         x_raw, t, item_src, metric_src
   FROM ratings_read
 ),
 ratings_in AS NOT MATERIALIZED (
   -- x and label only for a rating (state 0): a missing value or a placeholder is neither
-  SELECT metric, item, rater, state,
+  SELECT metric, item, rater, state, item_src, metric_src,
          CASE WHEN state = 0 THEN x_raw + 0.0 END AS x,
          CASE WHEN state = 0 AND x_raw IS NULL THEN t END AS label
   FROM ratings_states
@@ -2720,12 +2728,12 @@ ratings AS NOT MATERIALIZED (
   SELECT metric, item, rater, x, label, 1 AS n_rows
   FROM ratings_in
   WHERE CASE
-    WHEN item IS NULL OR rater IS NULL OR metric IS NULL
-    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: MissingKeyError: a key (item, rater, metric or slice) is empty (NULL)', ' at (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(metric AS TEXT), 'NULL'), ')'))
+    WHEN (item_src IS NULL OR CAST(item_src AS TEXT) = '') OR rater IS NULL OR CASE WHEN {{ p_metric_given }} THEN (metric_src IS NULL OR CAST(metric_src AS TEXT) = '') ELSE {{ p_default_metric }} IS NULL END
+    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: MissingKeyError: a key (item, rater, metric or slice) is empty (NULL)', ' at (item=', COALESCE(CAST(NULLIF(CASE WHEN LENGTH(CAST(item_src AS TEXT)) NOT IN (4, 5) THEN CAST(item_src AS TEXT) WHEN LOWER(CAST(item_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(item_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(item_src AS TEXT) END, '') AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(CASE WHEN {{ p_metric_given }} THEN NULLIF(CASE WHEN LENGTH(CAST(metric_src AS TEXT)) NOT IN (4, 5) THEN CAST(metric_src AS TEXT) WHEN LOWER(CAST(metric_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(metric_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(metric_src AS TEXT) END, '') ELSE {{ p_default_metric }} END AS TEXT), 'NULL'), ')'))
     WHEN state = 0 AND ABS(x) >= 9007199254740992.0
-    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', CAST(x AS TEXT), ' is not a usable number (infinite, or 2^53 or more in magnitude)', ' at (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(metric AS TEXT), 'NULL'), ')'))
+    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', CAST(x AS TEXT), ' is not a usable number (infinite, or 2^53 or more in magnitude)', ' at (item=', COALESCE(CAST(NULLIF(CASE WHEN LENGTH(CAST(item_src AS TEXT)) NOT IN (4, 5) THEN CAST(item_src AS TEXT) WHEN LOWER(CAST(item_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(item_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(item_src AS TEXT) END, '') AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(CASE WHEN {{ p_metric_given }} THEN NULLIF(CASE WHEN LENGTH(CAST(metric_src AS TEXT)) NOT IN (4, 5) THEN CAST(metric_src AS TEXT) WHEN LOWER(CAST(metric_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(metric_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(metric_src AS TEXT) END, '') ELSE {{ p_default_metric }} END AS TEXT), 'NULL'), ')'))
     WHEN state = 0 AND label IS NOT NULL
-    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', label, ' is not a number, which this statement needs', ' at (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(metric AS TEXT), 'NULL'), ')'))
+    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', label, ' is not a number, which this statement needs', ' at (item=', COALESCE(CAST(NULLIF(CASE WHEN LENGTH(CAST(item_src AS TEXT)) NOT IN (4, 5) THEN CAST(item_src AS TEXT) WHEN LOWER(CAST(item_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(item_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(item_src AS TEXT) END, '') AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(CASE WHEN {{ p_metric_given }} THEN NULLIF(CASE WHEN LENGTH(CAST(metric_src AS TEXT)) NOT IN (4, 5) THEN CAST(metric_src AS TEXT) WHEN LOWER(CAST(metric_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(metric_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(metric_src AS TEXT) END, '') ELSE {{ p_default_metric }} END AS TEXT), 'NULL'), ')'))
     ELSE state = 0 END
 )
 ,
@@ -3007,6 +3015,7 @@ ratings_read AS NOT MATERIALIZED (
              NULLIF(CASE WHEN LENGTH(CAST(src."item" AS TEXT)) NOT IN (4, 5) THEN CAST(src."item" AS TEXT) WHEN LOWER(CAST(src."item" AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(src."item" AS TEXT)) = 'false' THEN 'false' ELSE CAST(src."item" AS TEXT) END, '') AS item,
     NULLIF(CASE WHEN LENGTH(CAST(src."rater" AS TEXT)) NOT IN (4, 5) THEN CAST(src."rater" AS TEXT) WHEN LOWER(CAST(src."rater" AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(src."rater" AS TEXT)) = 'false' THEN 'false' ELSE CAST(src."rater" AS TEXT) END, '') AS rater,
 
+         src."item" AS item_src, src."metric" AS metric_src,
              CASE WHEN LENGTH(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT))) NOT IN (4, 5) THEN TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT)) WHEN LOWER(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT))) = 'true' THEN 'true' WHEN LOWER(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT))) = 'false' THEN 'false' ELSE TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT)) END AS t,
     CASE WHEN NOT POSITION('_' IN CAST(src."value" AS TEXT)) = 0 THEN NULL
      WHEN ABS({{ agreement_schema }}.agreement_to_number(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT)))) >= 9007199254740992.0
@@ -3020,12 +3029,12 @@ ratings_states AS NOT MATERIALIZED (
   SELECT metric, item, rater,
          CASE WHEN is_null = 1 OR t = '' OR CAST('NaN' AS DOUBLE PRECISION) =(x_raw) THEN 1
               ELSE 0 END AS state,
-         x_raw, t
+         x_raw, t, item_src, metric_src
   FROM ratings_read
 ),
 ratings_in AS NOT MATERIALIZED (
   -- x and label only for a rating (state 0): a missing value or a placeholder is neither
-  SELECT metric, item, rater, state,
+  SELECT metric, item, rater, state, item_src, metric_src,
          CASE WHEN state = 0 THEN x_raw + 0.0 END AS x,
          CASE WHEN state = 0 AND x_raw IS NULL THEN t END AS label
   FROM ratings_states
@@ -3034,12 +3043,12 @@ ratings AS NOT MATERIALIZED (
   SELECT metric, item, rater, x, label, 1 AS n_rows
   FROM ratings_in
   WHERE CASE
-    WHEN item IS NULL OR rater IS NULL OR metric IS NULL
-    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: MissingKeyError: a key (item, rater, metric or slice) is empty (NULL)', ' at (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(metric AS TEXT), 'NULL'), ')'))
+    WHEN (item_src IS NULL OR CAST(item_src AS TEXT) = '') OR rater IS NULL OR CASE WHEN {{ p_metric_given }} THEN (metric_src IS NULL OR CAST(metric_src AS TEXT) = '') ELSE {{ p_default_metric }} IS NULL END
+    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: MissingKeyError: a key (item, rater, metric or slice) is empty (NULL)', ' at (item=', COALESCE(CAST(NULLIF(CASE WHEN LENGTH(CAST(item_src AS TEXT)) NOT IN (4, 5) THEN CAST(item_src AS TEXT) WHEN LOWER(CAST(item_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(item_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(item_src AS TEXT) END, '') AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(CASE WHEN {{ p_metric_given }} THEN NULLIF(CASE WHEN LENGTH(CAST(metric_src AS TEXT)) NOT IN (4, 5) THEN CAST(metric_src AS TEXT) WHEN LOWER(CAST(metric_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(metric_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(metric_src AS TEXT) END, '') ELSE {{ p_default_metric }} END AS TEXT), 'NULL'), ')'))
     WHEN state = 0 AND ABS(x) >= 9007199254740992.0
-    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', CAST(x AS TEXT), ' is not a usable number (infinite, or 2^53 or more in magnitude)', ' at (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(metric AS TEXT), 'NULL'), ')'))
+    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', CAST(x AS TEXT), ' is not a usable number (infinite, or 2^53 or more in magnitude)', ' at (item=', COALESCE(CAST(NULLIF(CASE WHEN LENGTH(CAST(item_src AS TEXT)) NOT IN (4, 5) THEN CAST(item_src AS TEXT) WHEN LOWER(CAST(item_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(item_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(item_src AS TEXT) END, '') AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(CASE WHEN {{ p_metric_given }} THEN NULLIF(CASE WHEN LENGTH(CAST(metric_src AS TEXT)) NOT IN (4, 5) THEN CAST(metric_src AS TEXT) WHEN LOWER(CAST(metric_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(metric_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(metric_src AS TEXT) END, '') ELSE {{ p_default_metric }} END AS TEXT), 'NULL'), ')'))
     WHEN state = 0 AND label IS NOT NULL
-    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', label, ' is not a number, which this statement needs', ' at (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(metric AS TEXT), 'NULL'), ')'))
+    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', label, ' is not a number, which this statement needs', ' at (item=', COALESCE(CAST(NULLIF(CASE WHEN LENGTH(CAST(item_src AS TEXT)) NOT IN (4, 5) THEN CAST(item_src AS TEXT) WHEN LOWER(CAST(item_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(item_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(item_src AS TEXT) END, '') AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(CASE WHEN {{ p_metric_given }} THEN NULLIF(CASE WHEN LENGTH(CAST(metric_src AS TEXT)) NOT IN (4, 5) THEN CAST(metric_src AS TEXT) WHEN LOWER(CAST(metric_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(metric_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(metric_src AS TEXT) END, '') ELSE {{ p_default_metric }} END AS TEXT), 'NULL'), ')'))
     ELSE state = 0 END
 )
 ,
@@ -3341,6 +3350,7 @@ ratings_read AS NOT MATERIALIZED (
              NULLIF(CASE WHEN LENGTH(CAST(src."item" AS TEXT)) NOT IN (4, 5) THEN CAST(src."item" AS TEXT) WHEN LOWER(CAST(src."item" AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(src."item" AS TEXT)) = 'false' THEN 'false' ELSE CAST(src."item" AS TEXT) END, '') AS item,
     NULLIF(CASE WHEN LENGTH(CAST(src."rater" AS TEXT)) NOT IN (4, 5) THEN CAST(src."rater" AS TEXT) WHEN LOWER(CAST(src."rater" AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(src."rater" AS TEXT)) = 'false' THEN 'false' ELSE CAST(src."rater" AS TEXT) END, '') AS rater,
 
+         src."item" AS item_src, src."metric" AS metric_src,
              CASE WHEN LENGTH(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT))) NOT IN (4, 5) THEN TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT)) WHEN LOWER(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT))) = 'true' THEN 'true' WHEN LOWER(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT))) = 'false' THEN 'false' ELSE TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT)) END AS t,
     CASE WHEN NOT POSITION('_' IN CAST(src."value" AS TEXT)) = 0 THEN NULL
      WHEN ABS({{ agreement_schema }}.agreement_to_number(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT)))) >= 9007199254740992.0
@@ -3354,12 +3364,12 @@ ratings_states AS NOT MATERIALIZED (
   SELECT metric, item, rater,
          CASE WHEN is_null = 1 OR t = '' OR CAST('NaN' AS DOUBLE PRECISION) =(x_raw) THEN 1
               ELSE 0 END AS state,
-         x_raw, t
+         x_raw, t, item_src, metric_src
   FROM ratings_read
 ),
 ratings_in AS NOT MATERIALIZED (
   -- x and label only for a rating (state 0): a missing value or a placeholder is neither
-  SELECT metric, item, rater, state,
+  SELECT metric, item, rater, state, item_src, metric_src,
          CASE WHEN state = 0 THEN x_raw + 0.0 END AS x,
          CASE WHEN state = 0 AND x_raw IS NULL THEN t END AS label
   FROM ratings_states
@@ -3368,10 +3378,10 @@ ratings AS NOT MATERIALIZED (
   SELECT metric, item, rater, x, label, 1 AS n_rows
   FROM ratings_in
   WHERE CASE
-    WHEN item IS NULL OR rater IS NULL OR metric IS NULL
-    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: MissingKeyError: a key (item, rater, metric or slice) is empty (NULL)', ' at (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(metric AS TEXT), 'NULL'), ')'))
+    WHEN (item_src IS NULL OR CAST(item_src AS TEXT) = '') OR rater IS NULL OR CASE WHEN {{ p_metric_given }} THEN (metric_src IS NULL OR CAST(metric_src AS TEXT) = '') ELSE {{ p_default_metric }} IS NULL END
+    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: MissingKeyError: a key (item, rater, metric or slice) is empty (NULL)', ' at (item=', COALESCE(CAST(NULLIF(CASE WHEN LENGTH(CAST(item_src AS TEXT)) NOT IN (4, 5) THEN CAST(item_src AS TEXT) WHEN LOWER(CAST(item_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(item_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(item_src AS TEXT) END, '') AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(CASE WHEN {{ p_metric_given }} THEN NULLIF(CASE WHEN LENGTH(CAST(metric_src AS TEXT)) NOT IN (4, 5) THEN CAST(metric_src AS TEXT) WHEN LOWER(CAST(metric_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(metric_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(metric_src AS TEXT) END, '') ELSE {{ p_default_metric }} END AS TEXT), 'NULL'), ')'))
     WHEN state = 0 AND ABS(x) >= 9007199254740992.0
-    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', CAST(x AS TEXT), ' is not a usable number (infinite, or 2^53 or more in magnitude)', ' at (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(metric AS TEXT), 'NULL'), ')'))
+    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', CAST(x AS TEXT), ' is not a usable number (infinite, or 2^53 or more in magnitude)', ' at (item=', COALESCE(CAST(NULLIF(CASE WHEN LENGTH(CAST(item_src AS TEXT)) NOT IN (4, 5) THEN CAST(item_src AS TEXT) WHEN LOWER(CAST(item_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(item_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(item_src AS TEXT) END, '') AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(CASE WHEN {{ p_metric_given }} THEN NULLIF(CASE WHEN LENGTH(CAST(metric_src AS TEXT)) NOT IN (4, 5) THEN CAST(metric_src AS TEXT) WHEN LOWER(CAST(metric_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(metric_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(metric_src AS TEXT) END, '') ELSE {{ p_default_metric }} END AS TEXT), 'NULL'), ')'))
     ELSE state = 0 END
 )
 ,
@@ -3698,6 +3708,7 @@ ratings_read AS NOT MATERIALIZED (
              NULLIF(CASE WHEN LENGTH(CAST(src."item" AS TEXT)) NOT IN (4, 5) THEN CAST(src."item" AS TEXT) WHEN LOWER(CAST(src."item" AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(src."item" AS TEXT)) = 'false' THEN 'false' ELSE CAST(src."item" AS TEXT) END, '') AS item,
     NULLIF(CASE WHEN LENGTH(CAST(src."rater" AS TEXT)) NOT IN (4, 5) THEN CAST(src."rater" AS TEXT) WHEN LOWER(CAST(src."rater" AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(src."rater" AS TEXT)) = 'false' THEN 'false' ELSE CAST(src."rater" AS TEXT) END, '') AS rater,
 
+         src."item" AS item_src, src."metric" AS metric_src,
              CASE WHEN LENGTH(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT))) NOT IN (4, 5) THEN TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT)) WHEN LOWER(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT))) = 'true' THEN 'true' WHEN LOWER(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT))) = 'false' THEN 'false' ELSE TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT)) END AS t,
     CASE WHEN NOT POSITION('_' IN CAST(src."value" AS TEXT)) = 0 THEN NULL
      WHEN ABS({{ agreement_schema }}.agreement_to_number(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT)))) >= 9007199254740992.0
@@ -3711,12 +3722,12 @@ ratings_states AS NOT MATERIALIZED (
   SELECT metric, item, rater,
          CASE WHEN is_null = 1 OR t = '' OR CAST('NaN' AS DOUBLE PRECISION) =(x_raw) THEN 1
               ELSE 0 END AS state,
-         x_raw, t
+         x_raw, t, item_src, metric_src
   FROM ratings_read
 ),
 ratings_in AS NOT MATERIALIZED (
   -- x and label only for a rating (state 0): a missing value or a placeholder is neither
-  SELECT metric, item, rater, state,
+  SELECT metric, item, rater, state, item_src, metric_src,
          CASE WHEN state = 0 THEN x_raw + 0.0 END AS x,
          CASE WHEN state = 0 AND x_raw IS NULL THEN t END AS label
   FROM ratings_states
@@ -3725,12 +3736,12 @@ ratings AS NOT MATERIALIZED (
   SELECT metric, item, rater, x, label, 1 AS n_rows
   FROM ratings_in
   WHERE CASE
-    WHEN item IS NULL OR rater IS NULL OR metric IS NULL
-    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: MissingKeyError: a key (item, rater, metric or slice) is empty (NULL)', ' at (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(metric AS TEXT), 'NULL'), ')'))
+    WHEN (item_src IS NULL OR CAST(item_src AS TEXT) = '') OR rater IS NULL OR CASE WHEN {{ p_metric_given }} THEN (metric_src IS NULL OR CAST(metric_src AS TEXT) = '') ELSE {{ p_default_metric }} IS NULL END
+    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: MissingKeyError: a key (item, rater, metric or slice) is empty (NULL)', ' at (item=', COALESCE(CAST(NULLIF(CASE WHEN LENGTH(CAST(item_src AS TEXT)) NOT IN (4, 5) THEN CAST(item_src AS TEXT) WHEN LOWER(CAST(item_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(item_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(item_src AS TEXT) END, '') AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(CASE WHEN {{ p_metric_given }} THEN NULLIF(CASE WHEN LENGTH(CAST(metric_src AS TEXT)) NOT IN (4, 5) THEN CAST(metric_src AS TEXT) WHEN LOWER(CAST(metric_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(metric_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(metric_src AS TEXT) END, '') ELSE {{ p_default_metric }} END AS TEXT), 'NULL'), ')'))
     WHEN state = 0 AND ABS(x) >= 9007199254740992.0
-    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', CAST(x AS TEXT), ' is not a usable number (infinite, or 2^53 or more in magnitude)', ' at (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(metric AS TEXT), 'NULL'), ')'))
+    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', CAST(x AS TEXT), ' is not a usable number (infinite, or 2^53 or more in magnitude)', ' at (item=', COALESCE(CAST(NULLIF(CASE WHEN LENGTH(CAST(item_src AS TEXT)) NOT IN (4, 5) THEN CAST(item_src AS TEXT) WHEN LOWER(CAST(item_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(item_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(item_src AS TEXT) END, '') AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(CASE WHEN {{ p_metric_given }} THEN NULLIF(CASE WHEN LENGTH(CAST(metric_src AS TEXT)) NOT IN (4, 5) THEN CAST(metric_src AS TEXT) WHEN LOWER(CAST(metric_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(metric_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(metric_src AS TEXT) END, '') ELSE {{ p_default_metric }} END AS TEXT), 'NULL'), ')'))
     WHEN state = 0 AND label IS NOT NULL
-    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', label, ' is not a number, which this statement needs', ' at (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(metric AS TEXT), 'NULL'), ')'))
+    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', label, ' is not a number, which this statement needs', ' at (item=', COALESCE(CAST(NULLIF(CASE WHEN LENGTH(CAST(item_src AS TEXT)) NOT IN (4, 5) THEN CAST(item_src AS TEXT) WHEN LOWER(CAST(item_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(item_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(item_src AS TEXT) END, '') AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(CASE WHEN {{ p_metric_given }} THEN NULLIF(CASE WHEN LENGTH(CAST(metric_src AS TEXT)) NOT IN (4, 5) THEN CAST(metric_src AS TEXT) WHEN LOWER(CAST(metric_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(metric_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(metric_src AS TEXT) END, '') ELSE {{ p_default_metric }} END AS TEXT), 'NULL'), ')'))
     ELSE state = 0 END
 )
 ,
@@ -4064,6 +4075,7 @@ ratings_read AS NOT MATERIALIZED (
              NULLIF(CASE WHEN LENGTH(CAST(src."item" AS TEXT)) NOT IN (4, 5) THEN CAST(src."item" AS TEXT) WHEN LOWER(CAST(src."item" AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(src."item" AS TEXT)) = 'false' THEN 'false' ELSE CAST(src."item" AS TEXT) END, '') AS item,
     NULLIF(CASE WHEN LENGTH(CAST(src."rater" AS TEXT)) NOT IN (4, 5) THEN CAST(src."rater" AS TEXT) WHEN LOWER(CAST(src."rater" AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(src."rater" AS TEXT)) = 'false' THEN 'false' ELSE CAST(src."rater" AS TEXT) END, '') AS rater,
 
+         src."item" AS item_src, src."metric" AS metric_src,
              CASE WHEN LENGTH(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT))) NOT IN (4, 5) THEN TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT)) WHEN LOWER(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT))) = 'true' THEN 'true' WHEN LOWER(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT))) = 'false' THEN 'false' ELSE TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT)) END AS t,
     CASE WHEN NOT POSITION('_' IN CAST(src."value" AS TEXT)) = 0 THEN NULL
      WHEN ABS({{ agreement_schema }}.agreement_to_number(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT)))) >= 9007199254740992.0
@@ -4077,12 +4089,12 @@ ratings_states AS NOT MATERIALIZED (
   SELECT metric, item, rater,
          CASE WHEN is_null = 1 OR t = '' OR CAST('NaN' AS DOUBLE PRECISION) =(x_raw) THEN 1
               ELSE 0 END AS state,
-         x_raw, t
+         x_raw, t, item_src, metric_src
   FROM ratings_read
 ),
 ratings_in AS NOT MATERIALIZED (
   -- x and label only for a rating (state 0): a missing value or a placeholder is neither
-  SELECT metric, item, rater, state,
+  SELECT metric, item, rater, state, item_src, metric_src,
          CASE WHEN state = 0 THEN x_raw + 0.0 END AS x,
          CASE WHEN state = 0 AND x_raw IS NULL THEN t END AS label
   FROM ratings_states
@@ -4091,12 +4103,12 @@ ratings AS NOT MATERIALIZED (
   SELECT metric, item, rater, x, label, 1 AS n_rows
   FROM ratings_in
   WHERE CASE
-    WHEN item IS NULL OR rater IS NULL OR metric IS NULL
-    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: MissingKeyError: a key (item, rater, metric or slice) is empty (NULL)', ' at (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(metric AS TEXT), 'NULL'), ')'))
+    WHEN (item_src IS NULL OR CAST(item_src AS TEXT) = '') OR rater IS NULL OR CASE WHEN {{ p_metric_given }} THEN (metric_src IS NULL OR CAST(metric_src AS TEXT) = '') ELSE {{ p_default_metric }} IS NULL END
+    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: MissingKeyError: a key (item, rater, metric or slice) is empty (NULL)', ' at (item=', COALESCE(CAST(NULLIF(CASE WHEN LENGTH(CAST(item_src AS TEXT)) NOT IN (4, 5) THEN CAST(item_src AS TEXT) WHEN LOWER(CAST(item_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(item_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(item_src AS TEXT) END, '') AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(CASE WHEN {{ p_metric_given }} THEN NULLIF(CASE WHEN LENGTH(CAST(metric_src AS TEXT)) NOT IN (4, 5) THEN CAST(metric_src AS TEXT) WHEN LOWER(CAST(metric_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(metric_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(metric_src AS TEXT) END, '') ELSE {{ p_default_metric }} END AS TEXT), 'NULL'), ')'))
     WHEN state = 0 AND ABS(x) >= 9007199254740992.0
-    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', CAST(x AS TEXT), ' is not a usable number (infinite, or 2^53 or more in magnitude)', ' at (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(metric AS TEXT), 'NULL'), ')'))
+    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', CAST(x AS TEXT), ' is not a usable number (infinite, or 2^53 or more in magnitude)', ' at (item=', COALESCE(CAST(NULLIF(CASE WHEN LENGTH(CAST(item_src AS TEXT)) NOT IN (4, 5) THEN CAST(item_src AS TEXT) WHEN LOWER(CAST(item_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(item_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(item_src AS TEXT) END, '') AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(CASE WHEN {{ p_metric_given }} THEN NULLIF(CASE WHEN LENGTH(CAST(metric_src AS TEXT)) NOT IN (4, 5) THEN CAST(metric_src AS TEXT) WHEN LOWER(CAST(metric_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(metric_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(metric_src AS TEXT) END, '') ELSE {{ p_default_metric }} END AS TEXT), 'NULL'), ')'))
     WHEN state = 0 AND label IS NOT NULL
-    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', label, ' is not a number, which this statement needs', ' at (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(metric AS TEXT), 'NULL'), ')'))
+    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', label, ' is not a number, which this statement needs', ' at (item=', COALESCE(CAST(NULLIF(CASE WHEN LENGTH(CAST(item_src AS TEXT)) NOT IN (4, 5) THEN CAST(item_src AS TEXT) WHEN LOWER(CAST(item_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(item_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(item_src AS TEXT) END, '') AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(CASE WHEN {{ p_metric_given }} THEN NULLIF(CASE WHEN LENGTH(CAST(metric_src AS TEXT)) NOT IN (4, 5) THEN CAST(metric_src AS TEXT) WHEN LOWER(CAST(metric_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(metric_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(metric_src AS TEXT) END, '') ELSE {{ p_default_metric }} END AS TEXT), 'NULL'), ')'))
     ELSE state = 0 END
 )
 ,
@@ -4450,6 +4462,7 @@ ratings_read AS NOT MATERIALIZED (
              NULLIF(CASE WHEN LENGTH(CAST(src."item" AS TEXT)) NOT IN (4, 5) THEN CAST(src."item" AS TEXT) WHEN LOWER(CAST(src."item" AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(src."item" AS TEXT)) = 'false' THEN 'false' ELSE CAST(src."item" AS TEXT) END, '') AS item,
     NULLIF(CASE WHEN LENGTH(CAST(src."rater" AS TEXT)) NOT IN (4, 5) THEN CAST(src."rater" AS TEXT) WHEN LOWER(CAST(src."rater" AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(src."rater" AS TEXT)) = 'false' THEN 'false' ELSE CAST(src."rater" AS TEXT) END, '') AS rater,
 
+         src."item" AS item_src, src."metric" AS metric_src,
              CASE WHEN LENGTH(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT))) NOT IN (4, 5) THEN TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT)) WHEN LOWER(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT))) = 'true' THEN 'true' WHEN LOWER(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT))) = 'false' THEN 'false' ELSE TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT)) END AS t,
     CASE WHEN NOT POSITION('_' IN CAST(src."value" AS TEXT)) = 0 THEN NULL
      WHEN ABS({{ agreement_schema }}.agreement_to_number(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT)))) >= 9007199254740992.0
@@ -4463,12 +4476,12 @@ ratings_states AS NOT MATERIALIZED (
   SELECT metric, item, rater,
          CASE WHEN is_null = 1 OR t = '' OR CAST('NaN' AS DOUBLE PRECISION) =(x_raw) THEN 1
               ELSE 0 END AS state,
-         x_raw, t
+         x_raw, t, item_src, metric_src
   FROM ratings_read
 ),
 ratings_in AS NOT MATERIALIZED (
   -- x and label only for a rating (state 0): a missing value or a placeholder is neither
-  SELECT metric, item, rater, state,
+  SELECT metric, item, rater, state, item_src, metric_src,
          CASE WHEN state = 0 THEN x_raw + 0.0 END AS x,
          CASE WHEN state = 0 AND x_raw IS NULL THEN t END AS label
   FROM ratings_states
@@ -4477,10 +4490,10 @@ ratings AS NOT MATERIALIZED (
   SELECT metric, item, rater, x, label, 1 AS n_rows
   FROM ratings_in
   WHERE CASE
-    WHEN item IS NULL OR rater IS NULL OR metric IS NULL
-    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: MissingKeyError: a key (item, rater, metric or slice) is empty (NULL)', ' at (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(metric AS TEXT), 'NULL'), ')'))
+    WHEN (item_src IS NULL OR CAST(item_src AS TEXT) = '') OR rater IS NULL OR CASE WHEN {{ p_metric_given }} THEN (metric_src IS NULL OR CAST(metric_src AS TEXT) = '') ELSE {{ p_default_metric }} IS NULL END
+    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: MissingKeyError: a key (item, rater, metric or slice) is empty (NULL)', ' at (item=', COALESCE(CAST(NULLIF(CASE WHEN LENGTH(CAST(item_src AS TEXT)) NOT IN (4, 5) THEN CAST(item_src AS TEXT) WHEN LOWER(CAST(item_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(item_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(item_src AS TEXT) END, '') AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(CASE WHEN {{ p_metric_given }} THEN NULLIF(CASE WHEN LENGTH(CAST(metric_src AS TEXT)) NOT IN (4, 5) THEN CAST(metric_src AS TEXT) WHEN LOWER(CAST(metric_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(metric_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(metric_src AS TEXT) END, '') ELSE {{ p_default_metric }} END AS TEXT), 'NULL'), ')'))
     WHEN state = 0 AND ABS(x) >= 9007199254740992.0
-    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', CAST(x AS TEXT), ' is not a usable number (infinite, or 2^53 or more in magnitude)', ' at (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(metric AS TEXT), 'NULL'), ')'))
+    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', CAST(x AS TEXT), ' is not a usable number (infinite, or 2^53 or more in magnitude)', ' at (item=', COALESCE(CAST(NULLIF(CASE WHEN LENGTH(CAST(item_src AS TEXT)) NOT IN (4, 5) THEN CAST(item_src AS TEXT) WHEN LOWER(CAST(item_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(item_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(item_src AS TEXT) END, '') AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(CASE WHEN {{ p_metric_given }} THEN NULLIF(CASE WHEN LENGTH(CAST(metric_src AS TEXT)) NOT IN (4, 5) THEN CAST(metric_src AS TEXT) WHEN LOWER(CAST(metric_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(metric_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(metric_src AS TEXT) END, '') ELSE {{ p_default_metric }} END AS TEXT), 'NULL'), ')'))
     ELSE state = 0 END
 )
 ,
@@ -4741,6 +4754,7 @@ ratings_read AS NOT MATERIALIZED (
              NULLIF(CASE WHEN LENGTH(CAST(src."item" AS TEXT)) NOT IN (4, 5) THEN CAST(src."item" AS TEXT) WHEN LOWER(CAST(src."item" AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(src."item" AS TEXT)) = 'false' THEN 'false' ELSE CAST(src."item" AS TEXT) END, '') AS item,
     NULLIF(CASE WHEN LENGTH(CAST(src."rater" AS TEXT)) NOT IN (4, 5) THEN CAST(src."rater" AS TEXT) WHEN LOWER(CAST(src."rater" AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(src."rater" AS TEXT)) = 'false' THEN 'false' ELSE CAST(src."rater" AS TEXT) END, '') AS rater,
 
+         src."item" AS item_src, src."metric" AS metric_src,
              CASE WHEN LENGTH(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT))) NOT IN (4, 5) THEN TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT)) WHEN LOWER(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT))) = 'true' THEN 'true' WHEN LOWER(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT))) = 'false' THEN 'false' ELSE TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT)) END AS t,
     CASE WHEN NOT POSITION('_' IN CAST(src."value" AS TEXT)) = 0 THEN NULL
      WHEN ABS({{ agreement_schema }}.agreement_to_number(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT)))) >= 9007199254740992.0
@@ -4754,12 +4768,12 @@ ratings_states AS NOT MATERIALIZED (
   SELECT metric, item, rater,
          CASE WHEN is_null = 1 OR t = '' OR CAST('NaN' AS DOUBLE PRECISION) =(x_raw) THEN 1
               ELSE 0 END AS state,
-         x_raw, t
+         x_raw, t, item_src, metric_src
   FROM ratings_read
 ),
 ratings_in AS NOT MATERIALIZED (
   -- x and label only for a rating (state 0): a missing value or a placeholder is neither
-  SELECT metric, item, rater, state,
+  SELECT metric, item, rater, state, item_src, metric_src,
          CASE WHEN state = 0 THEN x_raw + 0.0 END AS x,
          CASE WHEN state = 0 AND x_raw IS NULL THEN t END AS label
   FROM ratings_states
@@ -4768,12 +4782,12 @@ ratings AS NOT MATERIALIZED (
   SELECT metric, item, rater, x, label, 1 AS n_rows
   FROM ratings_in
   WHERE CASE
-    WHEN item IS NULL OR rater IS NULL OR metric IS NULL
-    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: MissingKeyError: a key (item, rater, metric or slice) is empty (NULL)', ' at (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(metric AS TEXT), 'NULL'), ')'))
+    WHEN (item_src IS NULL OR CAST(item_src AS TEXT) = '') OR rater IS NULL OR CASE WHEN {{ p_metric_given }} THEN (metric_src IS NULL OR CAST(metric_src AS TEXT) = '') ELSE {{ p_default_metric }} IS NULL END
+    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: MissingKeyError: a key (item, rater, metric or slice) is empty (NULL)', ' at (item=', COALESCE(CAST(NULLIF(CASE WHEN LENGTH(CAST(item_src AS TEXT)) NOT IN (4, 5) THEN CAST(item_src AS TEXT) WHEN LOWER(CAST(item_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(item_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(item_src AS TEXT) END, '') AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(CASE WHEN {{ p_metric_given }} THEN NULLIF(CASE WHEN LENGTH(CAST(metric_src AS TEXT)) NOT IN (4, 5) THEN CAST(metric_src AS TEXT) WHEN LOWER(CAST(metric_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(metric_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(metric_src AS TEXT) END, '') ELSE {{ p_default_metric }} END AS TEXT), 'NULL'), ')'))
     WHEN state = 0 AND ABS(x) >= 9007199254740992.0
-    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', CAST(x AS TEXT), ' is not a usable number (infinite, or 2^53 or more in magnitude)', ' at (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(metric AS TEXT), 'NULL'), ')'))
+    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', CAST(x AS TEXT), ' is not a usable number (infinite, or 2^53 or more in magnitude)', ' at (item=', COALESCE(CAST(NULLIF(CASE WHEN LENGTH(CAST(item_src AS TEXT)) NOT IN (4, 5) THEN CAST(item_src AS TEXT) WHEN LOWER(CAST(item_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(item_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(item_src AS TEXT) END, '') AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(CASE WHEN {{ p_metric_given }} THEN NULLIF(CASE WHEN LENGTH(CAST(metric_src AS TEXT)) NOT IN (4, 5) THEN CAST(metric_src AS TEXT) WHEN LOWER(CAST(metric_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(metric_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(metric_src AS TEXT) END, '') ELSE {{ p_default_metric }} END AS TEXT), 'NULL'), ')'))
     WHEN state = 0 AND label IS NOT NULL
-    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', label, ' is not a number, which this statement needs', ' at (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(metric AS TEXT), 'NULL'), ')'))
+    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', label, ' is not a number, which this statement needs', ' at (item=', COALESCE(CAST(NULLIF(CASE WHEN LENGTH(CAST(item_src AS TEXT)) NOT IN (4, 5) THEN CAST(item_src AS TEXT) WHEN LOWER(CAST(item_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(item_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(item_src AS TEXT) END, '') AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(CASE WHEN {{ p_metric_given }} THEN NULLIF(CASE WHEN LENGTH(CAST(metric_src AS TEXT)) NOT IN (4, 5) THEN CAST(metric_src AS TEXT) WHEN LOWER(CAST(metric_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(metric_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(metric_src AS TEXT) END, '') ELSE {{ p_default_metric }} END AS TEXT), 'NULL'), ')'))
     ELSE state = 0 END
 )
 ,
@@ -5041,6 +5055,7 @@ ratings_read AS NOT MATERIALIZED (
              NULLIF(CASE WHEN LENGTH(CAST(src."item" AS TEXT)) NOT IN (4, 5) THEN CAST(src."item" AS TEXT) WHEN LOWER(CAST(src."item" AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(src."item" AS TEXT)) = 'false' THEN 'false' ELSE CAST(src."item" AS TEXT) END, '') AS item,
     NULLIF(CASE WHEN LENGTH(CAST(src."rater" AS TEXT)) NOT IN (4, 5) THEN CAST(src."rater" AS TEXT) WHEN LOWER(CAST(src."rater" AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(src."rater" AS TEXT)) = 'false' THEN 'false' ELSE CAST(src."rater" AS TEXT) END, '') AS rater,
 
+         src."item" AS item_src, src."metric" AS metric_src,
              CASE WHEN LENGTH(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT))) NOT IN (4, 5) THEN TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT)) WHEN LOWER(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT))) = 'true' THEN 'true' WHEN LOWER(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT))) = 'false' THEN 'false' ELSE TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT)) END AS t,
     CASE WHEN NOT POSITION('_' IN CAST(src."value" AS TEXT)) = 0 THEN NULL
      WHEN ABS({{ agreement_schema }}.agreement_to_number(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT)))) >= 9007199254740992.0
@@ -5054,12 +5069,12 @@ ratings_states AS NOT MATERIALIZED (
   SELECT metric, item, rater,
          CASE WHEN is_null = 1 OR t = '' OR CAST('NaN' AS DOUBLE PRECISION) =(x_raw) THEN 1
               ELSE 0 END AS state,
-         x_raw, t
+         x_raw, t, item_src, metric_src
   FROM ratings_read
 ),
 ratings_in AS NOT MATERIALIZED (
   -- x and label only for a rating (state 0): a missing value or a placeholder is neither
-  SELECT metric, item, rater, state,
+  SELECT metric, item, rater, state, item_src, metric_src,
          CASE WHEN state = 0 THEN x_raw + 0.0 END AS x,
          CASE WHEN state = 0 AND x_raw IS NULL THEN t END AS label
   FROM ratings_states
@@ -5068,12 +5083,12 @@ ratings AS NOT MATERIALIZED (
   SELECT metric, item, rater, x, label, 1 AS n_rows
   FROM ratings_in
   WHERE CASE
-    WHEN item IS NULL OR rater IS NULL OR metric IS NULL
-    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: MissingKeyError: a key (item, rater, metric or slice) is empty (NULL)', ' at (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(metric AS TEXT), 'NULL'), ')'))
+    WHEN (item_src IS NULL OR CAST(item_src AS TEXT) = '') OR rater IS NULL OR CASE WHEN {{ p_metric_given }} THEN (metric_src IS NULL OR CAST(metric_src AS TEXT) = '') ELSE {{ p_default_metric }} IS NULL END
+    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: MissingKeyError: a key (item, rater, metric or slice) is empty (NULL)', ' at (item=', COALESCE(CAST(NULLIF(CASE WHEN LENGTH(CAST(item_src AS TEXT)) NOT IN (4, 5) THEN CAST(item_src AS TEXT) WHEN LOWER(CAST(item_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(item_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(item_src AS TEXT) END, '') AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(CASE WHEN {{ p_metric_given }} THEN NULLIF(CASE WHEN LENGTH(CAST(metric_src AS TEXT)) NOT IN (4, 5) THEN CAST(metric_src AS TEXT) WHEN LOWER(CAST(metric_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(metric_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(metric_src AS TEXT) END, '') ELSE {{ p_default_metric }} END AS TEXT), 'NULL'), ')'))
     WHEN state = 0 AND ABS(x) >= 9007199254740992.0
-    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', CAST(x AS TEXT), ' is not a usable number (infinite, or 2^53 or more in magnitude)', ' at (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(metric AS TEXT), 'NULL'), ')'))
+    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', CAST(x AS TEXT), ' is not a usable number (infinite, or 2^53 or more in magnitude)', ' at (item=', COALESCE(CAST(NULLIF(CASE WHEN LENGTH(CAST(item_src AS TEXT)) NOT IN (4, 5) THEN CAST(item_src AS TEXT) WHEN LOWER(CAST(item_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(item_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(item_src AS TEXT) END, '') AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(CASE WHEN {{ p_metric_given }} THEN NULLIF(CASE WHEN LENGTH(CAST(metric_src AS TEXT)) NOT IN (4, 5) THEN CAST(metric_src AS TEXT) WHEN LOWER(CAST(metric_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(metric_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(metric_src AS TEXT) END, '') ELSE {{ p_default_metric }} END AS TEXT), 'NULL'), ')'))
     WHEN state = 0 AND label IS NOT NULL
-    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', label, ' is not a number, which this statement needs', ' at (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(metric AS TEXT), 'NULL'), ')'))
+    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', label, ' is not a number, which this statement needs', ' at (item=', COALESCE(CAST(NULLIF(CASE WHEN LENGTH(CAST(item_src AS TEXT)) NOT IN (4, 5) THEN CAST(item_src AS TEXT) WHEN LOWER(CAST(item_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(item_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(item_src AS TEXT) END, '') AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(CASE WHEN {{ p_metric_given }} THEN NULLIF(CASE WHEN LENGTH(CAST(metric_src AS TEXT)) NOT IN (4, 5) THEN CAST(metric_src AS TEXT) WHEN LOWER(CAST(metric_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(metric_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(metric_src AS TEXT) END, '') ELSE {{ p_default_metric }} END AS TEXT), 'NULL'), ')'))
     ELSE state = 0 END
 )
 ,
@@ -5361,6 +5376,7 @@ ratings_read AS NOT MATERIALIZED (
              NULLIF(CASE WHEN LENGTH(CAST(src."item" AS TEXT)) NOT IN (4, 5) THEN CAST(src."item" AS TEXT) WHEN LOWER(CAST(src."item" AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(src."item" AS TEXT)) = 'false' THEN 'false' ELSE CAST(src."item" AS TEXT) END, '') AS item,
     NULLIF(CASE WHEN LENGTH(CAST(src."rater" AS TEXT)) NOT IN (4, 5) THEN CAST(src."rater" AS TEXT) WHEN LOWER(CAST(src."rater" AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(src."rater" AS TEXT)) = 'false' THEN 'false' ELSE CAST(src."rater" AS TEXT) END, '') AS rater,
 
+         src."item" AS item_src, src."metric" AS metric_src,
              CASE WHEN LENGTH(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT))) NOT IN (4, 5) THEN TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT)) WHEN LOWER(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT))) = 'true' THEN 'true' WHEN LOWER(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT))) = 'false' THEN 'false' ELSE TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT)) END AS t,
     CASE WHEN NOT POSITION('_' IN CAST(src."value" AS TEXT)) = 0 THEN NULL
      WHEN ABS({{ agreement_schema }}.agreement_to_number(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT)))) >= 9007199254740992.0
@@ -5374,12 +5390,12 @@ ratings_states AS NOT MATERIALIZED (
   SELECT metric, item, rater,
          CASE WHEN is_null = 1 OR t = '' OR CAST('NaN' AS DOUBLE PRECISION) =(x_raw) THEN 1
               ELSE 0 END AS state,
-         x_raw, t
+         x_raw, t, item_src, metric_src
   FROM ratings_read
 ),
 ratings_in AS NOT MATERIALIZED (
   -- x and label only for a rating (state 0): a missing value or a placeholder is neither
-  SELECT metric, item, rater, state,
+  SELECT metric, item, rater, state, item_src, metric_src,
          CASE WHEN state = 0 THEN x_raw + 0.0 END AS x,
          CASE WHEN state = 0 AND x_raw IS NULL THEN t END AS label
   FROM ratings_states
@@ -5388,10 +5404,10 @@ ratings AS NOT MATERIALIZED (
   SELECT metric, item, rater, x, label, 1 AS n_rows
   FROM ratings_in
   WHERE CASE
-    WHEN item IS NULL OR rater IS NULL OR metric IS NULL
-    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: MissingKeyError: a key (item, rater, metric or slice) is empty (NULL)', ' at (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(metric AS TEXT), 'NULL'), ')'))
+    WHEN (item_src IS NULL OR CAST(item_src AS TEXT) = '') OR rater IS NULL OR CASE WHEN {{ p_metric_given }} THEN (metric_src IS NULL OR CAST(metric_src AS TEXT) = '') ELSE {{ p_default_metric }} IS NULL END
+    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: MissingKeyError: a key (item, rater, metric or slice) is empty (NULL)', ' at (item=', COALESCE(CAST(NULLIF(CASE WHEN LENGTH(CAST(item_src AS TEXT)) NOT IN (4, 5) THEN CAST(item_src AS TEXT) WHEN LOWER(CAST(item_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(item_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(item_src AS TEXT) END, '') AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(CASE WHEN {{ p_metric_given }} THEN NULLIF(CASE WHEN LENGTH(CAST(metric_src AS TEXT)) NOT IN (4, 5) THEN CAST(metric_src AS TEXT) WHEN LOWER(CAST(metric_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(metric_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(metric_src AS TEXT) END, '') ELSE {{ p_default_metric }} END AS TEXT), 'NULL'), ')'))
     WHEN state = 0 AND ABS(x) >= 9007199254740992.0
-    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', CAST(x AS TEXT), ' is not a usable number (infinite, or 2^53 or more in magnitude)', ' at (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(metric AS TEXT), 'NULL'), ')'))
+    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', CAST(x AS TEXT), ' is not a usable number (infinite, or 2^53 or more in magnitude)', ' at (item=', COALESCE(CAST(NULLIF(CASE WHEN LENGTH(CAST(item_src AS TEXT)) NOT IN (4, 5) THEN CAST(item_src AS TEXT) WHEN LOWER(CAST(item_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(item_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(item_src AS TEXT) END, '') AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(CASE WHEN {{ p_metric_given }} THEN NULLIF(CASE WHEN LENGTH(CAST(metric_src AS TEXT)) NOT IN (4, 5) THEN CAST(metric_src AS TEXT) WHEN LOWER(CAST(metric_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(metric_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(metric_src AS TEXT) END, '') ELSE {{ p_default_metric }} END AS TEXT), 'NULL'), ')'))
     ELSE state = 0 END
 )
 ,
@@ -5642,6 +5658,7 @@ ratings_read AS NOT MATERIALIZED (
              NULLIF(CASE WHEN LENGTH(CAST(src."item" AS TEXT)) NOT IN (4, 5) THEN CAST(src."item" AS TEXT) WHEN LOWER(CAST(src."item" AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(src."item" AS TEXT)) = 'false' THEN 'false' ELSE CAST(src."item" AS TEXT) END, '') AS item,
     NULLIF(CASE WHEN LENGTH(CAST(src."rater" AS TEXT)) NOT IN (4, 5) THEN CAST(src."rater" AS TEXT) WHEN LOWER(CAST(src."rater" AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(src."rater" AS TEXT)) = 'false' THEN 'false' ELSE CAST(src."rater" AS TEXT) END, '') AS rater,
 
+         src."item" AS item_src, src."metric" AS metric_src,
              CASE WHEN LENGTH(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT))) NOT IN (4, 5) THEN TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT)) WHEN LOWER(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT))) = 'true' THEN 'true' WHEN LOWER(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT))) = 'false' THEN 'false' ELSE TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT)) END AS t,
     CASE WHEN NOT POSITION('_' IN CAST(src."value" AS TEXT)) = 0 THEN NULL
      WHEN ABS({{ agreement_schema }}.agreement_to_number(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT)))) >= 9007199254740992.0
@@ -5655,12 +5672,12 @@ ratings_states AS NOT MATERIALIZED (
   SELECT metric, item, rater,
          CASE WHEN is_null = 1 OR t = '' OR CAST('NaN' AS DOUBLE PRECISION) =(x_raw) THEN 1
               ELSE 0 END AS state,
-         x_raw, t
+         x_raw, t, item_src, metric_src
   FROM ratings_read
 ),
 ratings_in AS NOT MATERIALIZED (
   -- x and label only for a rating (state 0): a missing value or a placeholder is neither
-  SELECT metric, item, rater, state,
+  SELECT metric, item, rater, state, item_src, metric_src,
          CASE WHEN state = 0 THEN x_raw + 0.0 END AS x,
          CASE WHEN state = 0 AND x_raw IS NULL THEN t END AS label
   FROM ratings_states
@@ -5669,12 +5686,12 @@ ratings AS NOT MATERIALIZED (
   SELECT metric, item, rater, x, label, 1 AS n_rows
   FROM ratings_in
   WHERE CASE
-    WHEN item IS NULL OR rater IS NULL OR metric IS NULL
-    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: MissingKeyError: a key (item, rater, metric or slice) is empty (NULL)', ' at (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(metric AS TEXT), 'NULL'), ')'))
+    WHEN (item_src IS NULL OR CAST(item_src AS TEXT) = '') OR rater IS NULL OR CASE WHEN {{ p_metric_given }} THEN (metric_src IS NULL OR CAST(metric_src AS TEXT) = '') ELSE {{ p_default_metric }} IS NULL END
+    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: MissingKeyError: a key (item, rater, metric or slice) is empty (NULL)', ' at (item=', COALESCE(CAST(NULLIF(CASE WHEN LENGTH(CAST(item_src AS TEXT)) NOT IN (4, 5) THEN CAST(item_src AS TEXT) WHEN LOWER(CAST(item_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(item_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(item_src AS TEXT) END, '') AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(CASE WHEN {{ p_metric_given }} THEN NULLIF(CASE WHEN LENGTH(CAST(metric_src AS TEXT)) NOT IN (4, 5) THEN CAST(metric_src AS TEXT) WHEN LOWER(CAST(metric_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(metric_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(metric_src AS TEXT) END, '') ELSE {{ p_default_metric }} END AS TEXT), 'NULL'), ')'))
     WHEN state = 0 AND ABS(x) >= 9007199254740992.0
-    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', CAST(x AS TEXT), ' is not a usable number (infinite, or 2^53 or more in magnitude)', ' at (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(metric AS TEXT), 'NULL'), ')'))
+    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', CAST(x AS TEXT), ' is not a usable number (infinite, or 2^53 or more in magnitude)', ' at (item=', COALESCE(CAST(NULLIF(CASE WHEN LENGTH(CAST(item_src AS TEXT)) NOT IN (4, 5) THEN CAST(item_src AS TEXT) WHEN LOWER(CAST(item_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(item_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(item_src AS TEXT) END, '') AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(CASE WHEN {{ p_metric_given }} THEN NULLIF(CASE WHEN LENGTH(CAST(metric_src AS TEXT)) NOT IN (4, 5) THEN CAST(metric_src AS TEXT) WHEN LOWER(CAST(metric_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(metric_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(metric_src AS TEXT) END, '') ELSE {{ p_default_metric }} END AS TEXT), 'NULL'), ')'))
     WHEN state = 0 AND label IS NOT NULL
-    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', label, ' is not a number, which this statement needs', ' at (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(metric AS TEXT), 'NULL'), ')'))
+    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', label, ' is not a number, which this statement needs', ' at (item=', COALESCE(CAST(NULLIF(CASE WHEN LENGTH(CAST(item_src AS TEXT)) NOT IN (4, 5) THEN CAST(item_src AS TEXT) WHEN LOWER(CAST(item_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(item_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(item_src AS TEXT) END, '') AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(CASE WHEN {{ p_metric_given }} THEN NULLIF(CASE WHEN LENGTH(CAST(metric_src AS TEXT)) NOT IN (4, 5) THEN CAST(metric_src AS TEXT) WHEN LOWER(CAST(metric_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(metric_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(metric_src AS TEXT) END, '') ELSE {{ p_default_metric }} END AS TEXT), 'NULL'), ')'))
     ELSE state = 0 END
 )
 ,
@@ -5932,6 +5949,7 @@ ratings_read AS NOT MATERIALIZED (
              NULLIF(CASE WHEN LENGTH(CAST(src."item" AS TEXT)) NOT IN (4, 5) THEN CAST(src."item" AS TEXT) WHEN LOWER(CAST(src."item" AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(src."item" AS TEXT)) = 'false' THEN 'false' ELSE CAST(src."item" AS TEXT) END, '') AS item,
     NULLIF(CASE WHEN LENGTH(CAST(src."rater" AS TEXT)) NOT IN (4, 5) THEN CAST(src."rater" AS TEXT) WHEN LOWER(CAST(src."rater" AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(src."rater" AS TEXT)) = 'false' THEN 'false' ELSE CAST(src."rater" AS TEXT) END, '') AS rater,
 
+         src."item" AS item_src, src."metric" AS metric_src,
              CASE WHEN LENGTH(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT))) NOT IN (4, 5) THEN TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT)) WHEN LOWER(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT))) = 'true' THEN 'true' WHEN LOWER(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT))) = 'false' THEN 'false' ELSE TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT)) END AS t,
     CASE WHEN NOT POSITION('_' IN CAST(src."value" AS TEXT)) = 0 THEN NULL
      WHEN ABS({{ agreement_schema }}.agreement_to_number(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT)))) >= 9007199254740992.0
@@ -5945,12 +5963,12 @@ ratings_states AS NOT MATERIALIZED (
   SELECT metric, item, rater,
          CASE WHEN is_null = 1 OR t = '' OR CAST('NaN' AS DOUBLE PRECISION) =(x_raw) THEN 1
               ELSE 0 END AS state,
-         x_raw, t
+         x_raw, t, item_src, metric_src
   FROM ratings_read
 ),
 ratings_in AS NOT MATERIALIZED (
   -- x and label only for a rating (state 0): a missing value or a placeholder is neither
-  SELECT metric, item, rater, state,
+  SELECT metric, item, rater, state, item_src, metric_src,
          CASE WHEN state = 0 THEN x_raw + 0.0 END AS x,
          CASE WHEN state = 0 AND x_raw IS NULL THEN t END AS label
   FROM ratings_states
@@ -5959,12 +5977,12 @@ ratings AS NOT MATERIALIZED (
   SELECT metric, item, rater, x, label, 1 AS n_rows
   FROM ratings_in
   WHERE CASE
-    WHEN item IS NULL OR rater IS NULL OR metric IS NULL
-    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: MissingKeyError: a key (item, rater, metric or slice) is empty (NULL)', ' at (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(metric AS TEXT), 'NULL'), ')'))
+    WHEN (item_src IS NULL OR CAST(item_src AS TEXT) = '') OR rater IS NULL OR CASE WHEN {{ p_metric_given }} THEN (metric_src IS NULL OR CAST(metric_src AS TEXT) = '') ELSE {{ p_default_metric }} IS NULL END
+    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: MissingKeyError: a key (item, rater, metric or slice) is empty (NULL)', ' at (item=', COALESCE(CAST(NULLIF(CASE WHEN LENGTH(CAST(item_src AS TEXT)) NOT IN (4, 5) THEN CAST(item_src AS TEXT) WHEN LOWER(CAST(item_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(item_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(item_src AS TEXT) END, '') AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(CASE WHEN {{ p_metric_given }} THEN NULLIF(CASE WHEN LENGTH(CAST(metric_src AS TEXT)) NOT IN (4, 5) THEN CAST(metric_src AS TEXT) WHEN LOWER(CAST(metric_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(metric_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(metric_src AS TEXT) END, '') ELSE {{ p_default_metric }} END AS TEXT), 'NULL'), ')'))
     WHEN state = 0 AND ABS(x) >= 9007199254740992.0
-    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', CAST(x AS TEXT), ' is not a usable number (infinite, or 2^53 or more in magnitude)', ' at (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(metric AS TEXT), 'NULL'), ')'))
+    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', CAST(x AS TEXT), ' is not a usable number (infinite, or 2^53 or more in magnitude)', ' at (item=', COALESCE(CAST(NULLIF(CASE WHEN LENGTH(CAST(item_src AS TEXT)) NOT IN (4, 5) THEN CAST(item_src AS TEXT) WHEN LOWER(CAST(item_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(item_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(item_src AS TEXT) END, '') AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(CASE WHEN {{ p_metric_given }} THEN NULLIF(CASE WHEN LENGTH(CAST(metric_src AS TEXT)) NOT IN (4, 5) THEN CAST(metric_src AS TEXT) WHEN LOWER(CAST(metric_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(metric_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(metric_src AS TEXT) END, '') ELSE {{ p_default_metric }} END AS TEXT), 'NULL'), ')'))
     WHEN state = 0 AND label IS NOT NULL
-    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', label, ' is not a number, which this statement needs', ' at (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(metric AS TEXT), 'NULL'), ')'))
+    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', label, ' is not a number, which this statement needs', ' at (item=', COALESCE(CAST(NULLIF(CASE WHEN LENGTH(CAST(item_src AS TEXT)) NOT IN (4, 5) THEN CAST(item_src AS TEXT) WHEN LOWER(CAST(item_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(item_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(item_src AS TEXT) END, '') AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(CASE WHEN {{ p_metric_given }} THEN NULLIF(CASE WHEN LENGTH(CAST(metric_src AS TEXT)) NOT IN (4, 5) THEN CAST(metric_src AS TEXT) WHEN LOWER(CAST(metric_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(metric_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(metric_src AS TEXT) END, '') ELSE {{ p_default_metric }} END AS TEXT), 'NULL'), ')'))
     ELSE state = 0 END
 )
 ,
@@ -6242,6 +6260,7 @@ ratings_read AS NOT MATERIALIZED (
              NULLIF(CASE WHEN LENGTH(CAST(src."item" AS TEXT)) NOT IN (4, 5) THEN CAST(src."item" AS TEXT) WHEN LOWER(CAST(src."item" AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(src."item" AS TEXT)) = 'false' THEN 'false' ELSE CAST(src."item" AS TEXT) END, '') AS item,
     NULLIF(CASE WHEN LENGTH(CAST(src."rater" AS TEXT)) NOT IN (4, 5) THEN CAST(src."rater" AS TEXT) WHEN LOWER(CAST(src."rater" AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(src."rater" AS TEXT)) = 'false' THEN 'false' ELSE CAST(src."rater" AS TEXT) END, '') AS rater,
 
+         src."item" AS item_src, src."metric" AS metric_src,
              CASE WHEN LENGTH(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT))) NOT IN (4, 5) THEN TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT)) WHEN LOWER(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT))) = 'true' THEN 'true' WHEN LOWER(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT))) = 'false' THEN 'false' ELSE TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT)) END AS t,
     CASE WHEN NOT POSITION('_' IN CAST(src."value" AS TEXT)) = 0 THEN NULL
      WHEN ABS({{ agreement_schema }}.agreement_to_number(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT)))) >= 9007199254740992.0
@@ -6255,12 +6274,12 @@ ratings_states AS NOT MATERIALIZED (
   SELECT metric, item, rater,
          CASE WHEN is_null = 1 OR t = '' OR CAST('NaN' AS DOUBLE PRECISION) =(x_raw) THEN 1
               ELSE 0 END AS state,
-         x_raw, t
+         x_raw, t, item_src, metric_src
   FROM ratings_read
 ),
 ratings_in AS NOT MATERIALIZED (
   -- x and label only for a rating (state 0): a missing value or a placeholder is neither
-  SELECT metric, item, rater, state,
+  SELECT metric, item, rater, state, item_src, metric_src,
          CASE WHEN state = 0 THEN x_raw + 0.0 END AS x,
          CASE WHEN state = 0 AND x_raw IS NULL THEN t END AS label
   FROM ratings_states
@@ -6269,10 +6288,10 @@ ratings AS NOT MATERIALIZED (
   SELECT metric, item, rater, x, label, 1 AS n_rows
   FROM ratings_in
   WHERE CASE
-    WHEN item IS NULL OR rater IS NULL OR metric IS NULL
-    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: MissingKeyError: a key (item, rater, metric or slice) is empty (NULL)', ' at (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(metric AS TEXT), 'NULL'), ')'))
+    WHEN (item_src IS NULL OR CAST(item_src AS TEXT) = '') OR rater IS NULL OR CASE WHEN {{ p_metric_given }} THEN (metric_src IS NULL OR CAST(metric_src AS TEXT) = '') ELSE {{ p_default_metric }} IS NULL END
+    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: MissingKeyError: a key (item, rater, metric or slice) is empty (NULL)', ' at (item=', COALESCE(CAST(NULLIF(CASE WHEN LENGTH(CAST(item_src AS TEXT)) NOT IN (4, 5) THEN CAST(item_src AS TEXT) WHEN LOWER(CAST(item_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(item_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(item_src AS TEXT) END, '') AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(CASE WHEN {{ p_metric_given }} THEN NULLIF(CASE WHEN LENGTH(CAST(metric_src AS TEXT)) NOT IN (4, 5) THEN CAST(metric_src AS TEXT) WHEN LOWER(CAST(metric_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(metric_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(metric_src AS TEXT) END, '') ELSE {{ p_default_metric }} END AS TEXT), 'NULL'), ')'))
     WHEN state = 0 AND ABS(x) >= 9007199254740992.0
-    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', CAST(x AS TEXT), ' is not a usable number (infinite, or 2^53 or more in magnitude)', ' at (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(metric AS TEXT), 'NULL'), ')'))
+    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', CAST(x AS TEXT), ' is not a usable number (infinite, or 2^53 or more in magnitude)', ' at (item=', COALESCE(CAST(NULLIF(CASE WHEN LENGTH(CAST(item_src AS TEXT)) NOT IN (4, 5) THEN CAST(item_src AS TEXT) WHEN LOWER(CAST(item_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(item_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(item_src AS TEXT) END, '') AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(CASE WHEN {{ p_metric_given }} THEN NULLIF(CASE WHEN LENGTH(CAST(metric_src AS TEXT)) NOT IN (4, 5) THEN CAST(metric_src AS TEXT) WHEN LOWER(CAST(metric_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(metric_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(metric_src AS TEXT) END, '') ELSE {{ p_default_metric }} END AS TEXT), 'NULL'), ')'))
     ELSE state = 0 END
 )
 ,
@@ -6523,6 +6542,7 @@ ratings_read AS NOT MATERIALIZED (
              NULLIF(CASE WHEN LENGTH(CAST(src."item" AS TEXT)) NOT IN (4, 5) THEN CAST(src."item" AS TEXT) WHEN LOWER(CAST(src."item" AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(src."item" AS TEXT)) = 'false' THEN 'false' ELSE CAST(src."item" AS TEXT) END, '') AS item,
     NULLIF(CASE WHEN LENGTH(CAST(src."rater" AS TEXT)) NOT IN (4, 5) THEN CAST(src."rater" AS TEXT) WHEN LOWER(CAST(src."rater" AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(src."rater" AS TEXT)) = 'false' THEN 'false' ELSE CAST(src."rater" AS TEXT) END, '') AS rater,
 
+         src."item" AS item_src, src."metric" AS metric_src,
              CASE WHEN LENGTH(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT))) NOT IN (4, 5) THEN TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT)) WHEN LOWER(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT))) = 'true' THEN 'true' WHEN LOWER(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT))) = 'false' THEN 'false' ELSE TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT)) END AS t,
     CASE WHEN NOT POSITION('_' IN CAST(src."value" AS TEXT)) = 0 THEN NULL
      WHEN ABS({{ agreement_schema }}.agreement_to_number(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT)))) >= 9007199254740992.0
@@ -6536,12 +6556,12 @@ ratings_states AS NOT MATERIALIZED (
   SELECT metric, item, rater,
          CASE WHEN is_null = 1 OR t = '' OR CAST('NaN' AS DOUBLE PRECISION) =(x_raw) THEN 1
               ELSE 0 END AS state,
-         x_raw, t
+         x_raw, t, item_src, metric_src
   FROM ratings_read
 ),
 ratings_in AS NOT MATERIALIZED (
   -- x and label only for a rating (state 0): a missing value or a placeholder is neither
-  SELECT metric, item, rater, state,
+  SELECT metric, item, rater, state, item_src, metric_src,
          CASE WHEN state = 0 THEN x_raw + 0.0 END AS x,
          CASE WHEN state = 0 AND x_raw IS NULL THEN t END AS label
   FROM ratings_states
@@ -6550,12 +6570,12 @@ ratings AS NOT MATERIALIZED (
   SELECT metric, item, rater, x, label, 1 AS n_rows
   FROM ratings_in
   WHERE CASE
-    WHEN item IS NULL OR rater IS NULL OR metric IS NULL
-    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: MissingKeyError: a key (item, rater, metric or slice) is empty (NULL)', ' at (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(metric AS TEXT), 'NULL'), ')'))
+    WHEN (item_src IS NULL OR CAST(item_src AS TEXT) = '') OR rater IS NULL OR CASE WHEN {{ p_metric_given }} THEN (metric_src IS NULL OR CAST(metric_src AS TEXT) = '') ELSE {{ p_default_metric }} IS NULL END
+    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: MissingKeyError: a key (item, rater, metric or slice) is empty (NULL)', ' at (item=', COALESCE(CAST(NULLIF(CASE WHEN LENGTH(CAST(item_src AS TEXT)) NOT IN (4, 5) THEN CAST(item_src AS TEXT) WHEN LOWER(CAST(item_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(item_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(item_src AS TEXT) END, '') AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(CASE WHEN {{ p_metric_given }} THEN NULLIF(CASE WHEN LENGTH(CAST(metric_src AS TEXT)) NOT IN (4, 5) THEN CAST(metric_src AS TEXT) WHEN LOWER(CAST(metric_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(metric_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(metric_src AS TEXT) END, '') ELSE {{ p_default_metric }} END AS TEXT), 'NULL'), ')'))
     WHEN state = 0 AND ABS(x) >= 9007199254740992.0
-    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', CAST(x AS TEXT), ' is not a usable number (infinite, or 2^53 or more in magnitude)', ' at (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(metric AS TEXT), 'NULL'), ')'))
+    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', CAST(x AS TEXT), ' is not a usable number (infinite, or 2^53 or more in magnitude)', ' at (item=', COALESCE(CAST(NULLIF(CASE WHEN LENGTH(CAST(item_src AS TEXT)) NOT IN (4, 5) THEN CAST(item_src AS TEXT) WHEN LOWER(CAST(item_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(item_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(item_src AS TEXT) END, '') AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(CASE WHEN {{ p_metric_given }} THEN NULLIF(CASE WHEN LENGTH(CAST(metric_src AS TEXT)) NOT IN (4, 5) THEN CAST(metric_src AS TEXT) WHEN LOWER(CAST(metric_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(metric_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(metric_src AS TEXT) END, '') ELSE {{ p_default_metric }} END AS TEXT), 'NULL'), ')'))
     WHEN state = 0 AND label IS NOT NULL
-    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', label, ' is not a number, which this statement needs', ' at (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(metric AS TEXT), 'NULL'), ')'))
+    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', label, ' is not a number, which this statement needs', ' at (item=', COALESCE(CAST(NULLIF(CASE WHEN LENGTH(CAST(item_src AS TEXT)) NOT IN (4, 5) THEN CAST(item_src AS TEXT) WHEN LOWER(CAST(item_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(item_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(item_src AS TEXT) END, '') AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(CASE WHEN {{ p_metric_given }} THEN NULLIF(CASE WHEN LENGTH(CAST(metric_src AS TEXT)) NOT IN (4, 5) THEN CAST(metric_src AS TEXT) WHEN LOWER(CAST(metric_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(metric_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(metric_src AS TEXT) END, '') ELSE {{ p_default_metric }} END AS TEXT), 'NULL'), ')'))
     ELSE state = 0 END
 )
 ,
@@ -6813,6 +6833,7 @@ ratings_read AS NOT MATERIALIZED (
              NULLIF(CASE WHEN LENGTH(CAST(src."item" AS TEXT)) NOT IN (4, 5) THEN CAST(src."item" AS TEXT) WHEN LOWER(CAST(src."item" AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(src."item" AS TEXT)) = 'false' THEN 'false' ELSE CAST(src."item" AS TEXT) END, '') AS item,
     NULLIF(CASE WHEN LENGTH(CAST(src."rater" AS TEXT)) NOT IN (4, 5) THEN CAST(src."rater" AS TEXT) WHEN LOWER(CAST(src."rater" AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(src."rater" AS TEXT)) = 'false' THEN 'false' ELSE CAST(src."rater" AS TEXT) END, '') AS rater,
 
+         src."item" AS item_src, src."metric" AS metric_src,
              CASE WHEN LENGTH(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT))) NOT IN (4, 5) THEN TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT)) WHEN LOWER(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT))) = 'true' THEN 'true' WHEN LOWER(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT))) = 'false' THEN 'false' ELSE TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT)) END AS t,
     CASE WHEN NOT POSITION('_' IN CAST(src."value" AS TEXT)) = 0 THEN NULL
      WHEN ABS({{ agreement_schema }}.agreement_to_number(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT)))) >= 9007199254740992.0
@@ -6826,12 +6847,12 @@ ratings_states AS NOT MATERIALIZED (
   SELECT metric, item, rater,
          CASE WHEN is_null = 1 OR t = '' OR CAST('NaN' AS DOUBLE PRECISION) =(x_raw) THEN 1
               ELSE 0 END AS state,
-         x_raw, t
+         x_raw, t, item_src, metric_src
   FROM ratings_read
 ),
 ratings_in AS NOT MATERIALIZED (
   -- x and label only for a rating (state 0): a missing value or a placeholder is neither
-  SELECT metric, item, rater, state,
+  SELECT metric, item, rater, state, item_src, metric_src,
          CASE WHEN state = 0 THEN x_raw + 0.0 END AS x,
          CASE WHEN state = 0 AND x_raw IS NULL THEN t END AS label
   FROM ratings_states
@@ -6840,12 +6861,12 @@ ratings AS NOT MATERIALIZED (
   SELECT metric, item, rater, x, label, 1 AS n_rows
   FROM ratings_in
   WHERE CASE
-    WHEN item IS NULL OR rater IS NULL OR metric IS NULL
-    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: MissingKeyError: a key (item, rater, metric or slice) is empty (NULL)', ' at (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(metric AS TEXT), 'NULL'), ')'))
+    WHEN (item_src IS NULL OR CAST(item_src AS TEXT) = '') OR rater IS NULL OR CASE WHEN {{ p_metric_given }} THEN (metric_src IS NULL OR CAST(metric_src AS TEXT) = '') ELSE {{ p_default_metric }} IS NULL END
+    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: MissingKeyError: a key (item, rater, metric or slice) is empty (NULL)', ' at (item=', COALESCE(CAST(NULLIF(CASE WHEN LENGTH(CAST(item_src AS TEXT)) NOT IN (4, 5) THEN CAST(item_src AS TEXT) WHEN LOWER(CAST(item_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(item_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(item_src AS TEXT) END, '') AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(CASE WHEN {{ p_metric_given }} THEN NULLIF(CASE WHEN LENGTH(CAST(metric_src AS TEXT)) NOT IN (4, 5) THEN CAST(metric_src AS TEXT) WHEN LOWER(CAST(metric_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(metric_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(metric_src AS TEXT) END, '') ELSE {{ p_default_metric }} END AS TEXT), 'NULL'), ')'))
     WHEN state = 0 AND ABS(x) >= 9007199254740992.0
-    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', CAST(x AS TEXT), ' is not a usable number (infinite, or 2^53 or more in magnitude)', ' at (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(metric AS TEXT), 'NULL'), ')'))
+    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', CAST(x AS TEXT), ' is not a usable number (infinite, or 2^53 or more in magnitude)', ' at (item=', COALESCE(CAST(NULLIF(CASE WHEN LENGTH(CAST(item_src AS TEXT)) NOT IN (4, 5) THEN CAST(item_src AS TEXT) WHEN LOWER(CAST(item_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(item_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(item_src AS TEXT) END, '') AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(CASE WHEN {{ p_metric_given }} THEN NULLIF(CASE WHEN LENGTH(CAST(metric_src AS TEXT)) NOT IN (4, 5) THEN CAST(metric_src AS TEXT) WHEN LOWER(CAST(metric_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(metric_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(metric_src AS TEXT) END, '') ELSE {{ p_default_metric }} END AS TEXT), 'NULL'), ')'))
     WHEN state = 0 AND label IS NOT NULL
-    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', label, ' is not a number, which this statement needs', ' at (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(metric AS TEXT), 'NULL'), ')'))
+    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', label, ' is not a number, which this statement needs', ' at (item=', COALESCE(CAST(NULLIF(CASE WHEN LENGTH(CAST(item_src AS TEXT)) NOT IN (4, 5) THEN CAST(item_src AS TEXT) WHEN LOWER(CAST(item_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(item_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(item_src AS TEXT) END, '') AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(CASE WHEN {{ p_metric_given }} THEN NULLIF(CASE WHEN LENGTH(CAST(metric_src AS TEXT)) NOT IN (4, 5) THEN CAST(metric_src AS TEXT) WHEN LOWER(CAST(metric_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(metric_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(metric_src AS TEXT) END, '') ELSE {{ p_default_metric }} END AS TEXT), 'NULL'), ')'))
     ELSE state = 0 END
 )
 ,
@@ -7122,6 +7143,7 @@ ratings_read AS NOT MATERIALIZED (
              NULLIF(CASE WHEN LENGTH(CAST(src."item" AS TEXT)) NOT IN (4, 5) THEN CAST(src."item" AS TEXT) WHEN LOWER(CAST(src."item" AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(src."item" AS TEXT)) = 'false' THEN 'false' ELSE CAST(src."item" AS TEXT) END, '') AS item,
     NULLIF(CASE WHEN LENGTH(CAST(src."rater" AS TEXT)) NOT IN (4, 5) THEN CAST(src."rater" AS TEXT) WHEN LOWER(CAST(src."rater" AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(src."rater" AS TEXT)) = 'false' THEN 'false' ELSE CAST(src."rater" AS TEXT) END, '') AS rater,
 
+         src."item" AS item_src, src."metric" AS metric_src,
              CASE WHEN LENGTH(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT))) NOT IN (4, 5) THEN TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT)) WHEN LOWER(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT))) = 'true' THEN 'true' WHEN LOWER(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT))) = 'false' THEN 'false' ELSE TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT)) END AS t,
     CASE WHEN NOT POSITION('_' IN CAST(src."value" AS TEXT)) = 0 THEN NULL
      WHEN ABS({{ agreement_schema }}.agreement_to_number(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT)))) >= 9007199254740992.0
@@ -7135,12 +7157,12 @@ ratings_states AS NOT MATERIALIZED (
   SELECT metric, item, rater,
          CASE WHEN is_null = 1 OR t = '' OR CAST('NaN' AS DOUBLE PRECISION) =(x_raw) THEN 1
               ELSE 0 END AS state,
-         x_raw, t
+         x_raw, t, item_src, metric_src
   FROM ratings_read
 ),
 ratings_in AS NOT MATERIALIZED (
   -- x and label only for a rating (state 0): a missing value or a placeholder is neither
-  SELECT metric, item, rater, state,
+  SELECT metric, item, rater, state, item_src, metric_src,
          CASE WHEN state = 0 THEN x_raw + 0.0 END AS x,
          CASE WHEN state = 0 AND x_raw IS NULL THEN t END AS label
   FROM ratings_states
@@ -7149,10 +7171,10 @@ ratings AS NOT MATERIALIZED (
   SELECT metric, item, rater, x, label, 1 AS n_rows
   FROM ratings_in
   WHERE CASE
-    WHEN item IS NULL OR rater IS NULL OR metric IS NULL
-    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: MissingKeyError: a key (item, rater, metric or slice) is empty (NULL)', ' at (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(metric AS TEXT), 'NULL'), ')'))
+    WHEN (item_src IS NULL OR CAST(item_src AS TEXT) = '') OR rater IS NULL OR CASE WHEN {{ p_metric_given }} THEN (metric_src IS NULL OR CAST(metric_src AS TEXT) = '') ELSE {{ p_default_metric }} IS NULL END
+    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: MissingKeyError: a key (item, rater, metric or slice) is empty (NULL)', ' at (item=', COALESCE(CAST(NULLIF(CASE WHEN LENGTH(CAST(item_src AS TEXT)) NOT IN (4, 5) THEN CAST(item_src AS TEXT) WHEN LOWER(CAST(item_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(item_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(item_src AS TEXT) END, '') AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(CASE WHEN {{ p_metric_given }} THEN NULLIF(CASE WHEN LENGTH(CAST(metric_src AS TEXT)) NOT IN (4, 5) THEN CAST(metric_src AS TEXT) WHEN LOWER(CAST(metric_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(metric_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(metric_src AS TEXT) END, '') ELSE {{ p_default_metric }} END AS TEXT), 'NULL'), ')'))
     WHEN state = 0 AND ABS(x) >= 9007199254740992.0
-    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', CAST(x AS TEXT), ' is not a usable number (infinite, or 2^53 or more in magnitude)', ' at (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(metric AS TEXT), 'NULL'), ')'))
+    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', CAST(x AS TEXT), ' is not a usable number (infinite, or 2^53 or more in magnitude)', ' at (item=', COALESCE(CAST(NULLIF(CASE WHEN LENGTH(CAST(item_src AS TEXT)) NOT IN (4, 5) THEN CAST(item_src AS TEXT) WHEN LOWER(CAST(item_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(item_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(item_src AS TEXT) END, '') AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(CASE WHEN {{ p_metric_given }} THEN NULLIF(CASE WHEN LENGTH(CAST(metric_src AS TEXT)) NOT IN (4, 5) THEN CAST(metric_src AS TEXT) WHEN LOWER(CAST(metric_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(metric_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(metric_src AS TEXT) END, '') ELSE {{ p_default_metric }} END AS TEXT), 'NULL'), ')'))
     ELSE state = 0 END
 )
 ,
@@ -7493,6 +7515,7 @@ ratings_read AS NOT MATERIALIZED (
              NULLIF(CASE WHEN LENGTH(CAST(src."item" AS TEXT)) NOT IN (4, 5) THEN CAST(src."item" AS TEXT) WHEN LOWER(CAST(src."item" AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(src."item" AS TEXT)) = 'false' THEN 'false' ELSE CAST(src."item" AS TEXT) END, '') AS item,
     NULLIF(CASE WHEN LENGTH(CAST(src."rater" AS TEXT)) NOT IN (4, 5) THEN CAST(src."rater" AS TEXT) WHEN LOWER(CAST(src."rater" AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(src."rater" AS TEXT)) = 'false' THEN 'false' ELSE CAST(src."rater" AS TEXT) END, '') AS rater,
 
+         src."item" AS item_src, src."metric" AS metric_src,
              CASE WHEN LENGTH(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT))) NOT IN (4, 5) THEN TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT)) WHEN LOWER(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT))) = 'true' THEN 'true' WHEN LOWER(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT))) = 'false' THEN 'false' ELSE TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT)) END AS t,
     CASE WHEN NOT POSITION('_' IN CAST(src."value" AS TEXT)) = 0 THEN NULL
      WHEN ABS({{ agreement_schema }}.agreement_to_number(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT)))) >= 9007199254740992.0
@@ -7506,12 +7529,12 @@ ratings_states AS NOT MATERIALIZED (
   SELECT metric, item, rater,
          CASE WHEN is_null = 1 OR t = '' OR CAST('NaN' AS DOUBLE PRECISION) =(x_raw) THEN 1
               ELSE 0 END AS state,
-         x_raw, t
+         x_raw, t, item_src, metric_src
   FROM ratings_read
 ),
 ratings_in AS NOT MATERIALIZED (
   -- x and label only for a rating (state 0): a missing value or a placeholder is neither
-  SELECT metric, item, rater, state,
+  SELECT metric, item, rater, state, item_src, metric_src,
          CASE WHEN state = 0 THEN x_raw + 0.0 END AS x,
          CASE WHEN state = 0 AND x_raw IS NULL THEN t END AS label
   FROM ratings_states
@@ -7520,10 +7543,10 @@ ratings AS NOT MATERIALIZED (
   SELECT metric, item, rater, x, label, 1 AS n_rows
   FROM ratings_in
   WHERE CASE
-    WHEN item IS NULL OR rater IS NULL OR metric IS NULL
-    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: MissingKeyError: a key (item, rater, metric or slice) is empty (NULL)', ' at (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(metric AS TEXT), 'NULL'), ')'))
+    WHEN (item_src IS NULL OR CAST(item_src AS TEXT) = '') OR rater IS NULL OR CASE WHEN {{ p_metric_given }} THEN (metric_src IS NULL OR CAST(metric_src AS TEXT) = '') ELSE {{ p_default_metric }} IS NULL END
+    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: MissingKeyError: a key (item, rater, metric or slice) is empty (NULL)', ' at (item=', COALESCE(CAST(NULLIF(CASE WHEN LENGTH(CAST(item_src AS TEXT)) NOT IN (4, 5) THEN CAST(item_src AS TEXT) WHEN LOWER(CAST(item_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(item_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(item_src AS TEXT) END, '') AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(CASE WHEN {{ p_metric_given }} THEN NULLIF(CASE WHEN LENGTH(CAST(metric_src AS TEXT)) NOT IN (4, 5) THEN CAST(metric_src AS TEXT) WHEN LOWER(CAST(metric_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(metric_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(metric_src AS TEXT) END, '') ELSE {{ p_default_metric }} END AS TEXT), 'NULL'), ')'))
     WHEN state = 0 AND ABS(x) >= 9007199254740992.0
-    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', CAST(x AS TEXT), ' is not a usable number (infinite, or 2^53 or more in magnitude)', ' at (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(metric AS TEXT), 'NULL'), ')'))
+    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', CAST(x AS TEXT), ' is not a usable number (infinite, or 2^53 or more in magnitude)', ' at (item=', COALESCE(CAST(NULLIF(CASE WHEN LENGTH(CAST(item_src AS TEXT)) NOT IN (4, 5) THEN CAST(item_src AS TEXT) WHEN LOWER(CAST(item_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(item_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(item_src AS TEXT) END, '') AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(CASE WHEN {{ p_metric_given }} THEN NULLIF(CASE WHEN LENGTH(CAST(metric_src AS TEXT)) NOT IN (4, 5) THEN CAST(metric_src AS TEXT) WHEN LOWER(CAST(metric_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(metric_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(metric_src AS TEXT) END, '') ELSE {{ p_default_metric }} END AS TEXT), 'NULL'), ')'))
     ELSE state = 0 END
 )
 ,
@@ -7718,6 +7741,7 @@ ratings_read AS NOT MATERIALIZED (
              NULLIF(CASE WHEN LENGTH(CAST(src."item" AS TEXT)) NOT IN (4, 5) THEN CAST(src."item" AS TEXT) WHEN LOWER(CAST(src."item" AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(src."item" AS TEXT)) = 'false' THEN 'false' ELSE CAST(src."item" AS TEXT) END, '') AS item,
     NULLIF(CASE WHEN LENGTH(CAST(src."rater" AS TEXT)) NOT IN (4, 5) THEN CAST(src."rater" AS TEXT) WHEN LOWER(CAST(src."rater" AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(src."rater" AS TEXT)) = 'false' THEN 'false' ELSE CAST(src."rater" AS TEXT) END, '') AS rater,
 
+         src."item" AS item_src, src."metric" AS metric_src,
              CASE WHEN LENGTH(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT))) NOT IN (4, 5) THEN TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT)) WHEN LOWER(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT))) = 'true' THEN 'true' WHEN LOWER(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT))) = 'false' THEN 'false' ELSE TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT)) END AS t,
     CASE WHEN NOT POSITION('_' IN CAST(src."value" AS TEXT)) = 0 THEN NULL
      WHEN ABS({{ agreement_schema }}.agreement_to_number(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT)))) >= 9007199254740992.0
@@ -7731,12 +7755,12 @@ ratings_states AS NOT MATERIALIZED (
   SELECT metric, item, rater,
          CASE WHEN is_null = 1 OR t = '' OR CAST('NaN' AS DOUBLE PRECISION) =(x_raw) THEN 1
               ELSE 0 END AS state,
-         x_raw, t
+         x_raw, t, item_src, metric_src
   FROM ratings_read
 ),
 ratings_in AS NOT MATERIALIZED (
   -- x and label only for a rating (state 0): a missing value or a placeholder is neither
-  SELECT metric, item, rater, state,
+  SELECT metric, item, rater, state, item_src, metric_src,
          CASE WHEN state = 0 THEN x_raw + 0.0 END AS x,
          CASE WHEN state = 0 AND x_raw IS NULL THEN t END AS label
   FROM ratings_states
@@ -7745,12 +7769,12 @@ ratings AS NOT MATERIALIZED (
   SELECT metric, item, rater, x, label, 1 AS n_rows
   FROM ratings_in
   WHERE CASE
-    WHEN item IS NULL OR rater IS NULL OR metric IS NULL
-    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: MissingKeyError: a key (item, rater, metric or slice) is empty (NULL)', ' at (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(metric AS TEXT), 'NULL'), ')'))
+    WHEN (item_src IS NULL OR CAST(item_src AS TEXT) = '') OR rater IS NULL OR CASE WHEN {{ p_metric_given }} THEN (metric_src IS NULL OR CAST(metric_src AS TEXT) = '') ELSE {{ p_default_metric }} IS NULL END
+    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: MissingKeyError: a key (item, rater, metric or slice) is empty (NULL)', ' at (item=', COALESCE(CAST(NULLIF(CASE WHEN LENGTH(CAST(item_src AS TEXT)) NOT IN (4, 5) THEN CAST(item_src AS TEXT) WHEN LOWER(CAST(item_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(item_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(item_src AS TEXT) END, '') AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(CASE WHEN {{ p_metric_given }} THEN NULLIF(CASE WHEN LENGTH(CAST(metric_src AS TEXT)) NOT IN (4, 5) THEN CAST(metric_src AS TEXT) WHEN LOWER(CAST(metric_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(metric_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(metric_src AS TEXT) END, '') ELSE {{ p_default_metric }} END AS TEXT), 'NULL'), ')'))
     WHEN state = 0 AND ABS(x) >= 9007199254740992.0
-    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', CAST(x AS TEXT), ' is not a usable number (infinite, or 2^53 or more in magnitude)', ' at (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(metric AS TEXT), 'NULL'), ')'))
+    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', CAST(x AS TEXT), ' is not a usable number (infinite, or 2^53 or more in magnitude)', ' at (item=', COALESCE(CAST(NULLIF(CASE WHEN LENGTH(CAST(item_src AS TEXT)) NOT IN (4, 5) THEN CAST(item_src AS TEXT) WHEN LOWER(CAST(item_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(item_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(item_src AS TEXT) END, '') AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(CASE WHEN {{ p_metric_given }} THEN NULLIF(CASE WHEN LENGTH(CAST(metric_src AS TEXT)) NOT IN (4, 5) THEN CAST(metric_src AS TEXT) WHEN LOWER(CAST(metric_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(metric_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(metric_src AS TEXT) END, '') ELSE {{ p_default_metric }} END AS TEXT), 'NULL'), ')'))
     WHEN state = 0 AND label IS NOT NULL
-    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', label, ' is not a number, which this statement needs', ' at (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(metric AS TEXT), 'NULL'), ')'))
+    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', label, ' is not a number, which this statement needs', ' at (item=', COALESCE(CAST(NULLIF(CASE WHEN LENGTH(CAST(item_src AS TEXT)) NOT IN (4, 5) THEN CAST(item_src AS TEXT) WHEN LOWER(CAST(item_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(item_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(item_src AS TEXT) END, '') AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(CASE WHEN {{ p_metric_given }} THEN NULLIF(CASE WHEN LENGTH(CAST(metric_src AS TEXT)) NOT IN (4, 5) THEN CAST(metric_src AS TEXT) WHEN LOWER(CAST(metric_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(metric_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(metric_src AS TEXT) END, '') ELSE {{ p_default_metric }} END AS TEXT), 'NULL'), ')'))
     ELSE state = 0 END
 )
 ,
@@ -7982,6 +8006,7 @@ ratings_read AS NOT MATERIALIZED (
              NULLIF(CASE WHEN LENGTH(CAST(src."item" AS TEXT)) NOT IN (4, 5) THEN CAST(src."item" AS TEXT) WHEN LOWER(CAST(src."item" AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(src."item" AS TEXT)) = 'false' THEN 'false' ELSE CAST(src."item" AS TEXT) END, '') AS item,
     NULLIF(CASE WHEN LENGTH(CAST(src."rater" AS TEXT)) NOT IN (4, 5) THEN CAST(src."rater" AS TEXT) WHEN LOWER(CAST(src."rater" AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(src."rater" AS TEXT)) = 'false' THEN 'false' ELSE CAST(src."rater" AS TEXT) END, '') AS rater,
 
+         src."item" AS item_src, src."metric" AS metric_src,
              CASE WHEN LENGTH(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT))) NOT IN (4, 5) THEN TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT)) WHEN LOWER(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT))) = 'true' THEN 'true' WHEN LOWER(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT))) = 'false' THEN 'false' ELSE TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT)) END AS t,
     CASE WHEN NOT POSITION('_' IN CAST(src."value" AS TEXT)) = 0 THEN NULL
      WHEN ABS({{ agreement_schema }}.agreement_to_number(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT)))) >= 9007199254740992.0
@@ -7995,12 +8020,12 @@ ratings_states AS NOT MATERIALIZED (
   SELECT metric, item, rater,
          CASE WHEN is_null = 1 OR t = '' OR CAST('NaN' AS DOUBLE PRECISION) =(x_raw) THEN 1
               ELSE 0 END AS state,
-         x_raw, t
+         x_raw, t, item_src, metric_src
   FROM ratings_read
 ),
 ratings_in AS NOT MATERIALIZED (
   -- x and label only for a rating (state 0): a missing value or a placeholder is neither
-  SELECT metric, item, rater, state,
+  SELECT metric, item, rater, state, item_src, metric_src,
          CASE WHEN state = 0 THEN x_raw + 0.0 END AS x,
          CASE WHEN state = 0 AND x_raw IS NULL THEN t END AS label
   FROM ratings_states
@@ -8009,12 +8034,12 @@ ratings AS NOT MATERIALIZED (
   SELECT metric, item, rater, x, label, 1 AS n_rows
   FROM ratings_in
   WHERE CASE
-    WHEN item IS NULL OR rater IS NULL OR metric IS NULL
-    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: MissingKeyError: a key (item, rater, metric or slice) is empty (NULL)', ' at (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(metric AS TEXT), 'NULL'), ')'))
+    WHEN (item_src IS NULL OR CAST(item_src AS TEXT) = '') OR rater IS NULL OR CASE WHEN {{ p_metric_given }} THEN (metric_src IS NULL OR CAST(metric_src AS TEXT) = '') ELSE {{ p_default_metric }} IS NULL END
+    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: MissingKeyError: a key (item, rater, metric or slice) is empty (NULL)', ' at (item=', COALESCE(CAST(NULLIF(CASE WHEN LENGTH(CAST(item_src AS TEXT)) NOT IN (4, 5) THEN CAST(item_src AS TEXT) WHEN LOWER(CAST(item_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(item_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(item_src AS TEXT) END, '') AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(CASE WHEN {{ p_metric_given }} THEN NULLIF(CASE WHEN LENGTH(CAST(metric_src AS TEXT)) NOT IN (4, 5) THEN CAST(metric_src AS TEXT) WHEN LOWER(CAST(metric_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(metric_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(metric_src AS TEXT) END, '') ELSE {{ p_default_metric }} END AS TEXT), 'NULL'), ')'))
     WHEN state = 0 AND ABS(x) >= 9007199254740992.0
-    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', CAST(x AS TEXT), ' is not a usable number (infinite, or 2^53 or more in magnitude)', ' at (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(metric AS TEXT), 'NULL'), ')'))
+    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', CAST(x AS TEXT), ' is not a usable number (infinite, or 2^53 or more in magnitude)', ' at (item=', COALESCE(CAST(NULLIF(CASE WHEN LENGTH(CAST(item_src AS TEXT)) NOT IN (4, 5) THEN CAST(item_src AS TEXT) WHEN LOWER(CAST(item_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(item_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(item_src AS TEXT) END, '') AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(CASE WHEN {{ p_metric_given }} THEN NULLIF(CASE WHEN LENGTH(CAST(metric_src AS TEXT)) NOT IN (4, 5) THEN CAST(metric_src AS TEXT) WHEN LOWER(CAST(metric_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(metric_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(metric_src AS TEXT) END, '') ELSE {{ p_default_metric }} END AS TEXT), 'NULL'), ')'))
     WHEN state = 0 AND label IS NOT NULL
-    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', label, ' is not a number, which this statement needs', ' at (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(metric AS TEXT), 'NULL'), ')'))
+    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', label, ' is not a number, which this statement needs', ' at (item=', COALESCE(CAST(NULLIF(CASE WHEN LENGTH(CAST(item_src AS TEXT)) NOT IN (4, 5) THEN CAST(item_src AS TEXT) WHEN LOWER(CAST(item_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(item_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(item_src AS TEXT) END, '') AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(CASE WHEN {{ p_metric_given }} THEN NULLIF(CASE WHEN LENGTH(CAST(metric_src AS TEXT)) NOT IN (4, 5) THEN CAST(metric_src AS TEXT) WHEN LOWER(CAST(metric_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(metric_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(metric_src AS TEXT) END, '') ELSE {{ p_default_metric }} END AS TEXT), 'NULL'), ')'))
     ELSE state = 0 END
 )
 ,
@@ -8209,6 +8234,7 @@ ratings_read AS NOT MATERIALIZED (
              NULLIF(CASE WHEN LENGTH(CAST(src."item" AS TEXT)) NOT IN (4, 5) THEN CAST(src."item" AS TEXT) WHEN LOWER(CAST(src."item" AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(src."item" AS TEXT)) = 'false' THEN 'false' ELSE CAST(src."item" AS TEXT) END, '') AS item,
     NULLIF(CASE WHEN LENGTH(CAST(src."rater" AS TEXT)) NOT IN (4, 5) THEN CAST(src."rater" AS TEXT) WHEN LOWER(CAST(src."rater" AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(src."rater" AS TEXT)) = 'false' THEN 'false' ELSE CAST(src."rater" AS TEXT) END, '') AS rater,
 
+         src."item" AS item_src, src."metric" AS metric_src,
              CASE WHEN LENGTH(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT))) NOT IN (4, 5) THEN TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT)) WHEN LOWER(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT))) = 'true' THEN 'true' WHEN LOWER(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT))) = 'false' THEN 'false' ELSE TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT)) END AS t,
     CASE WHEN NOT POSITION('_' IN CAST(src."value" AS TEXT)) = 0 THEN NULL
      WHEN ABS({{ agreement_schema }}.agreement_to_number(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT)))) >= 9007199254740992.0
@@ -8222,12 +8248,12 @@ ratings_states AS NOT MATERIALIZED (
   SELECT metric, item, rater,
          CASE WHEN is_null = 1 OR t = '' OR CAST('NaN' AS DOUBLE PRECISION) =(x_raw) THEN 1
               ELSE 0 END AS state,
-         x_raw, t
+         x_raw, t, item_src, metric_src
   FROM ratings_read
 ),
 ratings_in AS NOT MATERIALIZED (
   -- x and label only for a rating (state 0): a missing value or a placeholder is neither
-  SELECT metric, item, rater, state,
+  SELECT metric, item, rater, state, item_src, metric_src,
          CASE WHEN state = 0 THEN x_raw + 0.0 END AS x,
          CASE WHEN state = 0 AND x_raw IS NULL THEN t END AS label
   FROM ratings_states
@@ -8236,12 +8262,12 @@ ratings AS NOT MATERIALIZED (
   SELECT metric, item, rater, x, label, 1 AS n_rows
   FROM ratings_in
   WHERE CASE
-    WHEN item IS NULL OR rater IS NULL OR metric IS NULL
-    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: MissingKeyError: a key (item, rater, metric or slice) is empty (NULL)', ' at (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(metric AS TEXT), 'NULL'), ')'))
+    WHEN (item_src IS NULL OR CAST(item_src AS TEXT) = '') OR rater IS NULL OR CASE WHEN {{ p_metric_given }} THEN (metric_src IS NULL OR CAST(metric_src AS TEXT) = '') ELSE {{ p_default_metric }} IS NULL END
+    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: MissingKeyError: a key (item, rater, metric or slice) is empty (NULL)', ' at (item=', COALESCE(CAST(NULLIF(CASE WHEN LENGTH(CAST(item_src AS TEXT)) NOT IN (4, 5) THEN CAST(item_src AS TEXT) WHEN LOWER(CAST(item_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(item_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(item_src AS TEXT) END, '') AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(CASE WHEN {{ p_metric_given }} THEN NULLIF(CASE WHEN LENGTH(CAST(metric_src AS TEXT)) NOT IN (4, 5) THEN CAST(metric_src AS TEXT) WHEN LOWER(CAST(metric_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(metric_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(metric_src AS TEXT) END, '') ELSE {{ p_default_metric }} END AS TEXT), 'NULL'), ')'))
     WHEN state = 0 AND ABS(x) >= 9007199254740992.0
-    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', CAST(x AS TEXT), ' is not a usable number (infinite, or 2^53 or more in magnitude)', ' at (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(metric AS TEXT), 'NULL'), ')'))
+    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', CAST(x AS TEXT), ' is not a usable number (infinite, or 2^53 or more in magnitude)', ' at (item=', COALESCE(CAST(NULLIF(CASE WHEN LENGTH(CAST(item_src AS TEXT)) NOT IN (4, 5) THEN CAST(item_src AS TEXT) WHEN LOWER(CAST(item_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(item_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(item_src AS TEXT) END, '') AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(CASE WHEN {{ p_metric_given }} THEN NULLIF(CASE WHEN LENGTH(CAST(metric_src AS TEXT)) NOT IN (4, 5) THEN CAST(metric_src AS TEXT) WHEN LOWER(CAST(metric_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(metric_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(metric_src AS TEXT) END, '') ELSE {{ p_default_metric }} END AS TEXT), 'NULL'), ')'))
     WHEN state = 0 AND label IS NOT NULL
-    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', label, ' is not a number, which this statement needs', ' at (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(metric AS TEXT), 'NULL'), ')'))
+    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', label, ' is not a number, which this statement needs', ' at (item=', COALESCE(CAST(NULLIF(CASE WHEN LENGTH(CAST(item_src AS TEXT)) NOT IN (4, 5) THEN CAST(item_src AS TEXT) WHEN LOWER(CAST(item_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(item_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(item_src AS TEXT) END, '') AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(CASE WHEN {{ p_metric_given }} THEN NULLIF(CASE WHEN LENGTH(CAST(metric_src AS TEXT)) NOT IN (4, 5) THEN CAST(metric_src AS TEXT) WHEN LOWER(CAST(metric_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(metric_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(metric_src AS TEXT) END, '') ELSE {{ p_default_metric }} END AS TEXT), 'NULL'), ')'))
     ELSE state = 0 END
 )
 ,
@@ -8464,6 +8490,7 @@ ratings_read AS NOT MATERIALIZED (
              NULLIF(CASE WHEN LENGTH(CAST(src."item" AS TEXT)) NOT IN (4, 5) THEN CAST(src."item" AS TEXT) WHEN LOWER(CAST(src."item" AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(src."item" AS TEXT)) = 'false' THEN 'false' ELSE CAST(src."item" AS TEXT) END, '') AS item,
     NULLIF(CASE WHEN LENGTH(CAST(src."rater" AS TEXT)) NOT IN (4, 5) THEN CAST(src."rater" AS TEXT) WHEN LOWER(CAST(src."rater" AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(src."rater" AS TEXT)) = 'false' THEN 'false' ELSE CAST(src."rater" AS TEXT) END, '') AS rater,
 
+         src."item" AS item_src, src."metric" AS metric_src,
              CASE WHEN LENGTH(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT))) NOT IN (4, 5) THEN TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT)) WHEN LOWER(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT))) = 'true' THEN 'true' WHEN LOWER(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT))) = 'false' THEN 'false' ELSE TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT)) END AS t,
     CASE WHEN NOT POSITION('_' IN CAST(src."value" AS TEXT)) = 0 THEN NULL
      WHEN ABS({{ agreement_schema }}.agreement_to_number(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT)))) >= 9007199254740992.0
@@ -8477,12 +8504,12 @@ ratings_states AS NOT MATERIALIZED (
   SELECT metric, item, rater,
          CASE WHEN is_null = 1 OR t = '' OR CAST('NaN' AS DOUBLE PRECISION) =(x_raw) THEN 1
               ELSE 0 END AS state,
-         x_raw, t
+         x_raw, t, item_src, metric_src
   FROM ratings_read
 ),
 ratings_in AS NOT MATERIALIZED (
   -- x and label only for a rating (state 0): a missing value or a placeholder is neither
-  SELECT metric, item, rater, state,
+  SELECT metric, item, rater, state, item_src, metric_src,
          CASE WHEN state = 0 THEN x_raw + 0.0 END AS x,
          CASE WHEN state = 0 AND x_raw IS NULL THEN t END AS label
   FROM ratings_states
@@ -8491,12 +8518,12 @@ ratings AS NOT MATERIALIZED (
   SELECT metric, item, rater, x, label, 1 AS n_rows
   FROM ratings_in
   WHERE CASE
-    WHEN item IS NULL OR rater IS NULL OR metric IS NULL
-    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: MissingKeyError: a key (item, rater, metric or slice) is empty (NULL)', ' at (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(metric AS TEXT), 'NULL'), ')'))
+    WHEN (item_src IS NULL OR CAST(item_src AS TEXT) = '') OR rater IS NULL OR CASE WHEN {{ p_metric_given }} THEN (metric_src IS NULL OR CAST(metric_src AS TEXT) = '') ELSE {{ p_default_metric }} IS NULL END
+    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: MissingKeyError: a key (item, rater, metric or slice) is empty (NULL)', ' at (item=', COALESCE(CAST(NULLIF(CASE WHEN LENGTH(CAST(item_src AS TEXT)) NOT IN (4, 5) THEN CAST(item_src AS TEXT) WHEN LOWER(CAST(item_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(item_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(item_src AS TEXT) END, '') AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(CASE WHEN {{ p_metric_given }} THEN NULLIF(CASE WHEN LENGTH(CAST(metric_src AS TEXT)) NOT IN (4, 5) THEN CAST(metric_src AS TEXT) WHEN LOWER(CAST(metric_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(metric_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(metric_src AS TEXT) END, '') ELSE {{ p_default_metric }} END AS TEXT), 'NULL'), ')'))
     WHEN state = 0 AND ABS(x) >= 9007199254740992.0
-    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', CAST(x AS TEXT), ' is not a usable number (infinite, or 2^53 or more in magnitude)', ' at (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(metric AS TEXT), 'NULL'), ')'))
+    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', CAST(x AS TEXT), ' is not a usable number (infinite, or 2^53 or more in magnitude)', ' at (item=', COALESCE(CAST(NULLIF(CASE WHEN LENGTH(CAST(item_src AS TEXT)) NOT IN (4, 5) THEN CAST(item_src AS TEXT) WHEN LOWER(CAST(item_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(item_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(item_src AS TEXT) END, '') AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(CASE WHEN {{ p_metric_given }} THEN NULLIF(CASE WHEN LENGTH(CAST(metric_src AS TEXT)) NOT IN (4, 5) THEN CAST(metric_src AS TEXT) WHEN LOWER(CAST(metric_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(metric_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(metric_src AS TEXT) END, '') ELSE {{ p_default_metric }} END AS TEXT), 'NULL'), ')'))
     WHEN state = 0 AND label IS NOT NULL
-    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', label, ' is not a number, which this statement needs', ' at (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(metric AS TEXT), 'NULL'), ')'))
+    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', label, ' is not a number, which this statement needs', ' at (item=', COALESCE(CAST(NULLIF(CASE WHEN LENGTH(CAST(item_src AS TEXT)) NOT IN (4, 5) THEN CAST(item_src AS TEXT) WHEN LOWER(CAST(item_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(item_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(item_src AS TEXT) END, '') AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(CASE WHEN {{ p_metric_given }} THEN NULLIF(CASE WHEN LENGTH(CAST(metric_src AS TEXT)) NOT IN (4, 5) THEN CAST(metric_src AS TEXT) WHEN LOWER(CAST(metric_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(metric_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(metric_src AS TEXT) END, '') ELSE {{ p_default_metric }} END AS TEXT), 'NULL'), ')'))
     ELSE state = 0 END
 )
 ,
@@ -8685,6 +8712,7 @@ ratings_read AS NOT MATERIALIZED (
              NULLIF(CASE WHEN LENGTH(CAST(src."item" AS TEXT)) NOT IN (4, 5) THEN CAST(src."item" AS TEXT) WHEN LOWER(CAST(src."item" AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(src."item" AS TEXT)) = 'false' THEN 'false' ELSE CAST(src."item" AS TEXT) END, '') AS item,
     NULLIF(CASE WHEN LENGTH(CAST(src."rater" AS TEXT)) NOT IN (4, 5) THEN CAST(src."rater" AS TEXT) WHEN LOWER(CAST(src."rater" AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(src."rater" AS TEXT)) = 'false' THEN 'false' ELSE CAST(src."rater" AS TEXT) END, '') AS rater,
 
+         src."item" AS item_src, src."metric" AS metric_src,
              CASE WHEN LENGTH(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT))) NOT IN (4, 5) THEN TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT)) WHEN LOWER(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT))) = 'true' THEN 'true' WHEN LOWER(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT))) = 'false' THEN 'false' ELSE TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT)) END AS t,
     CASE WHEN NOT POSITION('_' IN CAST(src."value" AS TEXT)) = 0 THEN NULL
      WHEN ABS({{ agreement_schema }}.agreement_to_number(TRIM(BOTH ' ' FROM CAST(src."value" AS TEXT)))) >= 9007199254740992.0
@@ -8698,12 +8726,12 @@ ratings_states AS NOT MATERIALIZED (
   SELECT metric, item, rater,
          CASE WHEN is_null = 1 OR t = '' OR CAST('NaN' AS DOUBLE PRECISION) =(x_raw) THEN 1
               ELSE 0 END AS state,
-         x_raw, t
+         x_raw, t, item_src, metric_src
   FROM ratings_read
 ),
 ratings_in AS NOT MATERIALIZED (
   -- x and label only for a rating (state 0): a missing value or a placeholder is neither
-  SELECT metric, item, rater, state,
+  SELECT metric, item, rater, state, item_src, metric_src,
          CASE WHEN state = 0 THEN x_raw + 0.0 END AS x,
          CASE WHEN state = 0 AND x_raw IS NULL THEN t END AS label
   FROM ratings_states
@@ -8712,12 +8740,12 @@ ratings AS NOT MATERIALIZED (
   SELECT metric, item, rater, x, label, 1 AS n_rows
   FROM ratings_in
   WHERE CASE
-    WHEN item IS NULL OR rater IS NULL OR metric IS NULL
-    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: MissingKeyError: a key (item, rater, metric or slice) is empty (NULL)', ' at (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(metric AS TEXT), 'NULL'), ')'))
+    WHEN (item_src IS NULL OR CAST(item_src AS TEXT) = '') OR rater IS NULL OR CASE WHEN {{ p_metric_given }} THEN (metric_src IS NULL OR CAST(metric_src AS TEXT) = '') ELSE {{ p_default_metric }} IS NULL END
+    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: MissingKeyError: a key (item, rater, metric or slice) is empty (NULL)', ' at (item=', COALESCE(CAST(NULLIF(CASE WHEN LENGTH(CAST(item_src AS TEXT)) NOT IN (4, 5) THEN CAST(item_src AS TEXT) WHEN LOWER(CAST(item_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(item_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(item_src AS TEXT) END, '') AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(CASE WHEN {{ p_metric_given }} THEN NULLIF(CASE WHEN LENGTH(CAST(metric_src AS TEXT)) NOT IN (4, 5) THEN CAST(metric_src AS TEXT) WHEN LOWER(CAST(metric_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(metric_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(metric_src AS TEXT) END, '') ELSE {{ p_default_metric }} END AS TEXT), 'NULL'), ')'))
     WHEN state = 0 AND ABS(x) >= 9007199254740992.0
-    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', CAST(x AS TEXT), ' is not a usable number (infinite, or 2^53 or more in magnitude)', ' at (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(metric AS TEXT), 'NULL'), ')'))
+    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', CAST(x AS TEXT), ' is not a usable number (infinite, or 2^53 or more in magnitude)', ' at (item=', COALESCE(CAST(NULLIF(CASE WHEN LENGTH(CAST(item_src AS TEXT)) NOT IN (4, 5) THEN CAST(item_src AS TEXT) WHEN LOWER(CAST(item_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(item_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(item_src AS TEXT) END, '') AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(CASE WHEN {{ p_metric_given }} THEN NULLIF(CASE WHEN LENGTH(CAST(metric_src AS TEXT)) NOT IN (4, 5) THEN CAST(metric_src AS TEXT) WHEN LOWER(CAST(metric_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(metric_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(metric_src AS TEXT) END, '') ELSE {{ p_default_metric }} END AS TEXT), 'NULL'), ')'))
     WHEN state = 0 AND label IS NOT NULL
-    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', label, ' is not a number, which this statement needs', ' at (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(metric AS TEXT), 'NULL'), ')'))
+    THEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', label, ' is not a number, which this statement needs', ' at (item=', COALESCE(CAST(NULLIF(CASE WHEN LENGTH(CAST(item_src AS TEXT)) NOT IN (4, 5) THEN CAST(item_src AS TEXT) WHEN LOWER(CAST(item_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(item_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(item_src AS TEXT) END, '') AS TEXT), 'NULL'), ', rater=', COALESCE(CAST(rater AS TEXT), 'NULL'), ', metric=', COALESCE(CAST(CASE WHEN {{ p_metric_given }} THEN NULLIF(CASE WHEN LENGTH(CAST(metric_src AS TEXT)) NOT IN (4, 5) THEN CAST(metric_src AS TEXT) WHEN LOWER(CAST(metric_src AS TEXT)) = 'true' THEN 'true' WHEN LOWER(CAST(metric_src AS TEXT)) = 'false' THEN 'false' ELSE CAST(metric_src AS TEXT) END, '') ELSE {{ p_default_metric }} END AS TEXT), 'NULL'), ')'))
     ELSE state = 0 END
 )
 ,

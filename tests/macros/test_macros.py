@@ -327,3 +327,67 @@ def test_a_nan_float_item_is_a_missing_key_as_in_the_api(con):
         con.sql("SELECT * FROM fleiss_kappa('nan_items')").fetchall()
     with pytest.raises(ag.AgreementError):
         ag.fleiss_kappa(con.sql("SELECT * FROM nan_items").to_arrow_table())
+
+
+# a key is missing when its text is: NULL, a float NaN, an empty text ('' but not ' ': keys are
+# not trimmed); the route query reads that off the column itself (sql/_ratings.sql.j2
+# id_missing, so it never makes a key's text it does not need), the API off the key's text
+# (sql/ratings_profile.sql.j2): the two must refuse the same inputs, naming the same row
+KEY_VALUES = {
+    "DOUBLE": [1.0, 2.5, 7.0, None, float("nan")],
+    "VARCHAR": ["1", "b", " ", "", None, "TRUE"],
+    "BIGINT": [1, 2, 3, None],
+}
+
+
+def test_the_route_query_refuses_a_missing_key_as_the_api_does(con):
+    """Differential over generated key columns of each kind (item and metric): the macro stops
+    with MissingKeyError exactly when the API does, and names the row's item as the API's key
+    text (7.0 a float's text, true a boolean spelling's)."""
+    import pyarrow as pa
+    from hypothesis import given, settings, strategies as st
+
+    kinds = st.sampled_from(sorted(KEY_VALUES))
+
+    @st.composite
+    def tables(draw):
+        item_type, metric_type = draw(kinds), draw(kinds)
+        n = draw(st.integers(2, 6))
+        items = draw(st.lists(st.sampled_from(KEY_VALUES[item_type]), min_size=n, max_size=n))
+        metrics = draw(st.lists(st.sampled_from(KEY_VALUES[metric_type]), min_size=n, max_size=n))
+        pa_type = {"DOUBLE": pa.float64(), "VARCHAR": pa.string(), "BIGINT": pa.int64()}
+        return pa.table({"item": pa.array(items, pa_type[item_type]),
+                         "rater": pa.array([f"r{i % 2}" for i in range(n)]),
+                         "value": pa.array([float(i % 3) for i in range(n)]),
+                         "metric": pa.array(metrics, pa_type[metric_type])})
+
+    @settings(max_examples=40, deadline=None, database=None)
+    @given(table=tables())
+    def check(table):
+        con.register("keys_drawn", table)
+        try:
+            try:
+                ag.fleiss_kappa(table, metric="metric")
+                api = None
+            except ag.MissingKeyError as e:
+                api = e
+            except ag.AgreementError:
+                api = None
+            try:
+                con.sql("SELECT * FROM fleiss_kappa('keys_drawn', metric := 'metric')").fetchall()
+                macro = None
+            except duckdb.Error as e:
+                macro = str(e) if "MissingKeyError" in str(e) else None
+            assert (api is None) == (macro is None), (table.to_pylist(), api, macro)
+        finally:
+            con.unregister("keys_drawn")
+
+    check()
+
+
+@pytest.mark.parametrize("item, shown", [("7.0::DOUBLE", "7.0"), ("'TRUE'", "true"), ("3", "3")])
+def test_the_route_query_names_a_refused_row_by_its_key_text(con, item, shown):
+    con.execute("CREATE OR REPLACE TEMP TABLE named AS SELECT * FROM (VALUES "
+                f"({item}, 'a', 1.0, 'q'), ({item}, 'b', 'inf'::DOUBLE, 'q')) AS t(item, rater, value, metric)")
+    with pytest.raises(duckdb.Error, match=rf"the rating inf .* at \(item={shown}, rater=b, metric=q\)"):
+        con.sql("SELECT * FROM fleiss_kappa('named', metric := 'metric')").fetchall()

@@ -46,6 +46,7 @@ ratings_read AS /* inline */ (
              NULLIF(CASE WHEN LENGTH(CAST(src.`item` AS STRING)) NOT IN (4, 5) THEN CAST(src.`item` AS STRING) WHEN LOWER(CAST(src.`item` AS STRING)) = 'true' THEN 'true' WHEN LOWER(CAST(src.`item` AS STRING)) = 'false' THEN 'false' ELSE CAST(src.`item` AS STRING) END, '') AS item,
     NULLIF(CASE WHEN LENGTH(CAST(src.`rater` AS STRING)) NOT IN (4, 5) THEN CAST(src.`rater` AS STRING) WHEN LOWER(CAST(src.`rater` AS STRING)) = 'true' THEN 'true' WHEN LOWER(CAST(src.`rater` AS STRING)) = 'false' THEN 'false' ELSE CAST(src.`rater` AS STRING) END, '') AS rater,
 
+         src.`item` AS item_src,
              CASE WHEN LENGTH(TRIM(BOTH ' ' FROM CAST(src.`value` AS STRING))) NOT IN (4, 5) THEN TRIM(BOTH ' ' FROM CAST(src.`value` AS STRING)) WHEN LOWER(TRIM(BOTH ' ' FROM CAST(src.`value` AS STRING))) = 'true' THEN 'true' WHEN LOWER(TRIM(BOTH ' ' FROM CAST(src.`value` AS STRING))) = 'false' THEN 'false' ELSE TRIM(BOTH ' ' FROM CAST(src.`value` AS STRING)) END AS t,
     CASE WHEN NOT POSITION('_' IN CAST(src.`value` AS STRING)) = 0 THEN NULL
      WHEN ABS(TRY_CAST(TRIM(BOTH ' ' FROM CAST(src.`value` AS STRING)) AS DOUBLE)) >= 9007199254740992.0
@@ -59,12 +60,12 @@ ratings_states AS /* inline */ (
   SELECT metric, item, rater,
          CASE WHEN is_null = 1 OR t = '' OR isnan(x_raw) THEN 1
               ELSE 0 END AS state,
-         x_raw, t
+         x_raw, t, item_src
   FROM ratings_read
 ),
 ratings_in AS /* inline */ (
   -- x and label only for a rating (state 0): a missing value or a placeholder is neither
-  SELECT metric, item, rater, state,
+  SELECT metric, item, rater, state, item_src,
          CASE WHEN state = 0 THEN x_raw + 0.0 END AS x,
          CASE WHEN state = 0 AND x_raw IS NULL THEN t END AS label
   FROM ratings_states
@@ -73,12 +74,12 @@ ratings AS /* inline */ (
   SELECT metric, item, rater, x, label, 1 AS n_rows
   FROM ratings_in
   WHERE CASE
-    WHEN item IS NULL OR rater IS NULL OR metric IS NULL
-    THEN CAST(raise_error(CONCAT('agreement-sql: MissingKeyError: a key (item, rater, metric or slice) is empty (NULL)', ' at (item=', COALESCE(CAST(item AS STRING), 'NULL'), ', rater=', COALESCE(CAST(rater AS STRING), 'NULL'), ', metric=', COALESCE(CAST(metric AS STRING), 'NULL'), ')')) AS BOOLEAN)
+    WHEN (item_src IS NULL OR CAST(item_src AS STRING) = '') OR rater IS NULL OR ${agreement_sql.default_metric} IS NULL
+    THEN CAST(raise_error(CONCAT('agreement-sql: MissingKeyError: a key (item, rater, metric or slice) is empty (NULL)', ' at (item=', COALESCE(CAST(NULLIF(CASE WHEN LENGTH(CAST(item_src AS STRING)) NOT IN (4, 5) THEN CAST(item_src AS STRING) WHEN LOWER(CAST(item_src AS STRING)) = 'true' THEN 'true' WHEN LOWER(CAST(item_src AS STRING)) = 'false' THEN 'false' ELSE CAST(item_src AS STRING) END, '') AS STRING), 'NULL'), ', rater=', COALESCE(CAST(rater AS STRING), 'NULL'), ', metric=', COALESCE(CAST(${agreement_sql.default_metric} AS STRING), 'NULL'), ')')) AS BOOLEAN)
     WHEN state = 0 AND ABS(x) >= 9007199254740992.0
-    THEN CAST(raise_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', CAST(x AS STRING), ' is not a usable number (infinite, or 2^53 or more in magnitude)', ' at (item=', COALESCE(CAST(item AS STRING), 'NULL'), ', rater=', COALESCE(CAST(rater AS STRING), 'NULL'), ', metric=', COALESCE(CAST(metric AS STRING), 'NULL'), ')')) AS BOOLEAN)
+    THEN CAST(raise_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', CAST(x AS STRING), ' is not a usable number (infinite, or 2^53 or more in magnitude)', ' at (item=', COALESCE(CAST(NULLIF(CASE WHEN LENGTH(CAST(item_src AS STRING)) NOT IN (4, 5) THEN CAST(item_src AS STRING) WHEN LOWER(CAST(item_src AS STRING)) = 'true' THEN 'true' WHEN LOWER(CAST(item_src AS STRING)) = 'false' THEN 'false' ELSE CAST(item_src AS STRING) END, '') AS STRING), 'NULL'), ', rater=', COALESCE(CAST(rater AS STRING), 'NULL'), ', metric=', COALESCE(CAST(${agreement_sql.default_metric} AS STRING), 'NULL'), ')')) AS BOOLEAN)
     WHEN state = 0 AND label IS NOT NULL
-    THEN CAST(raise_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', label, ' is not a number, which this statement needs', ' at (item=', COALESCE(CAST(item AS STRING), 'NULL'), ', rater=', COALESCE(CAST(rater AS STRING), 'NULL'), ', metric=', COALESCE(CAST(metric AS STRING), 'NULL'), ')')) AS BOOLEAN)
+    THEN CAST(raise_error(CONCAT('agreement-sql: InvalidRatingError: the rating ', label, ' is not a number, which this statement needs', ' at (item=', COALESCE(CAST(NULLIF(CASE WHEN LENGTH(CAST(item_src AS STRING)) NOT IN (4, 5) THEN CAST(item_src AS STRING) WHEN LOWER(CAST(item_src AS STRING)) = 'true' THEN 'true' WHEN LOWER(CAST(item_src AS STRING)) = 'false' THEN 'false' ELSE CAST(item_src AS STRING) END, '') AS STRING), 'NULL'), ', rater=', COALESCE(CAST(rater AS STRING), 'NULL'), ', metric=', COALESCE(CAST(${agreement_sql.default_metric} AS STRING), 'NULL'), ')')) AS BOOLEAN)
     ELSE state = 0 END
 )
 ,
