@@ -53,10 +53,9 @@ def _run(alternative: str, call: Any) -> tuple[Any, list[dict[str, str]]]:
 # moments, exactly 0 by the table, se 3.3e-8 against 0.0). So an SE is compared through its
 # square at 1e-12, and an interval's bounds (value -/+ z se, z = 1.96 here) to 1.96e-6. The test
 # statistic z = value / se0 carries se0's relative error, at most 1e-12 / (2 se0^2), and its
-# p-value at most z's error. Where the null variance is zero (se0 = 0, z undefined: None on
-# the table's route) the moments leave rounding noise (se0 of 1e-8, z a number): a known defect
-# of the moments route, held by test_a_zero_null_variance_is_zero_on_every_route (xfail) and
-# not compared here.
+# p-value at most z's error. Where the null variance is zero (se0 = 0, z undefined: None) both
+# routes say so (a difference within 1e-12 of its terms is zero: sql/_cohen.sql.j2,
+# test_a_zero_null_variance_is_zero_on_every_route).
 ROOTS = ("se", "se0")
 BOUNDS = ("ci_low", "ci_high")
 FROM_SE0 = ("z", "p_value")
@@ -70,8 +69,11 @@ def _compare(moments: dict[str, Any], pairs: dict[str, Any], where: str) -> None
         se0 = b.get("se0")
         for field in FIELDS:
             x, y = a.get(field), b.get(field)
-            if field in FROM_SE0 and (not se0 or (a.get("se0") or 0.0) ** 2 <= 1e-12):
-                continue                     # the null variance is zero: the defect above
+            if field in FROM_SE0 and not se0:
+                assert x == y, (where, name, field, x, y)   # se0 0 (or none): z undefined on both
+                continue
+            if field in FROM_SE0 and (a.get("se0") or 0.0) ** 2 <= 1e-12:
+                continue                     # se0 near zero: z carries its rounding unbounded
             if field in FROM_SE0 and isinstance(x, float) and isinstance(y, float):
                 allowed = abs(a.get("z") or 0.0) * 1e-12 / (2 * se0 * se0) + 1e-12
                 assert x == pytest.approx(y, rel=1e-12, abs=allowed), (where, name, field, x, y)
@@ -118,12 +120,11 @@ def test_moments_equal_the_table_of_weights_on_few_categories(case):
     _equal_routes(case)
 
 
-@pytest.mark.xfail(strict=True, reason="known defect: on a zero null variance the moments route "
-                   "leaves rounding noise (se0 about 1e-8) where the table's route has exactly 0")
 def test_a_zero_null_variance_is_zero_on_every_route():
     # seed 73: Cohen's kappa of slice g1 has a null variance of exactly 0 by the table of weights
-    # (se0 0.0, z None: undefined), 1.8e-8 and z 0.0 by the moments (found by the property
-    # above in the CI-like run of 2026-12-06)
+    # (se0 0.0, z None: undefined); the moments gave 1.8e-8 and z 0.0 (found by the property
+    # above in the CI-like run of 2026-12-06) until the formula took a difference within 1e-12
+    # of its terms as zero (sql/_cohen.sql.j2, decision 0019)
     table = _few(73, values=(1.0, 2.0, 3.0, 4.0, 5.0), units=8, raters=2, missing=0.25, groups=2)
 
     def call() -> Any:
@@ -134,6 +135,7 @@ def test_a_zero_null_variance_is_zero_on_every_route():
     pairs, _ = _run("value_pairs", call)
     assert pairs[1]["coefficients"]["cohen_kappa"]["se0"] == 0.0
     assert moments[1]["coefficients"]["cohen_kappa"]["se0"] == 0.0
+    assert moments[1]["coefficients"]["cohen_kappa"]["z"] is None
 
 
 def test_moments_equal_the_table_of_weights_on_one_case():

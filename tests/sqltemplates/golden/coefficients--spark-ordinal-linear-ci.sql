@@ -462,8 +462,7 @@ cohen_pair_kappa AS (
 cohen_pair_variance AS (
   -- var = [sum_ij p_ij (w_ij - (w_i. + w_.j)(1 - kappa))^2 - (kappa - p_e (1 - kappa))^2] / ((1 - p_e)^2 N)
   SELECT c.metric, c.rater_a, c.rater_b,
-         (SUM(c.p_ij * POWER(c.w - (rw.w_row + cw.w_col) * (1.0 - k.kappa), 2))
-          - MIN(POWER(k.kappa - k.p_e * (1.0 - k.kappa), 2)))
+CASE WHEN ABS((SUM(c.p_ij * POWER(c.w - (rw.w_row + cw.w_col) * (1.0 - k.kappa), 2))) - (MIN(POWER(k.kappa - k.p_e * (1.0 - k.kappa), 2)))) <= 1e-12 * (ABS(SUM(c.p_ij * POWER(c.w - (rw.w_row + cw.w_col) * (1.0 - k.kappa), 2))) + ABS(MIN(POWER(k.kappa - k.p_e * (1.0 - k.kappa), 2)))) THEN 0.0 ELSE (SUM(c.p_ij * POWER(c.w - (rw.w_row + cw.w_col) * (1.0 - k.kappa), 2))) - (MIN(POWER(k.kappa - k.p_e * (1.0 - k.kappa), 2))) END
          / NULLIF(MIN(POWER(1.0 - k.p_e, 2) * k.n_shared), 0.0) AS variance
   FROM pair_cells AS c
   JOIN pair_rows AS rw ON c.metric = rw.metric AND c.rater_a = rw.rater_a AND c.rater_b = rw.rater_b AND rw.position = c.pos_a
@@ -481,9 +480,11 @@ cohen_pair_null_sum AS (
   GROUP BY r.metric, r.rater_a, r.rater_b
 ),
 cohen_pair_null_variance AS (
-  -- var0 = [sum_ij p_i. p_.j (w_ij - (w_i. + w_.j))^2 - p_e^2] / ((1 - p_e)^2 N)
+  -- var0 = [sum_ij p_i. p_.j (w_ij - (w_i. + w_.j))^2 - p_e^2] / ((1 - p_e)^2 N); zero where the
+  -- two terms cancel to their rounding (two constant raters; m.difference)
   SELECT s.metric, s.rater_a, s.rater_b,
-         (s.null_sum - POWER(pk.p_e, 2)) / NULLIF(POWER(1.0 - pk.p_e, 2) * pk.n_shared, 0.0) AS null_variance
+CASE WHEN ABS((s.null_sum) - (POWER(pk.p_e, 2))) <= 1e-12 * (ABS(s.null_sum) + ABS(POWER(pk.p_e, 2))) THEN 0.0 ELSE (s.null_sum) - (POWER(pk.p_e, 2)) END
+           / NULLIF(POWER(1.0 - pk.p_e, 2) * pk.n_shared, 0.0) AS null_variance
   FROM cohen_pair_null_sum AS s
   JOIN cohen_pair_kappa AS pk ON s.metric = pk.metric AND s.rater_a = pk.rater_a AND s.rater_b = pk.rater_b
 ),
@@ -543,8 +544,7 @@ scott_pair_pi AS (
 scott_pair_variance AS (
   -- var = [sum_kl p_kl (w_kl - (1 - pi)(pbar_k + pbar_l))^2 - (p_o - 2 (1 - pi) p_e)^2] / ((1 - p_e)^2 N)
   SELECT c.metric, c.rater_a, c.rater_b,
-         (SUM(c.p_ij * POWER(c.w - (1.0 - s.pi) * (a.pbar_k + b.pbar_k), 2))
-          - MIN(POWER(s.p_o - 2.0 * (1.0 - s.pi) * s.p_e, 2)))
+CASE WHEN ABS((SUM(c.p_ij * POWER(c.w - (1.0 - s.pi) * (a.pbar_k + b.pbar_k), 2))) - (MIN(POWER(s.p_o - 2.0 * (1.0 - s.pi) * s.p_e, 2)))) <= 1e-12 * (ABS(SUM(c.p_ij * POWER(c.w - (1.0 - s.pi) * (a.pbar_k + b.pbar_k), 2))) + ABS(MIN(POWER(s.p_o - 2.0 * (1.0 - s.pi) * s.p_e, 2)))) THEN 0.0 ELSE (SUM(c.p_ij * POWER(c.w - (1.0 - s.pi) * (a.pbar_k + b.pbar_k), 2))) - (MIN(POWER(s.p_o - 2.0 * (1.0 - s.pi) * s.p_e, 2))) END
          / NULLIF(MIN(POWER(1.0 - s.p_e, 2) * s.n_shared), 0.0) AS variance
   FROM pair_cells AS c
   JOIN scott_shares AS a ON c.metric = a.metric AND c.rater_a = a.rater_a AND c.rater_b = a.rater_b AND a.position = c.pos_a
