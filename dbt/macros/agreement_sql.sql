@@ -354,7 +354,7 @@ cohen_pair_kappa AS (
 cohen_pair_variance AS (
   -- var = [sum_ij p_ij (w_ij - (w_i. + w_.j)(1 - kappa))^2 - (kappa - p_e (1 - kappa))^2] / ((1 - p_e)^2 N)
   SELECT c.metric, c.rater_a, c.rater_b,
-CASE WHEN ABS((SUM(c.p_ij * POWER(c.w - (rw.w_row + cw.w_col) * (1.0 - k.kappa), 2))) - (MIN(POWER(k.kappa - k.p_e * (1.0 - k.kappa), 2)))) <= 1e-12 * (ABS(SUM(c.p_ij * POWER(c.w - (rw.w_row + cw.w_col) * (1.0 - k.kappa), 2))) + ABS(MIN(POWER(k.kappa - k.p_e * (1.0 - k.kappa), 2)))) THEN 0.0 ELSE (SUM(c.p_ij * POWER(c.w - (rw.w_row + cw.w_col) * (1.0 - k.kappa), 2))) - (MIN(POWER(k.kappa - k.p_e * (1.0 - k.kappa), 2))) END
+CASE WHEN ABS(((SUM(c.p_ij * POWER(c.w - (rw.w_row + cw.w_col) * (1.0 - k.kappa), 2))) - (MIN(POWER(k.kappa - k.p_e * (1.0 - k.kappa), 2))))) <= 1e-12 * (ABS(SUM(c.p_ij * POWER(c.w - (rw.w_row + cw.w_col) * (1.0 - k.kappa), 2))) + ABS(MIN(POWER(k.kappa - k.p_e * (1.0 - k.kappa), 2)))) THEN 0.0 ELSE ((SUM(c.p_ij * POWER(c.w - (rw.w_row + cw.w_col) * (1.0 - k.kappa), 2))) - (MIN(POWER(k.kappa - k.p_e * (1.0 - k.kappa), 2)))) END
          / NULLIF(MIN(POWER(1.0 - k.p_e, 2) * k.n_shared), 0.0) AS variance
   FROM pair_cells AS c
   JOIN pair_rows AS rw ON c.metric = rw.metric AND c.rater_a = rw.rater_a AND c.rater_b = rw.rater_b AND rw.position = c.pos_a
@@ -724,7 +724,7 @@ cohen_pair_kappa AS (
 cohen_pair_variance AS (
   -- var = [sum_ij p_ij (w_ij - (w_i. + w_.j)(1 - kappa))^2 - (kappa - p_e (1 - kappa))^2] / ((1 - p_e)^2 N)
   SELECT c.metric, c.rater_a, c.rater_b,
-CASE WHEN ABS((SUM(c.p_ij * POWER(c.w - (rw.w_row + cw.w_col) * (1.0 - k.kappa), 2))) - (MIN(POWER(k.kappa - k.p_e * (1.0 - k.kappa), 2)))) <= 1e-12 * (ABS(SUM(c.p_ij * POWER(c.w - (rw.w_row + cw.w_col) * (1.0 - k.kappa), 2))) + ABS(MIN(POWER(k.kappa - k.p_e * (1.0 - k.kappa), 2)))) THEN 0.0 ELSE (SUM(c.p_ij * POWER(c.w - (rw.w_row + cw.w_col) * (1.0 - k.kappa), 2))) - (MIN(POWER(k.kappa - k.p_e * (1.0 - k.kappa), 2))) END
+CASE WHEN ABS(((SUM(c.p_ij * POWER(c.w - (rw.w_row + cw.w_col) * (1.0 - k.kappa), 2))) - (MIN(POWER(k.kappa - k.p_e * (1.0 - k.kappa), 2))))) <= 1e-12 * (ABS(SUM(c.p_ij * POWER(c.w - (rw.w_row + cw.w_col) * (1.0 - k.kappa), 2))) + ABS(MIN(POWER(k.kappa - k.p_e * (1.0 - k.kappa), 2)))) THEN 0.0 ELSE ((SUM(c.p_ij * POWER(c.w - (rw.w_row + cw.w_col) * (1.0 - k.kappa), 2))) - (MIN(POWER(k.kappa - k.p_e * (1.0 - k.kappa), 2)))) END
          / NULLIF(MIN(POWER(1.0 - k.p_e, 2) * k.n_shared), 0.0) AS variance
   FROM pair_cells AS c
   JOIN pair_rows AS rw ON c.metric = rw.metric AND c.rater_a = rw.rater_a AND c.rater_b = rw.rater_b AND rw.position = c.pos_a
@@ -1094,7 +1094,7 @@ cohen_pair_kappa AS (
 cohen_pair_variance AS (
   -- var = [sum_ij p_ij (w_ij - (w_i. + w_.j)(1 - kappa))^2 - (kappa - p_e (1 - kappa))^2] / ((1 - p_e)^2 N)
   SELECT c.metric, c.rater_a, c.rater_b,
-CASE WHEN ABS((SUM(c.p_ij * POWER(c.w - (rw.w_row + cw.w_col) * (1.0 - k.kappa), 2))) - (MIN(POWER(k.kappa - k.p_e * (1.0 - k.kappa), 2)))) <= 1e-12 * (ABS(SUM(c.p_ij * POWER(c.w - (rw.w_row + cw.w_col) * (1.0 - k.kappa), 2))) + ABS(MIN(POWER(k.kappa - k.p_e * (1.0 - k.kappa), 2)))) THEN 0.0 ELSE (SUM(c.p_ij * POWER(c.w - (rw.w_row + cw.w_col) * (1.0 - k.kappa), 2))) - (MIN(POWER(k.kappa - k.p_e * (1.0 - k.kappa), 2))) END
+CASE WHEN ABS(((SUM(c.p_ij * POWER(c.w - (rw.w_row + cw.w_col) * (1.0 - k.kappa), 2))) - (MIN(POWER(k.kappa - k.p_e * (1.0 - k.kappa), 2))))) <= 1e-12 * (ABS(SUM(c.p_ij * POWER(c.w - (rw.w_row + cw.w_col) * (1.0 - k.kappa), 2))) + ABS(MIN(POWER(k.kappa - k.p_e * (1.0 - k.kappa), 2)))) THEN 0.0 ELSE ((SUM(c.p_ij * POWER(c.w - (rw.w_row + cw.w_col) * (1.0 - k.kappa), 2))) - (MIN(POWER(k.kappa - k.p_e * (1.0 - k.kappa), 2)))) END
          / NULLIF(MIN(POWER(1.0 - k.p_e, 2) * k.n_shared), 0.0) AS variance
   FROM pair_cells AS c
   JOIN pair_rows AS rw ON c.metric = rw.metric AND c.rater_a = rw.rater_a AND c.rater_b = rw.rater_b AND rw.position = c.pos_a
@@ -1497,7 +1497,7 @@ scott_pair_pi AS (
 scott_pair_variance AS (
   -- var = [sum_kl p_kl (w_kl - (1 - pi)(pbar_k + pbar_l))^2 - (p_o - 2 (1 - pi) p_e)^2] / ((1 - p_e)^2 N)
   SELECT c.metric, c.rater_a, c.rater_b,
-CASE WHEN ABS((SUM(c.p_ij * POWER(c.w - (1.0 - s.pi) * (a.pbar_k + b.pbar_k), 2))) - (MIN(POWER(s.p_o - 2.0 * (1.0 - s.pi) * s.p_e, 2)))) <= 1e-12 * (ABS(SUM(c.p_ij * POWER(c.w - (1.0 - s.pi) * (a.pbar_k + b.pbar_k), 2))) + ABS(MIN(POWER(s.p_o - 2.0 * (1.0 - s.pi) * s.p_e, 2)))) THEN 0.0 ELSE (SUM(c.p_ij * POWER(c.w - (1.0 - s.pi) * (a.pbar_k + b.pbar_k), 2))) - (MIN(POWER(s.p_o - 2.0 * (1.0 - s.pi) * s.p_e, 2))) END
+CASE WHEN ABS(((SUM(c.p_ij * POWER(c.w - (1.0 - s.pi) * (a.pbar_k + b.pbar_k), 2))) - (MIN(POWER(s.p_o - 2.0 * (1.0 - s.pi) * s.p_e, 2))))) <= 1e-12 * (ABS(SUM(c.p_ij * POWER(c.w - (1.0 - s.pi) * (a.pbar_k + b.pbar_k), 2))) + ABS(MIN(POWER(s.p_o - 2.0 * (1.0 - s.pi) * s.p_e, 2)))) THEN 0.0 ELSE ((SUM(c.p_ij * POWER(c.w - (1.0 - s.pi) * (a.pbar_k + b.pbar_k), 2))) - (MIN(POWER(s.p_o - 2.0 * (1.0 - s.pi) * s.p_e, 2)))) END
          / NULLIF(MIN(POWER(1.0 - s.p_e, 2) * s.n_shared), 0.0) AS variance
   FROM pair_cells AS c
   JOIN scott_shares AS a ON c.metric = a.metric AND c.rater_a = a.rater_a AND c.rater_b = a.rater_b AND a.position = c.pos_a
@@ -1881,7 +1881,7 @@ scott_pair_pi AS (
 scott_pair_variance AS (
   -- var = [sum_kl p_kl (w_kl - (1 - pi)(pbar_k + pbar_l))^2 - (p_o - 2 (1 - pi) p_e)^2] / ((1 - p_e)^2 N)
   SELECT c.metric, c.rater_a, c.rater_b,
-CASE WHEN ABS((SUM(c.p_ij * POWER(c.w - (1.0 - s.pi) * (a.pbar_k + b.pbar_k), 2))) - (MIN(POWER(s.p_o - 2.0 * (1.0 - s.pi) * s.p_e, 2)))) <= 1e-12 * (ABS(SUM(c.p_ij * POWER(c.w - (1.0 - s.pi) * (a.pbar_k + b.pbar_k), 2))) + ABS(MIN(POWER(s.p_o - 2.0 * (1.0 - s.pi) * s.p_e, 2)))) THEN 0.0 ELSE (SUM(c.p_ij * POWER(c.w - (1.0 - s.pi) * (a.pbar_k + b.pbar_k), 2))) - (MIN(POWER(s.p_o - 2.0 * (1.0 - s.pi) * s.p_e, 2))) END
+CASE WHEN ABS(((SUM(c.p_ij * POWER(c.w - (1.0 - s.pi) * (a.pbar_k + b.pbar_k), 2))) - (MIN(POWER(s.p_o - 2.0 * (1.0 - s.pi) * s.p_e, 2))))) <= 1e-12 * (ABS(SUM(c.p_ij * POWER(c.w - (1.0 - s.pi) * (a.pbar_k + b.pbar_k), 2))) + ABS(MIN(POWER(s.p_o - 2.0 * (1.0 - s.pi) * s.p_e, 2)))) THEN 0.0 ELSE ((SUM(c.p_ij * POWER(c.w - (1.0 - s.pi) * (a.pbar_k + b.pbar_k), 2))) - (MIN(POWER(s.p_o - 2.0 * (1.0 - s.pi) * s.p_e, 2)))) END
          / NULLIF(MIN(POWER(1.0 - s.p_e, 2) * s.n_shared), 0.0) AS variance
   FROM pair_cells AS c
   JOIN scott_shares AS a ON c.metric = a.metric AND c.rater_a = a.rater_a AND c.rater_b = a.rater_b AND a.position = c.pos_a
@@ -2265,7 +2265,7 @@ scott_pair_pi AS (
 scott_pair_variance AS (
   -- var = [sum_kl p_kl (w_kl - (1 - pi)(pbar_k + pbar_l))^2 - (p_o - 2 (1 - pi) p_e)^2] / ((1 - p_e)^2 N)
   SELECT c.metric, c.rater_a, c.rater_b,
-CASE WHEN ABS((SUM(c.p_ij * POWER(c.w - (1.0 - s.pi) * (a.pbar_k + b.pbar_k), 2))) - (MIN(POWER(s.p_o - 2.0 * (1.0 - s.pi) * s.p_e, 2)))) <= 1e-12 * (ABS(SUM(c.p_ij * POWER(c.w - (1.0 - s.pi) * (a.pbar_k + b.pbar_k), 2))) + ABS(MIN(POWER(s.p_o - 2.0 * (1.0 - s.pi) * s.p_e, 2)))) THEN 0.0 ELSE (SUM(c.p_ij * POWER(c.w - (1.0 - s.pi) * (a.pbar_k + b.pbar_k), 2))) - (MIN(POWER(s.p_o - 2.0 * (1.0 - s.pi) * s.p_e, 2))) END
+CASE WHEN ABS(((SUM(c.p_ij * POWER(c.w - (1.0 - s.pi) * (a.pbar_k + b.pbar_k), 2))) - (MIN(POWER(s.p_o - 2.0 * (1.0 - s.pi) * s.p_e, 2))))) <= 1e-12 * (ABS(SUM(c.p_ij * POWER(c.w - (1.0 - s.pi) * (a.pbar_k + b.pbar_k), 2))) + ABS(MIN(POWER(s.p_o - 2.0 * (1.0 - s.pi) * s.p_e, 2)))) THEN 0.0 ELSE ((SUM(c.p_ij * POWER(c.w - (1.0 - s.pi) * (a.pbar_k + b.pbar_k), 2))) - (MIN(POWER(s.p_o - 2.0 * (1.0 - s.pi) * s.p_e, 2)))) END
          / NULLIF(MIN(POWER(1.0 - s.p_e, 2) * s.n_shared), 0.0) AS variance
   FROM pair_cells AS c
   JOIN scott_shares AS a ON c.metric = a.metric AND c.rater_a = a.rater_a AND c.rater_b = a.rater_b AND a.position = c.pos_a

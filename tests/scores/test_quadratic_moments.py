@@ -138,6 +138,25 @@ def test_a_zero_null_variance_is_zero_on_every_route():
     assert moments[1]["coefficients"]["cohen_kappa"]["z"] is None
 
 
+def test_a_zero_linearised_variance_is_zero_on_every_route():
+    # seed 2394 (hypothesis, 2026-12-07): Conger's kappa of slice g0 is 0 with variance 0 by the
+    # table of weights (se 0.0, z None); by the moments each unit's deviation kappa_i - value
+    # was rounding noise, giving se 5.5e-16 and z 0.83 until sql/_kappa.sql.j2 took a deviation
+    # within 1e-12 of its terms as zero (m.rounded, decision 0019)
+    table = _few(2394, values=(0.0, 0.5, 2.5, 7.0), units=8, raters=2, missing=0.0, groups=2)
+
+    def call() -> Any:
+        return ag.coefficients(table, which=["conger_kappa"], weights="quadratic",
+                               group_by="g", ci=0.95, ci_method="analytic")
+
+    moments, _ = _run("moments", call)
+    pairs, _ = _run("value_pairs", call)
+    assert pairs[0]["coefficients"]["conger_kappa"]["se"] == 0.0
+    for result in (moments, pairs):
+        conger = result[0]["coefficients"]["conger_kappa"]
+        assert conger["se"] == 0.0 and conger["se0"] == 0.0 and conger["z"] is None
+
+
 def test_moments_equal_the_table_of_weights_on_one_case():
     # the default run's share of the property above
     _equal_routes((7, (0.0, 0.5, 2.5, 7.0), 20, 4, 0.25, "value"))

@@ -483,7 +483,7 @@ cohen_pair_kappa AS (
 cohen_pair_variance AS (
   -- var = [sum_ij p_ij (w_ij - (w_i. + w_.j)(1 - kappa))^2 - (kappa - p_e (1 - kappa))^2] / ((1 - p_e)^2 N)
   SELECT c.metric, c.rater_a, c.rater_b,
-CASE WHEN ABS((agreement_fsum(c.p_ij * POWER(c.w - (rw.w_row + cw.w_col) * (1.0 - k.kappa), 2))) - (MIN(POWER(k.kappa - k.p_e * (1.0 - k.kappa), 2)))) <= 1e-12 * (ABS(agreement_fsum(c.p_ij * POWER(c.w - (rw.w_row + cw.w_col) * (1.0 - k.kappa), 2))) + ABS(MIN(POWER(k.kappa - k.p_e * (1.0 - k.kappa), 2)))) THEN 0.0 ELSE (agreement_fsum(c.p_ij * POWER(c.w - (rw.w_row + cw.w_col) * (1.0 - k.kappa), 2))) - (MIN(POWER(k.kappa - k.p_e * (1.0 - k.kappa), 2))) END
+CASE WHEN ABS(((agreement_fsum(c.p_ij * POWER(c.w - (rw.w_row + cw.w_col) * (1.0 - k.kappa), 2))) - (MIN(POWER(k.kappa - k.p_e * (1.0 - k.kappa), 2))))) <= 1e-12 * (ABS(agreement_fsum(c.p_ij * POWER(c.w - (rw.w_row + cw.w_col) * (1.0 - k.kappa), 2))) + ABS(MIN(POWER(k.kappa - k.p_e * (1.0 - k.kappa), 2)))) THEN 0.0 ELSE ((agreement_fsum(c.p_ij * POWER(c.w - (rw.w_row + cw.w_col) * (1.0 - k.kappa), 2))) - (MIN(POWER(k.kappa - k.p_e * (1.0 - k.kappa), 2)))) END
          / NULLIF(MIN(POWER(1.0 - k.p_e, 2) * k.n_shared), 0.0) AS variance
   FROM pair_cells AS c
   JOIN pair_rows AS rw ON c.metric = rw.metric AND c.rater_a = rw.rater_a AND c.rater_b = rw.rater_b AND rw.position = c.pos_a
@@ -509,7 +509,7 @@ cohen_pair_null_variance AS (
   -- var0 = [sum_ij p_i. p_.j (w_ij - (w_i. + w_.j))^2 - p_e^2] / ((1 - p_e)^2 N); zero where the
   -- two terms cancel to their rounding (two constant raters; m.difference)
   SELECT s.metric, s.rater_a, s.rater_b,
-CASE WHEN ABS((s.null_sum) - (POWER(pk.p_e, 2))) <= 1e-12 * (ABS(s.null_sum) + ABS(POWER(pk.p_e, 2))) THEN 0.0 ELSE (s.null_sum) - (POWER(pk.p_e, 2)) END
+CASE WHEN ABS(((s.null_sum) - (POWER(pk.p_e, 2)))) <= 1e-12 * (ABS(s.null_sum) + ABS(POWER(pk.p_e, 2))) THEN 0.0 ELSE ((s.null_sum) - (POWER(pk.p_e, 2))) END
            / NULLIF(POWER(1.0 - pk.p_e, 2) * pk.n_shared, 0.0) AS null_variance
   FROM cohen_pair_null_sum AS s
   JOIN cohen_pair_kappa AS pk ON s.metric = pk.metric AND s.rater_a = pk.rater_a AND s.rater_b = pk.rater_b
@@ -572,7 +572,7 @@ scott_pair_pi AS (
 scott_pair_variance AS (
   -- var = [sum_kl p_kl (w_kl - (1 - pi)(pbar_k + pbar_l))^2 - (p_o - 2 (1 - pi) p_e)^2] / ((1 - p_e)^2 N)
   SELECT c.metric, c.rater_a, c.rater_b,
-CASE WHEN ABS((agreement_fsum(c.p_ij * POWER(c.w - (1.0 - s.pi) * (a.pbar_k + b.pbar_k), 2))) - (MIN(POWER(s.p_o - 2.0 * (1.0 - s.pi) * s.p_e, 2)))) <= 1e-12 * (ABS(agreement_fsum(c.p_ij * POWER(c.w - (1.0 - s.pi) * (a.pbar_k + b.pbar_k), 2))) + ABS(MIN(POWER(s.p_o - 2.0 * (1.0 - s.pi) * s.p_e, 2)))) THEN 0.0 ELSE (agreement_fsum(c.p_ij * POWER(c.w - (1.0 - s.pi) * (a.pbar_k + b.pbar_k), 2))) - (MIN(POWER(s.p_o - 2.0 * (1.0 - s.pi) * s.p_e, 2))) END
+CASE WHEN ABS(((agreement_fsum(c.p_ij * POWER(c.w - (1.0 - s.pi) * (a.pbar_k + b.pbar_k), 2))) - (MIN(POWER(s.p_o - 2.0 * (1.0 - s.pi) * s.p_e, 2))))) <= 1e-12 * (ABS(agreement_fsum(c.p_ij * POWER(c.w - (1.0 - s.pi) * (a.pbar_k + b.pbar_k), 2))) + ABS(MIN(POWER(s.p_o - 2.0 * (1.0 - s.pi) * s.p_e, 2)))) THEN 0.0 ELSE ((agreement_fsum(c.p_ij * POWER(c.w - (1.0 - s.pi) * (a.pbar_k + b.pbar_k), 2))) - (MIN(POWER(s.p_o - 2.0 * (1.0 - s.pi) * s.p_e, 2)))) END
          / NULLIF(MIN(POWER(1.0 - s.p_e, 2) * s.n_shared), 0.0) AS variance
   FROM pair_cells AS c
   JOIN scott_shares AS a ON c.metric = a.metric AND c.rater_a = a.rater_a AND c.rater_b = a.rater_b AND a.position = c.pos_a
@@ -675,13 +675,19 @@ fleiss_kappa_item_pe AS (
   GROUP BY c.metric, c.item
 ),
 fleiss_kappa_variance AS (
-  -- sum_i (kappa_i - value)^2 over the units (w_u alike units per pattern)
+  -- sum_i (kappa_i - value)^2 over the units (w_u alike units per pattern); a deviation within
+  -- 1e-12 of the terms it is the difference of is their rounding, and 0 (m.rounded)
   SELECT u.metric,
-         agreement_fsum(u.w_u * POWER(
-           CAST(s.n_rated AS DOUBLE) / NULLIF(s.n_items, 0)
+         agreement_fsum(u.w_u * POWER(CASE WHEN ABS((CAST(s.n_rated AS DOUBLE) / NULLIF(s.n_items, 0)
              * (u.pa_i - CASE WHEN u.r_i >= 2 THEN v.p_e ELSE 0.0 END) / NULLIF(1.0 - v.p_e, 0.0)
              - 2.0 * (1.0 - v.value) * (p.pe_i - v.p_e) / NULLIF(1.0 - v.p_e, 0.0)
-             - v.value, 2)) AS ss
+             - v.value)) <= 1e-12 * (CAST(s.n_rated AS DOUBLE) / NULLIF(s.n_items, 0)
+             * (ABS(u.pa_i) + ABS(v.p_e)) / NULLIF(ABS(1.0 - v.p_e), 0.0)
+             + 2.0 * ABS(1.0 - v.value) * (ABS(p.pe_i) + ABS(v.p_e)) / NULLIF(ABS(1.0 - v.p_e), 0.0)
+             + ABS(v.value)) THEN 0.0 ELSE (CAST(s.n_rated AS DOUBLE) / NULLIF(s.n_items, 0)
+             * (u.pa_i - CASE WHEN u.r_i >= 2 THEN v.p_e ELSE 0.0 END) / NULLIF(1.0 - v.p_e, 0.0)
+             - 2.0 * (1.0 - v.value) * (p.pe_i - v.p_e) / NULLIF(1.0 - v.p_e, 0.0)
+             - v.value) END, 2)) AS ss
   FROM kappa_units AS u
   JOIN kappa_summary AS s ON u.metric = s.metric
   JOIN fleiss_kappa_value AS v ON u.metric = v.metric
@@ -849,13 +855,19 @@ conger_kappa_value AS (
   JOIN conger_kappa_expected AS e ON s.metric = e.metric
 ),
 conger_kappa_variance AS (
-  -- sum_i (kappa_i - value)^2 over the units (w_u alike units per pattern)
+  -- sum_i (kappa_i - value)^2 over the units (w_u alike units per pattern); a deviation within
+  -- 1e-12 of the terms it is the difference of is their rounding, and 0 (m.rounded)
   SELECT u.metric,
-         agreement_fsum(u.w_u * POWER(
-           CAST(s.n_rated AS DOUBLE) / NULLIF(s.n_items, 0)
+         agreement_fsum(u.w_u * POWER(CASE WHEN ABS((CAST(s.n_rated AS DOUBLE) / NULLIF(s.n_items, 0)
              * (u.pa_i - CASE WHEN u.r_i >= 2 THEN v.p_e ELSE 0.0 END) / NULLIF(1.0 - v.p_e, 0.0)
              - 2.0 * (1.0 - v.value) * (p.pe_i - v.p_e) / NULLIF(1.0 - v.p_e, 0.0)
-             - v.value, 2)) AS ss
+             - v.value)) <= 1e-12 * (CAST(s.n_rated AS DOUBLE) / NULLIF(s.n_items, 0)
+             * (ABS(u.pa_i) + ABS(v.p_e)) / NULLIF(ABS(1.0 - v.p_e), 0.0)
+             + 2.0 * ABS(1.0 - v.value) * (ABS(p.pe_i) + ABS(v.p_e)) / NULLIF(ABS(1.0 - v.p_e), 0.0)
+             + ABS(v.value)) THEN 0.0 ELSE (CAST(s.n_rated AS DOUBLE) / NULLIF(s.n_items, 0)
+             * (u.pa_i - CASE WHEN u.r_i >= 2 THEN v.p_e ELSE 0.0 END) / NULLIF(1.0 - v.p_e, 0.0)
+             - 2.0 * (1.0 - v.value) * (p.pe_i - v.p_e) / NULLIF(1.0 - v.p_e, 0.0)
+             - v.value) END, 2)) AS ss
   FROM kappa_units AS u
   JOIN kappa_summary AS s ON u.metric = s.metric
   JOIN conger_kappa_value AS v ON u.metric = v.metric
@@ -912,13 +924,19 @@ gwet_ac1_item_pe AS (
   GROUP BY c.metric, c.item
 ),
 gwet_ac1_variance AS (
-  -- sum_i (kappa_i - value)^2 over the units (w_u alike units per pattern)
+  -- sum_i (kappa_i - value)^2 over the units (w_u alike units per pattern); a deviation within
+  -- 1e-12 of the terms it is the difference of is their rounding, and 0 (m.rounded)
   SELECT u.metric,
-         agreement_fsum(u.w_u * POWER(
-           CAST(s.n_rated AS DOUBLE) / NULLIF(s.n_items, 0)
+         agreement_fsum(u.w_u * POWER(CASE WHEN ABS((CAST(s.n_rated AS DOUBLE) / NULLIF(s.n_items, 0)
              * (u.pa_i - CASE WHEN u.r_i >= 2 THEN v.p_e ELSE 0.0 END) / NULLIF(1.0 - v.p_e, 0.0)
              - 2.0 * (1.0 - v.value) * (p.pe_i - v.p_e) / NULLIF(1.0 - v.p_e, 0.0)
-             - v.value, 2)) AS ss
+             - v.value)) <= 1e-12 * (CAST(s.n_rated AS DOUBLE) / NULLIF(s.n_items, 0)
+             * (ABS(u.pa_i) + ABS(v.p_e)) / NULLIF(ABS(1.0 - v.p_e), 0.0)
+             + 2.0 * ABS(1.0 - v.value) * (ABS(p.pe_i) + ABS(v.p_e)) / NULLIF(ABS(1.0 - v.p_e), 0.0)
+             + ABS(v.value)) THEN 0.0 ELSE (CAST(s.n_rated AS DOUBLE) / NULLIF(s.n_items, 0)
+             * (u.pa_i - CASE WHEN u.r_i >= 2 THEN v.p_e ELSE 0.0 END) / NULLIF(1.0 - v.p_e, 0.0)
+             - 2.0 * (1.0 - v.value) * (p.pe_i - v.p_e) / NULLIF(1.0 - v.p_e, 0.0)
+             - v.value) END, 2)) AS ss
   FROM kappa_units AS u
   JOIN kappa_summary AS s ON u.metric = s.metric
   JOIN gwet_ac1_value AS v ON u.metric = v.metric
@@ -956,12 +974,16 @@ brennan_prediger_value AS (
   JOIN brennan_prediger_expected AS e ON s.metric = e.metric
 ),
 brennan_prediger_variance AS (
-  -- sum_i (kappa_i - value)^2 over the units (w_u alike units per pattern)
+  -- sum_i (kappa_i - value)^2 over the units (w_u alike units per pattern); a deviation within
+  -- 1e-12 of the terms it is the difference of is their rounding, and 0 (m.rounded)
   SELECT u.metric,
-         agreement_fsum(u.w_u * POWER(
-           CAST(s.n_rated AS DOUBLE) / NULLIF(s.n_items, 0)
+         agreement_fsum(u.w_u * POWER(CASE WHEN ABS((CAST(s.n_rated AS DOUBLE) / NULLIF(s.n_items, 0)
              * (u.pa_i - CASE WHEN u.r_i >= 2 THEN v.p_e ELSE 0.0 END) / NULLIF(1.0 - v.p_e, 0.0)
-             - v.value, 2)) AS ss
+             - v.value)) <= 1e-12 * (CAST(s.n_rated AS DOUBLE) / NULLIF(s.n_items, 0)
+             * (ABS(u.pa_i) + ABS(v.p_e)) / NULLIF(ABS(1.0 - v.p_e), 0.0)
+             + ABS(v.value)) THEN 0.0 ELSE (CAST(s.n_rated AS DOUBLE) / NULLIF(s.n_items, 0)
+             * (u.pa_i - CASE WHEN u.r_i >= 2 THEN v.p_e ELSE 0.0 END) / NULLIF(1.0 - v.p_e, 0.0)
+             - v.value) END, 2)) AS ss
   FROM kappa_units AS u
   JOIN kappa_summary AS s ON u.metric = s.metric
   JOIN brennan_prediger_value AS v ON u.metric = v.metric
@@ -998,12 +1020,16 @@ percent_agreement_value AS (
   JOIN percent_agreement_expected AS e ON s.metric = e.metric
 ),
 percent_agreement_variance AS (
-  -- sum_i (kappa_i - value)^2 over the units (w_u alike units per pattern)
+  -- sum_i (kappa_i - value)^2 over the units (w_u alike units per pattern); a deviation within
+  -- 1e-12 of the terms it is the difference of is their rounding, and 0 (m.rounded)
   SELECT u.metric,
-         agreement_fsum(u.w_u * POWER(
-           CAST(s.n_rated AS DOUBLE) / NULLIF(s.n_items, 0)
+         agreement_fsum(u.w_u * POWER(CASE WHEN ABS((CAST(s.n_rated AS DOUBLE) / NULLIF(s.n_items, 0)
              * (u.pa_i - CASE WHEN u.r_i >= 2 THEN v.p_e ELSE 0.0 END) / NULLIF(1.0 - v.p_e, 0.0)
-             - v.value, 2)) AS ss
+             - v.value)) <= 1e-12 * (CAST(s.n_rated AS DOUBLE) / NULLIF(s.n_items, 0)
+             * (ABS(u.pa_i) + ABS(v.p_e)) / NULLIF(ABS(1.0 - v.p_e), 0.0)
+             + ABS(v.value)) THEN 0.0 ELSE (CAST(s.n_rated AS DOUBLE) / NULLIF(s.n_items, 0)
+             * (u.pa_i - CASE WHEN u.r_i >= 2 THEN v.p_e ELSE 0.0 END) / NULLIF(1.0 - v.p_e, 0.0)
+             - v.value) END, 2)) AS ss
   FROM kappa_units AS u
   JOIN kappa_summary AS s ON u.metric = s.metric
   JOIN percent_agreement_value AS v ON u.metric = v.metric

@@ -307,7 +307,7 @@ cohen_pair_kappa AS (
 cohen_pair_variance AS (
   -- var = [sum_ij p_ij (w_ij - (w_i. + w_.j)(1 - kappa))^2 - (kappa - p_e (1 - kappa))^2] / ((1 - p_e)^2 N)
   SELECT c.metric, c.rater_a, c.rater_b,
-CASE WHEN ABS((agreement_fsum(c.p_ij * POWER(c.w - (rw.w_row + cw.w_col) * (1.0 - k.kappa), 2))) - (MIN(POWER(k.kappa - k.p_e * (1.0 - k.kappa), 2)))) <= 1e-12 * (ABS(agreement_fsum(c.p_ij * POWER(c.w - (rw.w_row + cw.w_col) * (1.0 - k.kappa), 2))) + ABS(MIN(POWER(k.kappa - k.p_e * (1.0 - k.kappa), 2)))) THEN 0.0 ELSE (agreement_fsum(c.p_ij * POWER(c.w - (rw.w_row + cw.w_col) * (1.0 - k.kappa), 2))) - (MIN(POWER(k.kappa - k.p_e * (1.0 - k.kappa), 2))) END
+CASE WHEN ABS(((agreement_fsum(c.p_ij * POWER(c.w - (rw.w_row + cw.w_col) * (1.0 - k.kappa), 2))) - (MIN(POWER(k.kappa - k.p_e * (1.0 - k.kappa), 2))))) <= 1e-12 * (ABS(agreement_fsum(c.p_ij * POWER(c.w - (rw.w_row + cw.w_col) * (1.0 - k.kappa), 2))) + ABS(MIN(POWER(k.kappa - k.p_e * (1.0 - k.kappa), 2)))) THEN 0.0 ELSE ((agreement_fsum(c.p_ij * POWER(c.w - (rw.w_row + cw.w_col) * (1.0 - k.kappa), 2))) - (MIN(POWER(k.kappa - k.p_e * (1.0 - k.kappa), 2)))) END
          / NULLIF(MIN(POWER(1.0 - k.p_e, 2) * k.n_shared), 0.0) AS variance
   FROM pair_cells AS c
   JOIN pair_rows AS rw ON c.metric = rw.metric AND c.rater_a = rw.rater_a AND c.rater_b = rw.rater_b AND rw.position = c.pos_a
@@ -328,7 +328,7 @@ cohen_pair_null_variance AS (
   -- var0 = [sum_ij p_i. p_.j (w_ij - (w_i. + w_.j))^2 - p_e^2] / ((1 - p_e)^2 N); zero where the
   -- two terms cancel to their rounding (two constant raters; m.difference)
   SELECT s.metric, s.rater_a, s.rater_b,
-CASE WHEN ABS((s.null_sum) - (POWER(pk.p_e, 2))) <= 1e-12 * (ABS(s.null_sum) + ABS(POWER(pk.p_e, 2))) THEN 0.0 ELSE (s.null_sum) - (POWER(pk.p_e, 2)) END
+CASE WHEN ABS(((s.null_sum) - (POWER(pk.p_e, 2)))) <= 1e-12 * (ABS(s.null_sum) + ABS(POWER(pk.p_e, 2))) THEN 0.0 ELSE ((s.null_sum) - (POWER(pk.p_e, 2))) END
            / NULLIF(POWER(1.0 - pk.p_e, 2) * pk.n_shared, 0.0) AS null_variance
   FROM cohen_pair_null_sum AS s
   JOIN cohen_pair_kappa AS pk ON s.metric = pk.metric AND s.rater_a = pk.rater_a AND s.rater_b = pk.rater_b

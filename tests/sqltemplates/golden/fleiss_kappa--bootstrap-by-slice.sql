@@ -464,13 +464,19 @@ fleiss_kappa_item_pe AS (
   GROUP BY c.metric, c.slice_0, c.replicate, c.item
 ),
 fleiss_kappa_variance AS (
-  -- sum_i (kappa_i - value)^2 over the units (w_u alike units per pattern)
+  -- sum_i (kappa_i - value)^2 over the units (w_u alike units per pattern); a deviation within
+  -- 1e-12 of the terms it is the difference of is their rounding, and 0 (m.rounded)
   SELECT u.metric, u.slice_0, u.replicate,
-         agreement_fsum(u.w_u * POWER(
-           CAST(s.n_rated AS DOUBLE) / NULLIF(s.n_items, 0)
+         agreement_fsum(u.w_u * POWER(CASE WHEN ABS((CAST(s.n_rated AS DOUBLE) / NULLIF(s.n_items, 0)
              * (u.pa_i - CASE WHEN u.r_i >= 2 THEN v.p_e ELSE 0.0 END) / NULLIF(1.0 - v.p_e, 0.0)
              - 2.0 * (1.0 - v.value) * (p.pe_i - v.p_e) / NULLIF(1.0 - v.p_e, 0.0)
-             - v.value, 2)) AS ss
+             - v.value)) <= 1e-12 * (CAST(s.n_rated AS DOUBLE) / NULLIF(s.n_items, 0)
+             * (ABS(u.pa_i) + ABS(v.p_e)) / NULLIF(ABS(1.0 - v.p_e), 0.0)
+             + 2.0 * ABS(1.0 - v.value) * (ABS(p.pe_i) + ABS(v.p_e)) / NULLIF(ABS(1.0 - v.p_e), 0.0)
+             + ABS(v.value)) THEN 0.0 ELSE (CAST(s.n_rated AS DOUBLE) / NULLIF(s.n_items, 0)
+             * (u.pa_i - CASE WHEN u.r_i >= 2 THEN v.p_e ELSE 0.0 END) / NULLIF(1.0 - v.p_e, 0.0)
+             - 2.0 * (1.0 - v.value) * (p.pe_i - v.p_e) / NULLIF(1.0 - v.p_e, 0.0)
+             - v.value) END, 2)) AS ss
   FROM kappa_units AS u
   JOIN kappa_summary AS s ON u.metric = s.metric AND u.slice_0 = s.slice_0 AND u.replicate = s.replicate
   JOIN fleiss_kappa_value AS v ON u.metric = v.metric AND u.slice_0 = v.slice_0 AND u.replicate = v.replicate
