@@ -19,7 +19,7 @@ import pytest
 import agreement_sql as ag
 from agreement_sql.macros import public_macros, script_text
 from agreement_sql.registry import REGISTRY
-from _budget import share
+from _budget import examples, share
 
 ROOT = Path(__file__).resolve().parents[2]
 REF = ROOT / "tests" / "reference"
@@ -361,7 +361,7 @@ def test_the_route_query_refuses_a_missing_key_as_the_api_does(con):
                          "value": pa.array([float(i % 3) for i in range(n)]),
                          "metric": pa.array(metrics, pa_type[metric_type])})
 
-    @settings(max_examples=40, deadline=None, database=None)
+    @settings(max_examples=examples(40), deadline=None, database=None)
     @given(table=tables())
     def check(table):
         con.register("keys_drawn", table)
