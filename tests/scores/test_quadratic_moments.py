@@ -120,22 +120,28 @@ def test_moments_equal_the_table_of_weights_on_few_categories(case):
     _equal_routes(case)
 
 
+def _on_both_routes(table: pa.Table, name: str, part: int) -> tuple[dict, dict]:
+    """``name``'s analytic result for slice ``part`` of ``table`` by the moments and by the table
+    of weights (quadratic weights, the counts form, 95% interval)."""
+    def call() -> Any:
+        return ag.coefficients(table, which=[name], weights="quadratic",
+                               group_by="g", ci=0.95, ci_method="analytic")
+
+    moments, _ = _run("moments", call)
+    pairs, _ = _run("value_pairs", call)
+    return moments[part]["coefficients"][name], pairs[part]["coefficients"][name]
+
+
 def test_a_zero_null_variance_is_zero_on_every_route():
     # seed 73: Cohen's kappa of slice g1 has a null variance of exactly 0 by the table of weights
     # (se0 0.0, z None: undefined); the moments gave 1.8e-8 and z 0.0 (found by the property
     # above in the CI-like run of 2026-12-06) until the formula took a difference within 1e-12
     # of its terms as zero (sql/_cohen.sql.j2, decision 0019)
     table = _few(73, values=(1.0, 2.0, 3.0, 4.0, 5.0), units=8, raters=2, missing=0.25, groups=2)
-
-    def call() -> Any:
-        return ag.coefficients(table, which=["cohen_kappa"], weights="quadratic",
-                               group_by="g", ci=0.95, ci_method="analytic")
-
-    moments, _ = _run("moments", call)
-    pairs, _ = _run("value_pairs", call)
-    assert pairs[1]["coefficients"]["cohen_kappa"]["se0"] == 0.0
-    assert moments[1]["coefficients"]["cohen_kappa"]["se0"] == 0.0
-    assert moments[1]["coefficients"]["cohen_kappa"]["z"] is None
+    moments, pairs = _on_both_routes(table, "cohen_kappa", 1)
+    assert pairs["se0"] == 0.0
+    assert moments["se0"] == 0.0
+    assert moments["z"] is None
 
 
 def test_a_zero_linearised_variance_is_zero_on_every_route():
@@ -144,16 +150,9 @@ def test_a_zero_linearised_variance_is_zero_on_every_route():
     # was rounding noise, giving se 5.5e-16 and z 0.83 until sql/_kappa.sql.j2 took a deviation
     # within 1e-12 of its terms as zero (m.rounded, decision 0019)
     table = _few(2394, values=(0.0, 0.5, 2.5, 7.0), units=8, raters=2, missing=0.0, groups=2)
-
-    def call() -> Any:
-        return ag.coefficients(table, which=["conger_kappa"], weights="quadratic",
-                               group_by="g", ci=0.95, ci_method="analytic")
-
-    moments, _ = _run("moments", call)
-    pairs, _ = _run("value_pairs", call)
-    assert pairs[0]["coefficients"]["conger_kappa"]["se"] == 0.0
-    for result in (moments, pairs):
-        conger = result[0]["coefficients"]["conger_kappa"]
+    moments, pairs = _on_both_routes(table, "conger_kappa", 0)
+    assert pairs["se"] == 0.0
+    for conger in (moments, pairs):
         assert conger["se"] == 0.0 and conger["se0"] == 0.0 and conger["z"] is None
 
 
