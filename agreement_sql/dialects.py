@@ -150,6 +150,13 @@ class Dialect:
         if "\x00" in text:
             raise OptionError("a parameter value cannot contain a NUL character")
         if self.escape == BACKSLASH or self.name == "spark":
+            # GoogleSQL and Spark SQL: a quote or backslash is escaped with a backslash ('' is
+            # two adjacent literals in GoogleSQL and in Spark before 4.0); a GoogleSQL quoted
+            # literal holds no line break, and both read \n as one
+            text = text.replace("\\", "\\\\").replace("'", "\\'")
+            return "'" + text.replace("\n", "\\n").replace("\r", "\\r") + "'"
+        if self.name == "snowflake":
+            # Snowflake reads a backslash in a quoted literal as an escape
             text = text.replace("\\", "\\\\")
         return "'" + text.replace("'", "''") + "'"
     # form: a text compared by its bytes whatever collation its column or the session declares
@@ -399,15 +406,29 @@ def script_dialect(dialect: Dialect) -> Dialect:
     return replace(dialect, param_form=dialect.script_param) if dialect.script_param else dialect
 
 
-def postgres_functions_in(schema: str) -> Dialect:
-    """PostgreSQL with its helper functions (``agreement_to_number``, ``agreement_error``) in
-    ``schema`` instead of ``pg_temp``: for statements run on other connections than the one that
-    created the functions (the dbt package, whose ``install()`` hook runs once on one connection
-    and whose models on others; docs/decisions/0025). ``schema`` is SQL text the package writes:
-    a quoted identifier, or the dbt macro's expression printing one. The functions' text is
-    POSTGRES's, the same statements, only their schema differs."""
-    def moved(text: str) -> str:
-        return text.replace("pg_temp.agreement_", schema + ".agreement_")
+def functions_in(dialect: Dialect, schema: str) -> Dialect:
+    """``dialect`` with its helper functions in ``schema`` instead of a session's temporary
+    space: PostgreSQL's ``agreement_to_number`` and ``agreement_error`` out of ``pg_temp``,
+    Snowflake's ``agreement_error`` no longer TEMPORARY. For statements run on other connections
+    than the one that created the functions (the dbt package, whose ``install()`` hook runs once
+    on one connection and whose models on others; docs/decisions/0025). ``schema`` is SQL text
+    the package writes: a quoted identifier, or the dbt macro's expression printing one. The
+    functions' text is the dialect's own, the same statements; only where they live differs.
+    A dialect without helper functions (DuckDB's are macros of the session the statement runs
+    in; Spark SQL and BigQuery call only built-in functions) is returned as it is."""
+    if dialect.name == "postgres":
+        def moved(text: str) -> str:
+            return text.replace("pg_temp.agreement_", schema + ".agreement_")
 
-    return replace(POSTGRES, to_number=moved(POSTGRES.to_number), error=moved(POSTGRES.error),
-                   setup=tuple(moved(s) for s in POSTGRES.setup))
+        return replace(dialect, to_number=moved(dialect.to_number), error=moved(dialect.error),
+                       setup=tuple(moved(s) for s in dialect.setup))
+    if dialect.name == "snowflake":
+        def made(text: str) -> str:
+            return text.replace("TEMPORARY FUNCTION agreement_error",
+                                "FUNCTION " + schema + ".agreement_error")
+
+        return replace(dialect, error=schema + "." + dialect.error,
+                       setup=tuple(made(s) for s in dialect.setup))
+    if dialect.name in ("spark", "bigquery"):
+        return dialect
+    raise OptionError(f"functions_in: the {dialect.name} dialect's helpers are session macros")

@@ -9,11 +9,13 @@ from ._common import mark
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("dbt-package", help="write the dbt package (macros for dbt-duckdb and dbt-postgres)",
+    p = sub.add_parser("dbt-package", help="write the dbt package (macros for dbt-duckdb, -postgres, -spark, -bigquery, -snowflake)",
                        description=__doc__)
     mark(p, p.add_argument("folder", metavar="DIR", help="the package's folder (written)"),
          "output_dir", ("dbt_project.yml", "README.md", "macros/agreement_sql.sql",
-                        "macros/agreement_sql_install.sql"))
+                        "macros/agreement_sql_install.sql", "macros/agreement_sql_postgres.sql",
+                        "macros/agreement_sql_spark.sql", "macros/agreement_sql_bigquery.sql",
+                        "macros/agreement_sql_snowflake.sql"))
     p.set_defaults(run=run)
 
 

@@ -80,7 +80,7 @@ def expand(adapter_type: str, *, schema: str = "main", variables: dict | None = 
     }
     env = SandboxedEnvironment()
     files = package_files()
-    for path in ("macros/agreement_sql.sql", "macros/agreement_sql_install.sql"):
+    for path in sorted(p for p in files if p.startswith("macros/")):
         module = env.from_string(files[path]).make_module(context)
         macros.update({n: getattr(module, n) for n in dir(module) if not n.startswith("__")})
     return macros
@@ -227,11 +227,17 @@ def test_the_postgres_statements_give_the_duckdb_renderings_rows(macro, pg, pg_m
     the same template over the same file (`agreement-sql render`, which tests/engines holds to
     the API), integers and texts exactly, floats to 1e-9. (Not the DuckDB table macro's rows:
     its irr_summary adds the empty validation and scores rows of the routes that do not serve.)"""
+    got = _rows(pg.execute(str(pg_macros[macro](Relation(PG_SCHEMA, "k2011")))))
+    assert_rendering_rows(got, macro, con, "k2011")
+
+
+def assert_rendering_rows(got: list[dict], macro: str, con, view: str) -> None:
+    """``got`` (a warehouse macro's rows) are the rows of the DuckDB rendering of ``macro``'s
+    template over the view ``view`` of ``con``: integers and texts exactly, floats to 1e-9."""
     import math
 
     template = next(m.template for m in public_macros() if m.name == macro)
-    got = _rows(pg.execute(str(pg_macros[macro](Relation(PG_SCHEMA, "k2011")))))
-    rel = con.sql(ag.render(template, dialect="duckdb", relation="k2011"))
+    rel = con.sql(ag.render(template, dialect="duckdb", relation=view))
     expected = [dict(zip(rel.columns, r)) for r in rel.fetchall()]
     assert expected and len(got) == len(expected)
     for g, e in zip(got, expected):
@@ -306,11 +312,17 @@ def test_the_postgres_macros_refuse_at_compilation():
         macros["cohen_kappa"](Relation("s", "t"), weights="cubic")
     with pytest.raises(CompilerError, match="63 bytes"):
         macros["fleiss_kappa"](Relation("s", "t"), value="é" * 32)
-    other = expand("snowflake")
-    with pytest.raises(CompilerError, match="agreement-sql render fleiss_kappa"):
+    other = expand("trino")
+    with pytest.raises(CompilerError, match="agreement-sql render fleiss_kappa --dialect"):
         other["fleiss_kappa"](Relation("s", "t"))
-    with pytest.raises(CompilerError, match="this target is 'snowflake'"):
+    with pytest.raises(CompilerError, match="this target is 'trino'"):
         other["install"]()
+    # dbt-redshift dispatches to postgres__ (its parent adapter): the PostgreSQL statements
+    # are refused there rather than run on an engine they were not written for
+    redshift = expand("redshift")
+    for name in ("postgres__fleiss_kappa", "postgres__install"):
+        with pytest.raises(CompilerError, match="run on dbt-postgres; this target is 'redshift'"):
+            redshift[name](*([Relation("s", "t")] if name.endswith("kappa") else []))
 
 
 def _dbt() -> str | None:
