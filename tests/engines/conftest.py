@@ -36,9 +36,7 @@ def spark() -> Iterator[Any]:
                .config("spark.default.parallelism", "2")
                .config("spark.ui.enabled", "false")
                .config("spark.ui.showConsoleProgress", "false")
-               # the dbt package's Spark statements of Cohen's kappa and Scott's pi are plans of
-               # thousands of inlined CTEs (tests/dbt/test_dbt_warehouses.py): 2 GB runs out
-               .config("spark.driver.memory", "6g")
+               .config("spark.driver.memory", "2g")
                .config("spark.sql.session.timeZone", "UTC")
                .getOrCreate())
     session.sparkContext.setLogLevel("ERROR")
