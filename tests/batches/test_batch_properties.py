@@ -8,6 +8,7 @@ import tempfile
 from pathlib import Path
 
 import pyarrow as pa
+import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import agreement_sql as ag
@@ -21,6 +22,7 @@ ratings = st.lists(st.tuples(st.integers(0, 11), st.integers(0, 4), cell, st.int
                    min_size=2, max_size=60, unique_by=lambda r: (r[0], r[1]))
 
 
+@pytest.mark.slow
 @settings(max_examples=examples(25), deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(rows=ratings, with_raters=st.booleans(), level=st.sampled_from(["nominal", "interval"]))

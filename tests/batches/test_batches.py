@@ -116,6 +116,7 @@ def newsroom_days(tmp_path_factory: Any) -> tuple[pa.Table, list[Path], Path]:
     return table, _days(table, folder), folder
 
 
+@pytest.mark.slow
 def test_seven_days_with_raters_give_every_coefficient_of_all_ratings(newsroom_days):
     table, paths, folder = newsroom_days
     assert _spanning(paths) > 1000          # most (metric, item) units span several days
@@ -137,6 +138,7 @@ def test_seven_days_with_raters_give_every_coefficient_of_all_ratings(newsroom_d
         "computed from a batch state's ratings")
 
 
+@pytest.mark.slow
 def test_seven_days_of_counts_give_every_rater_free_coefficient(newsroom_days):
     table, paths, folder = newsroom_days
     states = _states(paths, folder, **NEWSROOM_OPTIONS)
@@ -165,6 +167,7 @@ def test_seven_days_of_counts_give_every_rater_free_coefficient(newsroom_days):
     assert {"statement": "state_ratings", "state_rows": "counts"} in route
 
 
+@pytest.mark.slow
 def test_intervals_from_a_state_of_counts(newsroom_days):
     # analytic intervals from the counts; the bootstrap (alpha's default) resamples the units
     # of the state expanded into ratings (route state_rows=ratings), the same replicates
@@ -192,6 +195,7 @@ def test_the_single_functions_read_a_state_too(newsroom_days):
           _strip(ag.krippendorff_alpha(three, level="interval", **NEWSROOM_OPTIONS), ("n_raters",)))
 
 
+@pytest.mark.slow
 def test_many_raters_and_labels_unit_values(tmp_path):
     # qags xsum: 84 crowd raters, labels yes/no; the units' raters differ from unit to unit
     table = _read(QAGS)
@@ -209,6 +213,7 @@ def test_many_raters_and_labels_unit_values(tmp_path):
     close(_strip(ag.coefficients(str(merged_raters))), _strip(ag.coefficients(table)))
 
 
+@pytest.mark.slow
 def test_merging_is_associative_and_order_free(newsroom_days, tmp_path):
     _, paths, _ = newsroom_days
     states = [str(s) for s in _states(paths, tmp_path, with_raters=True, **NEWSROOM_OPTIONS)]

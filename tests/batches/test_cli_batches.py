@@ -6,6 +6,7 @@ import json
 
 import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
+import pytest
 
 import agreement_sql as ag
 from agreement_sql.cli import main
@@ -14,6 +15,7 @@ from coefficients._forms import close
 from .test_batches import NEWSROOM, _strip
 
 
+@pytest.mark.slow
 def test_summarize_merge_and_compute_from_the_command_line(tmp_path, capsys):
     table = pacsv.read_csv(NEWSROOM)
     halves = [tmp_path / "day1.parquet", tmp_path / "day2.parquet"]

@@ -91,6 +91,7 @@ def test_weight_matrix_and_raters_options(capsys):
     assert code == 1 and ("does not name" in err or "gives no weight" in err), err
 
 
+@pytest.mark.slow
 def test_coefficients_command(capsys):
     code, out, _ = run(capsys, "coefficients", K2011, "--which", "fleiss_kappa",
                        "--which", "krippendorff_alpha", "--level", "interval")

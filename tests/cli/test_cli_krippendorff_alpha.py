@@ -47,6 +47,7 @@ def test_default_level_is_nominal(capsys):
     assert run_json(capsys, K2011)["level"] == "nominal"
 
 
+@pytest.mark.slow
 def test_bootstrap_options(capsys):
     out = run_json(capsys, K2011, "--ci", "0.9", "--n-boot", "200", "--seed", "9",
                    "--ci-method", "bootstrap")

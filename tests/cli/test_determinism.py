@@ -43,6 +43,7 @@ def _run(*args):
     pytest.param(["icc"], marks=pytest.mark.slow),
     pytest.param(["diagnostics", "--level", "interval"], marks=pytest.mark.slow),
 ])
+@pytest.mark.slow
 def test_cli_json_is_byte_identical_across_runs_and_formats(tmp_path, argv):
     path = tmp_path / "scores.parquet"
     rows = _scores(path)

@@ -373,6 +373,7 @@ PARTS = st.sampled_from(["*", "?", "*.csv", "a*", "[ab]", "[!a]*", "**", ".*", "
                          "[a-b].csv", "?.csv"])
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(tree=st.lists(st.lists(NAMES, min_size=1, max_size=3), min_size=1, max_size=8),
        pattern=st.lists(PARTS, min_size=1, max_size=3))

@@ -95,6 +95,7 @@ def test_json_escapes_by_itself_and_keeps_the_exact_names(tmp_path, capsys):
     assert {r["metric"] for r in json.loads(out)} == set(METRICS)
 
 
+@pytest.mark.slow
 def test_workflow_tables_show_names_escaped(tmp_path, capsys):
     # judges: a long table with hostile points, judges and groups
     judges = _csv(tmp_path / "j.csv", [(f"point\x1b{k}", r, "p\u202e", m, (k + j) % 2)

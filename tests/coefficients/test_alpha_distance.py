@@ -142,6 +142,7 @@ def set_ratings(draw):
     return rows
 
 
+@pytest.mark.slow
 @settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rows=set_ratings(), name=st.sampled_from(["masi", "jaccard"]))
 def test_alpha_is_nltks_on_random_sets(rows, name):
@@ -285,6 +286,7 @@ def test_coefficients_computes_alpha_with_the_distance():
 
 # -- intervals --------------------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_the_bootstrap_uses_the_distance():
     # the nominal matrix's bootstrap is the nominal level's, replicate for replicate (same seed)
     by_matrix = a.krippendorff_alpha(KRIPPENDORFF_2011, distance=MATRICES["nominal"], ci=0.95,

@@ -142,6 +142,7 @@ def test_group_by_two_columns_and_metric():
     assert len(keys) == long.groupby(["Dataset_Split", "Module"]).ngroups
 
 
+@pytest.mark.slow
 def test_group_by_with_bootstrap_gives_an_interval_per_slice():
     long = _evaluation_long()
     results = krippendorff_alpha(long, item="Sample_ID", rater="annotator", value="label",

@@ -46,6 +46,7 @@ def test_perfect_agreement_is_one_and_more_raters_undefined():
         (0.0 + 0.0) / (0.5 * 0.5 + 0.5 * 0.5))                    # a, c: x/y and y/x
 
 
+@pytest.mark.slow
 @settings(max_examples=examples(25), deadline=None)
 @given(st.lists(st.lists(st.integers(0, 6), min_size=3, max_size=3), min_size=3, max_size=3))
 def test_matches_the_formula_on_random_tables(cells):

@@ -186,6 +186,7 @@ def test_coefficients_bootstrap_equals_the_single_functions(data, weights):
         assert joint["ci_method"] == "bootstrap" and joint["seed"] == 2024
 
 
+@pytest.mark.slow
 def test_coefficients_bootstrap_by_slice_equals_the_single_functions():
     data = _sliced()
     interval = {"ci": 0.95, "ci_method": "bootstrap", "n_boot": 100, "seed": 8}
@@ -207,6 +208,7 @@ def test_coefficients_bootstrap_by_slice_equals_the_single_functions():
             same(joint, alone)
 
 
+@pytest.mark.slow
 def test_coefficients_point_estimates_do_not_depend_on_the_interval():
     plain = coefficients(K2011, level="ordinal")
     boot = coefficients(K2011, level="ordinal", ci=0.95, ci_method="bootstrap", n_boot=50)
@@ -217,6 +219,7 @@ def test_coefficients_point_estimates_do_not_depend_on_the_interval():
 
 # ---------------------------------------------------------------- default methods
 
+@pytest.mark.slow
 def test_default_method_is_analytic_where_a_standard_error_exists():
     for name, (function, data) in SINGLES.items():
         if name in ("light_kappa", "cohen_kappa"):      # Cohen's is Light's with more raters
@@ -305,6 +308,7 @@ def test_bad_interval_options(kwargs, message):
 
 # ---------------------------------------------------------------- SQL and CLI
 
+@pytest.mark.slow
 def test_every_coefficient_has_a_bootstrap_interval_when_asked():
     # coefficients() docstring: with ci_method="bootstrap" every registry coefficient gets its
     # unit-resampling interval over the same replicates, and says so (ci_method, n_boot, seed);
@@ -335,6 +339,7 @@ def test_coefficients_bootstrap_sql_is_portable_and_names_each_interval():
     assert "`question`" in code and "`Module`" in code
 
 
+@pytest.mark.slow
 def test_cli_bootstrap_options(capsys):
     argv = ["fleiss-kappa", FLEISS, "--ci", "0.9", "--ci-method", "bootstrap", "--n-boot", "150",
             "--seed", "9"]

@@ -259,6 +259,7 @@ count_tables = st.integers(2, 4).flatmap(lambda k: st.lists(
     st.lists(st.integers(0, 3), min_size=k, max_size=k), min_size=1, max_size=8))
 
 
+@pytest.mark.slow
 @settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(count_tables, st.booleans(), st.integers(0, 2), st.sampled_from([{}, {"units": "counts"},
                                                                           {"rater_bits": "none"}]),

@@ -120,6 +120,7 @@ def test_value_and_position_weights_differ_on_uneven_scales():
     assert by_value != pytest.approx(by_position)
 
 
+@pytest.mark.slow
 def test_weight_matrix_forms_agree():
     data = two_raters([("a", "a"), ("a", "b"), ("b", "c"), ("c", "c"), ("b", "b")])
     cats = ["a", "b", "c"]
@@ -146,6 +147,7 @@ def test_gwet_is_named_ac2_when_weighted():
 
 # ---------------------------------------------------------------- raters, slices, results
 
+@pytest.mark.slow
 def test_named_raters_pick_the_pair():
     data = table([(i, r, v) for i, row in enumerate([(1, 1, 2), (2, 2, 2), (1, 2, 1), (2, 2, 2)])
                   for r, v in zip("ABC", row)])
@@ -179,6 +181,7 @@ def test_named_raters_pick_the_pair():
     assert cohen_kappa(data, ci=0.95, ci_method="analytic")["ci_method"] == "none"
 
 
+@pytest.mark.slow
 def test_group_by_and_metric_give_one_result_per_slice():
     rows = []
     for module, pairs in (("m1", [(1, 1), (2, 2), (1, 2)]), ("m2", [(1, 2), (2, 1), (2, 2), (1, 1)])):
@@ -224,6 +227,7 @@ def test_percent_agreement_is_a_proportion_without_chance():
 
 # ---------------------------------------------------------------- coefficients()
 
+@pytest.mark.slow
 def test_coefficients_default_is_all_that_apply():
     two = coefficients(REFERENCE / "sas_kappa_3x3.csv")
     # every registry entry, in its order (two raters: each two-rater coefficient too), and for

@@ -382,6 +382,7 @@ def test_numbers_that_compare_equal_are_one_category_in_every_form(monkeypatch):
     assert ag.fleiss_kappa(numbers)["n_categories"] == 3
 
 
+@pytest.mark.slow
 def test_declared_text_domain_in_every_form(monkeypatch):
     # an unused declared label changes q for Gwet and Brennan-Prediger, not Fleiss
     table = random_table(11, labels=True, values=("low", "mid", "high"), metrics=1)
@@ -540,6 +541,7 @@ def test_coefficients_on_labels_in_every_form(monkeypatch):
     assert entry["coefficients"]["gwet_ac1"]["se"] == pytest.approx(se, abs=1e-12)
 
 
+@pytest.mark.slow
 def test_coefficients_match_the_single_functions():
     table = random_table(12, raters=8)
     together = ag.coefficients(table, metric="metric", which=list(MANY), ci=0.95,

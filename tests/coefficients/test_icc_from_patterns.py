@@ -72,6 +72,7 @@ CASES = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", list(CASES))
 def test_the_icc_entry_is_icc2_from_one_statement(monkeypatch, capsys, case):
     table, options = CASES[case]
@@ -100,6 +101,7 @@ def test_the_icc_entry_is_icc2_from_one_statement(monkeypatch, capsys, case):
         assert sum(e["coefficients"]["icc"]["n_excluded"]["missing"] for e in entries) > 0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", list(CASES))
 def test_the_same_result_as_the_second_statement(monkeypatch, capsys, case):
     table, options = CASES[case]
@@ -123,6 +125,7 @@ def test_every_route_gives_the_same_result(monkeypatch):
     assert all("icc" in e["coefficients"] for e in outcome(got))
 
 
+@pytest.mark.slow
 def test_published_shrout_fleiss_values():
     # Shrout & Fleiss (1979), Psychological Bulletin 86(2), Table 4: ICC(2,1) = .29 on their
     # Table 2 (6 targets, 4 judges); pingouin 0.290, 95% CI [0.02, 0.76], F(5, 15) = 11.03
@@ -178,6 +181,7 @@ def test_a_duplicate_is_refused_as_before(monkeypatch):
     # every coefficient with an interval: Conger's analytic variance reads the counts form
     ("conger-variance", random_table(41, raters=4, metrics=1), {"ci": 0.95}),
 ])
+@pytest.mark.slow
 def test_the_second_statement_stays_where_the_patterns_do_not_serve(monkeypatch, capsys, why,
                                                                    table, options):
     got, ran = _statements(monkeypatch, capsys, lambda: ag.coefficients(table, **options))

@@ -345,6 +345,7 @@ def test_scott_matches_irrcac_scott2_table(wide, weights):
     assert result["se"] == pytest.approx(expected_se, abs=se_tolerance(expected_se))
 
 
+@pytest.mark.slow
 @settings(max_examples=examples(4), deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(long_tables(2, 4), st.sampled_from([None, "quadratic"]))

@@ -77,6 +77,7 @@ def test_sas_weighted_kappa_uses_values_or_positions_alike():
     assert by_value["se"] == pytest.approx(by_position["se"], abs=1e-12)
 
 
+@pytest.mark.slow
 def test_coefficients_reproduce_the_same_published_values():
     # one statement, several coefficients: SAS 0.4842 (se 0.1380) and Fleiss (1971) 0.430
     sas = coefficients(REFERENCE / "sas_kappa_3x3.csv", ci=0.95)

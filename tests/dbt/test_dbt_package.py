@@ -27,6 +27,7 @@ FLEISS = ROOT / "tests" / "reference" / "fleiss1971_diagnoses_30x6.csv"
 SAS = ROOT / "tests" / "reference" / "sas_kappa_3x3.csv"           # two raters
 
 
+@pytest.mark.slow
 def test_the_committed_package_is_a_fresh_generation():
     fresh = package_files()
     committed = {str(p.relative_to(ROOT / "dbt")): p.read_text(encoding="utf-8")
@@ -94,6 +95,7 @@ def duckdb_macros():
 COEFFICIENTS = [m.name for m in public_macros() if m.name not in ("pairwise_agreement", "irr_summary")]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("macro", COEFFICIENTS)
 def test_each_macro_expands_to_the_apis_value(macro, con, duckdb_macros):
     from agreement_sql.registry import REGISTRY
@@ -300,6 +302,7 @@ def test_the_postgres_statement_refuses_what_the_api_refuses(pg, pg_macros):
         pg.execute(str(pg_macros["fleiss_kappa"](Relation(PG_SCHEMA, "dup"))))
 
 
+@pytest.mark.slow
 def test_the_postgres_macros_refuse_at_compilation():
     """A text for the relation (it would be pasted), an unknown choice, a name PostgreSQL would
     truncate, and an adapter the package does not run on stop compilation."""

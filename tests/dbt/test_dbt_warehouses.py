@@ -144,6 +144,7 @@ CASES = [(m, c) for m in COEFFICIENTS for c in _choices(m)] + [
     ("pairwise_agreement", {}), ("irr_summary", {})]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("dialect", ["spark", "bigquery", "snowflake"])
 def test_every_branch_of_every_macro_parses_in_its_dialect(dialect):
     """Each macro, for every choice of level or weights, expands to one statement that sqlglot
@@ -176,6 +177,7 @@ NAMES = st.lists(st.sampled_from(list("`'\"\\ a_é€😀$;-") + ["--", "/*", "*
                  min_size=1, max_size=8).map("".join)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("dialect", ["spark", "bigquery", "snowflake"])
 @settings(max_examples=examples(45), deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -209,6 +211,7 @@ def _macros(dialect: str) -> dict:
     return _EXPANDED[dialect]
 
 
+@pytest.mark.slow
 def test_the_warehouse_macros_refuse_at_compilation():
     """A text relation, a name the dialect cannot hold, an unknown choice, and a target the
     statements were not written for stop compilation."""

@@ -66,6 +66,7 @@ def _has_alpha(output: str) -> bool:
     return any(abs(float(x) - ALPHA) < 1e-12 for x in re.findall(r"0\.81538\d*", output))
 
 
+@pytest.mark.slow
 def test_the_duckdb_macro_lines(tmp_path):
     _need("duckdb")
     assert _has_alpha(run(block("duckdb"), tmp_path))

@@ -31,6 +31,7 @@ def test_beta_quantile(p, a, b):
                abs((1 - ours) - (1 - theirs)) / max(1 - theirs, 1e-300)) < 1e-7
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(q=probabilities, d1=st.floats(1.0, 1e6), d2=st.floats(0.5, 1e6))
 def test_f_quantile_and_tail(q, d1, d2):

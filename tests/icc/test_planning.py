@@ -166,6 +166,7 @@ def test_planned_size_reaches_the_target_in_the_stated_share(target, share):
     assert achieved >= share - 3 * math.sqrt(share * (1 - share) / 400)
 
 
+@pytest.mark.slow
 def test_simulated_plan_for_a_coefficient_without_a_closed_form():
     r = sample_size("gwet_ac1", expected=0.8, lower_bound=0.6, n_raters=3, prevalence=0.55, n_sim=100)
     assert r["method"] == "simulation" and r["seed"] == 1 and 5 < r["n_items"] < 100
@@ -175,6 +176,7 @@ def test_simulated_plan_for_a_coefficient_without_a_closed_form():
     assert (again["n_items"], again["achieved_share"]) == (r["n_items"], r["achieved_share"])
 
 
+@pytest.mark.slow
 def test_achieved_precision_inverts_the_observed_standard_error():
     from conftest import DATA
     r = achieved_precision(DATA / "irr" / "irr_vision_7477x2.csv", target_width=0.01)

@@ -58,6 +58,7 @@ def test_a_relation_from_another_connection_leaves_nothing_in_either(tmp_path):
     assert _catalog(other) == before and _macros(other) == []
 
 
+@pytest.mark.slow
 def test_a_read_only_database_works(tmp_path):
     path = tmp_path / "ro.duckdb"
     with duckdb.connect(str(path)) as con:

@@ -52,6 +52,7 @@ def folders(tmp_path_factory):
     return root
 
 
+@pytest.mark.slow
 def test_a_folder_and_a_glob_keep_the_partition_columns(folders):
     flat = ag.coefficients(str(folders / "flat.parquet"), which=WHICH, metric="question",
                            group_by=["day", "batch"])

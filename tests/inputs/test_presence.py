@@ -82,6 +82,7 @@ def _results(out, name):
     return {e["metric"]: e for e in out}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(PER_METRIC))
 @SETTINGS
 @given(data=tables())
@@ -136,6 +137,7 @@ def test_the_two_rater_coefficients_keep_an_empty_metric():
         assert out["empty"]["n_excluded"]["missing"] == 2 and out["empty"]["n_rows"] == 2
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(data=tables())
 def test_a_judge_group_with_nothing_to_compute_is_in_the_report(data):

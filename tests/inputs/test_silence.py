@@ -23,6 +23,7 @@ def test_every_public_function_is_called(tmp_path):
     assert set(calls(tmp_path)) == public_functions()
 
 
+@pytest.mark.slow
 def test_the_api_prints_nothing(tmp_path, capfd):
     results = run_all(tmp_path)
     assert capfd.readouterr() == ("", "")

@@ -91,6 +91,7 @@ def test_csv_with_crlf_line_ends(tmp_path, expected):
     assert results(path, **LONG) == expected
 
 
+@pytest.mark.slow
 def test_parquet_and_glob(tmp_path, long_arrow, expected):
     half = long_arrow.num_rows // 2
     pq.write_table(long_arrow.slice(0, half), tmp_path / "part-0.parquet")
@@ -126,6 +127,7 @@ def test_workshop_export_report_as_jsonl_and_parquet(export_parquet, expected):
     assert ag.irr(export_parquet) == export
 
 
+@pytest.mark.slow
 def test_workshop_export_coefficients_as_jsonl_and_parquet(export_parquet, expected):
     export = as_export(expected)["coefficients"]
     assert ag.coefficients(WORKSHOP) == export

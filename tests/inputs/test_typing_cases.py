@@ -73,6 +73,7 @@ def test_a_pandas_object_column_of_numbers_and_text_reads_as_its_csv(tmp_path):
 
 # -- ids -------------------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_ids_are_text_and_sort_by_their_bytes_whatever_the_column_type(tmp_path):
     # Parquet int 7 and CSV "7", float 7.0 and text "7.0", bool True and "TRUE"
     rows = {"item": [10, 10, 9, 9], "rater": [7, 8, 7, 8], "value": [1, 2, 2, 3],
@@ -108,6 +109,7 @@ def test_an_empty_or_nan_id_is_a_missing_key(tmp_path):
 
 # -- values ----------------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_booleans_and_their_spellings_are_one_label(tmp_path):
     bools = pa.table({"item": [1, 1, 2, 2, 3, 3], "rater": list("ababab"),
                       "value": [True, True, False, True, False, False]})

@@ -47,6 +47,7 @@ def check(table: Table) -> None:
                                           f"{oracle[call][:600]}\n  {name}: {text[:600]}")
 
 
+@pytest.mark.slow
 @settings(max_examples=examples(3), derandomize=True, **SETTINGS)
 @given(tables(max_rows=8))
 def test_every_format_gives_the_same_bytes(table):

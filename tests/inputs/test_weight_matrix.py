@@ -30,6 +30,7 @@ def test_a_complete_matrix_is_the_named_weights(function):
     assert function(DATA, weights=nested, categories=CATS)["value"] == pytest.approx(named, abs=1e-12)
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None)
 @given(dropped=st.sets(st.sampled_from(sorted(LINEAR)), min_size=1, max_size=8),
        declared=st.booleans())

@@ -61,6 +61,7 @@ CASES = [(name, SAS if entry.two_raters else FLEISS, {}) for name, entry in REGI
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name,path,options", CASES,
                          ids=lambda v: v if isinstance(v, str) and "/" not in v else None)
 def test_each_coefficient_macro_gives_the_apis_numbers(con, name, path, options):
@@ -85,6 +86,7 @@ def test_a_metric_column_a_table_and_a_query(con):
         assert all(_close(r["value"], expected[r["metric"]]) for r in rows)
 
 
+@pytest.mark.slow
 def test_pairwise_agreement_and_the_irr_summary(con):
     cols = ", ".join(f"{k} := '{v}'" for k, v in WORKSHOP_COLUMNS.items())
     pairwise = {r["metric"]: r for r in _rows(con, f"SELECT * FROM pairwise_agreement('{WORKSHOP}', {cols})")}
@@ -140,6 +142,7 @@ BAD_ROWS = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", sorted(BAD_ROWS))
 def test_every_macro_refuses_a_bad_row_on_any_route(con, case):
     rows, expected = BAD_ROWS[case]
@@ -201,6 +204,7 @@ def _duckdb_cli() -> str | None:
     return str(beside) if beside.exists() else shutil.which("duckdb")
 
 
+@pytest.mark.slow
 def test_the_macros_in_the_duckdb_cli(tmp_path):
     cli = _duckdb_cli()
     if cli is None:
@@ -286,6 +290,7 @@ def _route_taken(con, table):
             if con.sql(f"SELECT {r.served} FROM {found}").fetchall()[0][0]]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", sorted(ROUTE_INPUTS))
 def test_each_route_gives_the_apis_numbers(con, case):
     type_, rows, route = ROUTE_INPUTS[case]
@@ -340,6 +345,7 @@ KEY_VALUES = {
 }
 
 
+@pytest.mark.slow
 def test_the_route_query_refuses_a_missing_key_as_the_api_does(con):
     """Differential over generated key columns of each kind (item and metric): the macro stops
     with MissingKeyError exactly when the API does, and names the row's item as the API's key

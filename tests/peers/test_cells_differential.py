@@ -205,6 +205,7 @@ def test_table_layout_equals_its_long_rows(table: pd.DataFrame) -> None:
     table_agrees(table)
 
 
+@pytest.mark.slow
 def test_peers_worked_examples_through_the_oracle() -> None:
     # irrCAC's distrib6raters (counts, 15 units x 6 raters) and cont3x3abstractors (a 3 x 3
     # table of 100 units): the layouts and the test's own expansion give the same numbers;

@@ -123,6 +123,7 @@ def test_asymmetric_weights_keyword_checks():
         a.krippendorff_alpha(long, asymmetric_weights="symmetrize")
 
 
+@pytest.mark.slow
 def test_variance_divisors():
     table = irrcac_cont3x3()
     n = 100
@@ -150,6 +151,7 @@ def test_variance_divisors():
         a.fleiss_kappa(table, layout="table", variance="n")
 
 
+@pytest.mark.slow
 def test_defaults_state_nothing():
     # with every default, only the test a ci= adds is stated (which variance its z uses)
     long = pd.DataFrame({"item": [1, 1, 2, 2, 3, 3], "rater": list("ababab"), "value": [1, 2, 1, 1, 2, 2]})

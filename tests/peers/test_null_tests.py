@@ -78,6 +78,7 @@ def test_cohen_z_and_p_are_r_irr_kappa2(weights, kappa, z, p):
     assert result["p_value"] == pytest.approx(p, abs=5e-8)
 
 
+@pytest.mark.slow
 def test_every_coefficient_reports_a_test():
     # every coefficient with a null variance reports se0, z and both p-values with ci=; the
     # normal p-values are scipy's of the same z (the oracle)
@@ -276,6 +277,7 @@ def test_alpha_se_is_krippen_alpha_raw(level):
         assert round(result["se"], 5) == 0.14548
 
 
+@pytest.mark.slow
 def test_alpha_se_on_random_incomplete_data_every_form():
     # the oracle on data with missing ratings and units rated once, through both producers
     from agreement_sql import routes

@@ -82,6 +82,7 @@ def test_orientation_matters_and_the_transpose_swaps_it():
     assert both["se"] == pytest.approx(plain["se"], rel=1e-12)
 
 
+@pytest.mark.slow
 def test_a_symmetric_matrix_gives_the_units_based_numbers():
     # on complete two-rater data a symmetric matrix gives the same numbers either way
     table = irrcac_cont3x3()

@@ -168,6 +168,7 @@ def test_other_coefficients_and_unit_columns_refuse_them():
 from hypothesis import assume, given, settings, strategies as st  # noqa: E402
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(data=st.data(), n=st.integers(4, 30), weights=st.sampled_from([None, "linear", "quadratic"]),
        use_labels=st.booleans(), use_weights=st.booleans())

@@ -239,6 +239,7 @@ def test_hostile_names_are_escaped():
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html and "&lt;b&gt;t1&lt;/b&gt;" in html
 
 
+@pytest.mark.slow
 def test_large_input_stays_small():
     """60,000 traces, 30 raters (3 per trace), 3 questions: under 2 MB, top lists only; with more
     than 12 raters the rater table lists the 12 least agreeing and the pair matrices and alphas
@@ -265,6 +266,7 @@ def test_large_input_stays_small():
     assert all(len(q["distribution"]) == 13 for q in d["questions"])         # everyone + top 12
 
 
+@pytest.mark.slow
 def test_judge_page():
     """Weval input: the judge verdict on the pooled alpha, a card per prompt x model, judges used."""
     j = ag.judge_agreement(WEVAL)
@@ -360,6 +362,7 @@ def test_numeric_items_and_a_two_rater_binary_question():
     assert (p["confusion"]["row_title"], p["confusion"]["col_title"]) == ("a", "b")
 
 
+@pytest.mark.slow
 def test_alt_test_section():
     """judges=: the alternative annotator test per question, from alt_test() on the same ratings
     (the page rounds its numbers); the Weval and sheet inputs refuse it."""
@@ -394,6 +397,7 @@ def test_alt_test_section():
         report(WEVAL, judges=judges)
 
 
+@pytest.mark.slow
 def test_cli_report_with_judges(tmp_path):
     """`agreement-sql report FILE --judges a,b --epsilon .. --scoring ..` adds the section."""
     lesion = str(ROOT / "data" / "alttest" / "lesion.csv")

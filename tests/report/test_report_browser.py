@@ -236,6 +236,7 @@ VISIBLE = "(el => { const r = el.getBoundingClientRect(); const s = getComputedS
           "return r.width > 0 && r.height > 0 && s.visibility !== 'hidden' && s.display !== 'none'; })"
 
 
+@pytest.mark.slow
 def test_example_report_shows_the_verdict_and_a_card_per_question(browser, pages):
     """A person sees the verdict first, with the score against the threshold, then one card per
     rubric question with its name and A^HH."""
@@ -255,6 +256,7 @@ def test_example_report_shows_the_verdict_and_a_card_per_question(browser, pages
     assert page.requests() == []
 
 
+@pytest.mark.slow
 def test_heatmaps_are_present_and_labelled(browser, pages):
     """Every heatmap is drawn, has a caption and a title, writes its numbers in the cells and
     labels its axes; the binary question's coincidence matrix shows its four cells."""

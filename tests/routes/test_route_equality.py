@@ -146,6 +146,7 @@ def test_every_alternative_gives_the_default_routes_answers(decision, alternativ
     _check(decision, alternative, tuple(CALLS))
 
 
+@pytest.mark.slow
 def test_each_alternative_on_the_first_cheap_call_that_takes_it():
     # the default run's share: per alternative, the first of the cheap calls that takes it,
     # under the forced and the default route (the slow test runs every call)
@@ -209,6 +210,7 @@ def test_every_producer_is_a_named_template_or_macro_with_a_header():
                     assert "producer" in header or "ANOVA" in header, (where, header)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(__import__("agreement_sql").registry.REGISTRY))
 def test_every_coefficient_on_every_per_unit_alternative(name):
     # every registry entry, on two raters' ratings with missing values and slices, under each

@@ -53,6 +53,7 @@ def _usable(matrix: list[list[float | None]]) -> bool:
     return pairable >= 2 and len(values) > 16
 
 
+@pytest.mark.slow
 @settings(max_examples=examples(25), deadline=None)
 @given(_matrices)
 @pytest.mark.parametrize("distances", ["midranks", "value_pairs"])

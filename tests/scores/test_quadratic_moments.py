@@ -156,6 +156,7 @@ def test_a_zero_linearised_variance_is_zero_on_every_route():
         assert conger["se"] == 0.0 and conger["se0"] == 0.0 and conger["z"] is None
 
 
+@pytest.mark.slow
 def test_moments_equal_the_table_of_weights_on_one_case():
     # the default run's share of the property above
     _equal_routes((7, (0.0, 0.5, 2.5, 7.0), 20, 4, 0.25, "value"))

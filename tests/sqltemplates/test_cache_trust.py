@@ -88,6 +88,7 @@ def test_a_folder_owned_by_another_user_is_not_used(monkeypatch, tmp_path):
     assert templates.trusted_folder(str(folder))
 
 
+@pytest.mark.slow
 def test_the_options_file_is_read_only_from_a_trusted_folder(monkeypatch, tmp_path):
     import hashlib
     import json

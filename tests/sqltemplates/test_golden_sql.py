@@ -114,6 +114,7 @@ def con():
     return con
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", [c for c, (_, o) in CASES.items() if o.get("dialect") != "spark"])
 def test_duckdb_renderings_run_by_hand(con, case):
     # each pinned DuckDB rendering is a statement a user can run as its header says

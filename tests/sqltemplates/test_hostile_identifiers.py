@@ -108,6 +108,7 @@ def test_hostile_names_parse_back_as_one_statement_with_each_name_intact(templat
         _check(template, dialect, hostile)
 
 
+@pytest.mark.slow
 @settings(max_examples=examples(50), deadline=None)
 @given(name=st.text(alphabet=st.sampled_from(list('ab"`\\\'; -/*\n\r\t$@:{}\x1b\u202e\u00e9🦆')),
                     min_size=1, max_size=12),
@@ -147,6 +148,7 @@ def test_the_header_keeps_every_name_inside_its_comment():
         assert all(line.startswith("-- ") for line in header), (hostile, header)
 
 
+@pytest.mark.slow
 def test_duckdb_reads_a_table_of_hostile_names_as_the_plain_one():
     # the same ratings under plain and hostile names: the same numbers (DuckDB runs the SQL)
     rows = {"item": [1, 1, 2, 2, 3, 3], "rater": ["a", "b", "a", "b", "a", "b"],

@@ -30,6 +30,7 @@ def tables(draw):
                      "value": [c for *_, c in rows]})
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(REGISTRY))
 @settings(max_examples=examples(15), deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])

@@ -3,6 +3,7 @@ is turned off, and that a cached compile renders the same SQL."""
 from __future__ import annotations
 
 import jinja2
+import pytest
 
 from agreement_sql import templates
 
@@ -23,6 +24,7 @@ def test_cache_off_and_unwritable_places_mean_no_cache(monkeypatch, tmp_path):
     assert templates.bytecode_cache() is None
 
 
+@pytest.mark.slow
 def test_cached_compile_renders_the_same_sql(monkeypatch, tmp_path):
     from agreement_sql.rendering import statement
 

@@ -88,6 +88,7 @@ def test_the_names_rendered_are_every_name_metrics_lists(capsys):
     assert set(listed) <= set(NAMES) and set(PUBLIC) <= set(listed)
 
 
+@pytest.mark.slow
 def test_every_partial_is_part_of_a_public_template():
     env = templates.environment()
     reached = set().union(*(_reached(env, f"{t}.sql.j2") for t in PUBLIC))
@@ -142,6 +143,7 @@ def test_every_duckdb_rendering_runs_by_hand(con, template):
         assert rows, "no rows"
 
 
+@pytest.mark.slow
 def test_by_hand_renderings_are_what_the_calls_compute(con):
     """Where a call's input is the sample relations themselves, the rendering's options and
     sample parameters are the call's: its SQL run by hand returns the call's numbers."""
@@ -200,6 +202,7 @@ def test_every_variable_a_template_reads_is_a_declared_option(name):
     assert not undeclared, f"{name} reads {sorted(undeclared)}, not declared in agreement_sql/options.py"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("template", PUBLIC)
 def test_template_options_are_the_free_variables_of_what_it_reaches(template):
     env = templates.environment()
@@ -207,6 +210,7 @@ def test_template_options_are_the_free_variables_of_what_it_reaches(template):
     assert set(templates.template_options(template)) == expected
 
 
+@pytest.mark.slow
 def test_every_declared_option_is_read_by_some_template():
     env = templates.environment()
     read = set().union(*(_free_variables(env, f) for f in FILES))

@@ -88,6 +88,7 @@ def _same(a: Any, b: Any) -> bool:
     return a == b
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("function", sorted(set(PUBLIC) - TEXT_ONLY - STATE_WRITERS))
 def test_every_public_call_round_trips_through_parquet_and_csv(function, tmp_path):
     call = _calls(tmp_path)[function]
@@ -143,6 +144,7 @@ ratings = st.lists(st.tuples(st.integers(0, 7), st.sampled_from("abc"), st.integ
 WHICH = ["fleiss_kappa", "krippendorff_alpha", "gwet_ac1", "percent_agreement"]
 
 
+@pytest.mark.slow
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                    HealthCheck.function_scoped_fixture])
 @given(rows=ratings, function=st.sampled_from(["coefficients", "fleiss_kappa",
@@ -251,6 +253,7 @@ def test_a_table_on_the_callers_connection(tmp_path):
 
 # -- the CLI ---------------------------------------------------------------------------------
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command,function", [("irr", "irr"), ("coefficients", "coefficients"),
                                               ("icc", "icc"), ("fleiss-kappa", "fleiss_kappa")])
 def test_the_cli_writes_the_apis_rows(command, function, tmp_path, capsys):

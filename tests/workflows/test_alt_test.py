@@ -255,6 +255,7 @@ def assert_matches_notebook(result, rows, judges, scoring, eps, q, min_humans, m
             assert h["judge_wins"] is o["rejected"]
 
 
+@pytest.mark.slow
 @settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**31), scoring=st.sampled_from(["accuracy", "neg_rmse"]),
        n_items=st.integers(30, 45), n_humans=st.integers(2, 5), n_judges=st.integers(1, 2),
@@ -293,6 +294,7 @@ def test_the_three_forms_agree(monkeypatch, scoring, seed):
     assert_matches_notebook(json.loads(results[0]), rows, ["j0", "j1"], scoring, 0.1, 0.05, 2, 30)
 
 
+@pytest.mark.slow
 def test_the_form_is_chosen_by_raters_and_categories(monkeypatch):
     """wax (17 labels) takes the cells form, lesion (7 scores, 10 raters) a rater pattern, and
     continuous scores a column per rater: the forms each result's route records."""

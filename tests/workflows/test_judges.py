@@ -213,6 +213,7 @@ def test_malformed_weval_files(tmp_path, text, needle):
         judge_agreement(str(path))
 
 
+@pytest.mark.slow
 def test_cli_on_the_example(capsys):
     assert main(["judges", str(WEVAL), "--no-diagnostics"]) == 0
     out = json.loads(capsys.readouterr().out)
@@ -234,6 +235,7 @@ def test_cli_malformed_input_is_one_line(tmp_path, capsys):
     assert err.count("\n") == 1 and "'grade' not found" in err
 
 
+@pytest.mark.slow
 def test_same_report_on_every_route(report):
     """numJudges from the paired units' rater bits (the default) and counted on the scores
     (rater_bits "none", as with more raters than bit columns), in the wide and the counts form:
@@ -290,6 +292,7 @@ def _slices_table(seed=5):
     {"group_by": ["prompt", "model"], "level": "ordinal"},
     {"group_by": None, "on_duplicate": "first"},
 ], ids=["across-last", "across-first", "no-across", "nominal-labels", "ordinal", "no-groups"])
+@pytest.mark.slow
 def test_one_aggregation_gives_the_re_keyed_statements_report(monkeypatch, options):
     """The wide form with rater bits computes the three granularities from one per-unit
     aggregation (sql/judge_units.sql.j2, then sql/judge_agreement.sql.j2 with options
