@@ -27,7 +27,6 @@ FLEISS = ROOT / "tests" / "reference" / "fleiss1971_diagnoses_30x6.csv"
 SAS = ROOT / "tests" / "reference" / "sas_kappa_3x3.csv"           # two raters
 
 
-@pytest.mark.slow
 def test_the_committed_package_is_a_fresh_generation():
     fresh = package_files()
     committed = {str(p.relative_to(ROOT / "dbt")): p.read_text(encoding="utf-8")

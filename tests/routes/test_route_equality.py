@@ -146,7 +146,6 @@ def test_every_alternative_gives_the_default_routes_answers(decision, alternativ
     _check(decision, alternative, tuple(CALLS))
 
 
-@pytest.mark.slow
 def test_each_alternative_on_the_first_cheap_call_that_takes_it():
     # the default run's share: per alternative, the first of the cheap calls that takes it,
     # under the forced and the default route (the slow test runs every call)
