@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pyarrow as pa
 import pytest
+from markupsafe import Markup
 
 import agreement_sql as ag
 from agreement_sql import templates
@@ -45,6 +46,10 @@ def test_options_that_render_differently_are_different_keys(monkeypatch):
     assert templates._frozen(1) != templates._frozen(1.0)
     assert templates._frozen(0.0) != templates._frozen(-0.0)
     assert templates._frozen(["a"]) != templates._frozen(("a",))
+    # a subclass of a plain scalar keeps its own type in the key (Markup is SQL text the package
+    # wrote, a str is a caller's value the environment refuses to paste)
+    assert templates._frozen(Markup("a")) != templates._frozen("a")
+    assert templates._frozen([Markup("a")]) != templates._frozen(["a"])
     a = templates.render("lookup_rows", {"n_rows": 1, "row_names": ["x"], "row_types": ["text"]})
     b = templates.render("lookup_rows", {"n_rows": 1, "row_names": ["x"], "row_types": ["double"]})
     assert a.sql != b.sql
