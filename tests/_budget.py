@@ -10,8 +10,8 @@ The second rule of the budget: a test function that takes a second or more in th
 in the default run whatever they cost, as its guards: the route-equality share
 (tests/routes/test_route_equality.py, every alternative on its first cheap call) and the dbt
 package's freshness (tests/dbt/test_dbt_package.py). Measured on
-the 2-core machine on 2026-12-07: the default run took 345 s with 3,236 tests; marking the 96
-functions of a second or more brought it to 158 s (2,981 tests; collection about 12 s of it).
+the 2-core machine on 2026-12-07: the default run took 345 s with 3,236 tests; marking the other
+94 functions of a second or more brought it to 151 s (2,983 tests; collection about 12 s of it).
 """
 from __future__ import annotations
 
