@@ -95,26 +95,6 @@ def median_ms(function, runs: int) -> float:
     return statistics.median(times) * 1000
 
 
-def captured_statements(table) -> list[tuple[str, str, dict]]:
-    """(what, sql, params) of each statement a nominal alpha call runs."""
-    import agreement_sql as ag
-    from agreement_sql.engine import duckdb as engine
-
-    captured: list[tuple[str, str, dict]] = []
-    run = engine.DuckDBSession._run
-
-    def capture(self, sql, params, *, what):
-        captured.append((what, sql, dict(params)))
-        return run(self, sql, params, what=what)
-
-    engine.DuckDBSession._run = capture
-    try:
-        ag.krippendorff_alpha(table, level="nominal")
-    finally:
-        engine.DuckDBSession._run = run
-    return captured
-
-
 def profiled(con, sql: str) -> tuple[float, float]:
     """DuckDB's binding and optimizing ms of one run of ``sql`` (its JSON profile)."""
     with tempfile.TemporaryDirectory() as folder:
@@ -138,10 +118,13 @@ def main() -> None:
     import pyarrow.csv as pacsv
 
     from agreement_sql.dialects import DUCKDB
-    from small import MINIMAL_ALPHA
+    import agreement_sql as ag
+    from small import MINIMAL_ALPHA, captured_statements
 
     table = pacsv.read_csv(K2011)
-    statements = captured_statements(table)
+    statements = captured_statements(lambda: ag.krippendorff_alpha(table, level="nominal"))
+    if statements is None:
+        raise SystemExit("the nominal alpha call failed; run it alone to see why")
     con = duckdb.connect()
     for setup in DUCKDB.setup:
         con.execute(setup)

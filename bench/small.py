@@ -283,6 +283,33 @@ def callables(spec: dict) -> tuple[dict, dict, dict]:
     return todo, facts, skipped
 
 
+def captured_statements(call) -> list[tuple[str, str, dict]] | None:
+    """(what, sql, params) of each statement ``call`` runs on the DuckDB engine, in order (its
+    rendered text and bound parameters, taken at the engine's two entry points); None when the
+    call raised."""
+    from agreement_sql.engine import duckdb as engine
+
+    captured: list[tuple[str, str, dict]] = []
+    run, parts = engine.DuckDBSession._run, engine.DuckDBSession.query_parts
+
+    def capture_run(self, sql, params, *, what):
+        captured.append((what, sql, dict(params)))
+        return run(self, sql, params, what=what)
+
+    def capture_parts(self, sql, params, **kwargs):
+        captured.append((kwargs.get("what", ""), sql, dict(params)))
+        return parts(self, sql, params, **kwargs)
+
+    engine.DuckDBSession._run, engine.DuckDBSession.query_parts = capture_run, capture_parts
+    try:
+        call()
+    except Exception:
+        return None
+    finally:
+        engine.DuckDBSession._run, engine.DuckDBSession.query_parts = run, parts
+    return captured
+
+
 def own_statements(call, table, ag):
     """The statements ``call`` runs, replayed alone: a callable executing each rendered statement
     with the same bound parameters, on a cursor of its own connection where the Arrow ``table``
@@ -293,26 +320,11 @@ def own_statements(call, table, ag):
     import duckdb
 
     from agreement_sql.dialects import DUCKDB
-    from agreement_sql.engine import duckdb as engine
 
-    captured: list[tuple[str, dict]] = []
-    run, parts = engine.DuckDBSession._run, engine.DuckDBSession.query_parts
-
-    def capture_run(self, sql, params, *, what):
-        captured.append((sql, dict(params)))
-        return run(self, sql, params, what=what)
-
-    def capture_parts(self, sql, params, **kwargs):
-        captured.append((sql, dict(params)))
-        return parts(self, sql, params, **kwargs)
-
-    engine.DuckDBSession._run, engine.DuckDBSession.query_parts = capture_run, capture_parts
-    try:
-        call()
-    except Exception:
+    statements = captured_statements(call)
+    if statements is None:
         return None
-    finally:
-        engine.DuckDBSession._run, engine.DuckDBSession.query_parts = run, parts
+    captured = [(sql, params) for _, sql, params in statements]
     text = "\n".join(sql for sql, _ in captured)
     sources = set(re.findall(r"agreement_sql_src_[0-9a-f]+_[0-9]+", text))
     created = [m for sql, _ in captured for m in re.findall(r'TEMP(?:ORARY)? TABLE "?(agreement_sql_\w+)', sql)]
