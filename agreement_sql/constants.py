@@ -20,6 +20,11 @@ MAX_BIT_RATERS = BITS_PER_BLOCK * RATER_BLOCKS          # 496
 # categories: up to MAX_WIDE_CATEGORIES distinct values get a count column per unit (the wide
 # form); the counts of PACK_DIGITS categories are summed as base-PACK_BASE digits of one DOUBLE
 MAX_WIDE_CATEGORIES = 16
+# an input of at most this many ratings takes the counts form in the coefficients statement and
+# the workshop report (routes.decide, routes.FEW_RATINGS_COUNTS): on so few rows
+# DuckDB's planning, not the aggregation, is the call's cost, and it plans the counts form faster
+# (docs/decisions/0023, '2026-12-07: the counts form on few ratings')
+SMALL_INPUT_RATINGS = 1_000
 PACK_BASE = 512
 PACK_DIGITS = 5
 

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Iterator, Mapping, Sequence
 
 from . import checks
-from .constants import BITS_PER_BLOCK, MAX_BIT_RATERS, pattern_capacity
+from .constants import BITS_PER_BLOCK, MAX_BIT_RATERS, SMALL_INPUT_RATINGS, pattern_capacity
 from .errors import OptionError
 from .profile import Profile
 from .runner import query, query_parts, run_template
@@ -57,6 +57,9 @@ class Decision:
     # the engine alone may settle it (one engine has a reader another lacks): the same input
     # then takes another alternative on another engine, with the same numbers
     by_engine: bool = False
+    # the input's size may pass the first alternative over (units: the counts form on at most
+    # SMALL_INPUT_RATINGS ratings), so it is forced and compared like the others
+    by_size: bool = False
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -80,8 +83,13 @@ DECISIONS: dict[str, Decision] = {d.name: d for d in (
                             "sql/_kappa_inputs.sql.j2#kappa_units__counts",
                             "sql/_pairwise_sums.sql.j2#pairwise_sums__counts"),
                  "a counts-per-(unit, value) table and per-unit sums",
-                 "any number of categories (continuous scores, a mean of duplicates), and "
-                 "Conger's variance, which reads per-unit counts"),
+                 "any number of categories (continuous scores, a mean of duplicates), "
+                 "Conger's variance, which reads per-unit counts, and the statements of "
+                 "FEW_RATINGS_COUNTS on at most SMALL_INPUT_RATINGS ratings, where DuckDB plans "
+                 "its fewer columns faster than the wide form's (a warm call on 41 ratings: Fleiss 0.59x, AC1 0.80x, "
+                 "coefficients() 0.71x, irr 0.90x, nominal alpha 0.99x the wide form's CPU; on "
+                 "5,000 ratings nominal alpha 1.24x, bench/README.md '2026-12-07, the counts "
+                 "form on few ratings')"),
         Producer("sums", ("sql/_units.sql.j2#units__sums",
                           "sql/_alpha_sums.sql.j2#alpha_sums__counts"),
                  "per-unit moments (m_u, sum x, sum x^2) straight from the ratings, no counts "
@@ -91,7 +99,7 @@ DECISIONS: dict[str, Decision] = {d.name: d for d in (
                  "table is as large as the ratings (1M ratings, 100k values, a quiet run: "
                  "interval alpha 0.34 s against 0.47 s, 226 against 314 MB, bench/README.md "
                  "'2026-11-29, continuous scores')"),
-    )),
+    ), by_size=True),
     Decision("alpha_distances", "how ordinal alpha sums its distances in the counts form "
              "(sql/_alpha_sums.sql.j2)", (
         Producer("midranks", ("sql/_alpha_sums.sql.j2#alpha_sums__counts",),
@@ -238,9 +246,12 @@ _TRACE = bool(os.environ.get("AGREEMENT_SQL_TRACE"))
 
 
 def alternatives() -> list[tuple[str, str]]:
-    """Every (decision, alternative) that is not its decision's default: what the route-equality
-    tests force one at a time (tests/routes), so a new alternative is tested by construction."""
-    return [(d.name, p.name) for d in DECISIONS.values() for p in d.alternatives[1:]]
+    """Every (decision, alternative) that is not its decision's default on every input (the
+    first alternative too when the input's size may pass it over, ``Decision.by_size``): what
+    the route-equality tests force one at a time (tests/routes), so a new alternative is tested
+    by construction."""
+    return [(d.name, p.name) for d in DECISIONS.values()
+            for p in (d.alternatives if d.by_size else d.alternatives[1:])]
 
 
 @contextmanager
@@ -340,6 +351,14 @@ class Needs:
 # the statements that include sql/_alpha_sums.sql.j2 (they take the alpha_distances option;
 # tests/sqltemplates render each with its options, so a statement missing here fails there)
 ALPHA_SUMS_STATEMENTS = ("coefficients", "rater_diagnostics", "irr_report", "judge_agreement")
+
+# the statements that take the counts form on at most SMALL_INPUT_RATINGS ratings, where it was
+# measured to plan faster (bench/forms_small.py): the coefficients statement (every coefficient
+# function and coefficients()) and the workshop report. Not rater_diagnostics: without the wide
+# form's rater patterns its leave-one-out terms take more statements (slower on K2011); the
+# others (pairwise_agreement, judge_agreement, category_agreement, alt_test) keep the wide form
+# until measured
+FEW_RATINGS_COUNTS = ("coefficients", "irr_report")
 
 # the statements that include sql/_kappa_inputs.sql.j2 through a route (they take the
 # kappa_weights option; the evaluation sheet's statement gives its own, always value_pairs)
@@ -446,10 +465,14 @@ def decide(profile: Profile, statement: str, needs: Needs = Needs(), *,
     # 3 and 4), so that policy reads its ratings in the counts form, which needs no category list
     averaging = spec.on_duplicate == "mean"
     wide_possible = needs.wide and bool(profile.categories) and not averaging
-    units = "wide" if wide_possible and needs.counts_form is None else "counts"
     # a contingency table read by its cells (layout_reader) weighs units that only the wide
     # form's packed patterns carry: no other per-unit alternative is taken, not even forced
     by_cells = spec.cells
+    # few ratings: DuckDB plans the wide form's category columns and patterns more slowly than
+    # it reads a counts table's few rows (SMALL_INPUT_RATINGS; the counts producer's figures)
+    few = (statement in FEW_RATINGS_COUNTS and not by_cells
+           and profile.totals["n_ratings"] <= SMALL_INPUT_RATINGS)
+    units = "wide" if wide_possible and needs.counts_form is None and not few else "counts"
     if spec.layout in ("counts", "table"):
         taken["layout_cells"] = "cells" if spec.cells or spec.state_weighted else "expanded"
     # per-unit moments alone (interval alpha) need no counts table: the sums form, where the

@@ -84,8 +84,9 @@ def test_render_prints_header_and_statement(capsys, monkeypatch):
     assert main(["render", "krippendorff_alpha", "--option", "level=interval"]) == 0
     assert "alpha_ranks AS (" not in capsys.readouterr().out
     # run as the header says, it gives the Python function's number, to the bit (decision
-    # 0008) in the same form: render's default is the counts form (no profile needed), the
-    # function's the wide form for these five categories
+    # 0008) in the same form: render's default is the counts form (no profile needed), as is
+    # the function's on these 41 ratings (at most constants.SMALL_INPUT_RATINGS); the wide form
+    # with the five categories given is the function's when forced (a larger input's default)
     con = duckdb.connect()
     con.execute(f"CREATE TABLE \"My View\" AS SELECT * FROM read_csv('{K2011}', all_varchar = true)")
     rows = run_by_hand(con, sql)
@@ -96,9 +97,10 @@ def test_render_prints_header_and_statement(capsys, monkeypatch):
                  "--option", "categories=1,2,3,4,5"]) == 0
     wide = capsys.readouterr().out
     assert "SET VARIABLE category_4 = 5.0;" in wide
-    assert run_by_hand(con, wide)[0]["value"] == expected["value"]
-    with routes.forcing(units="counts"):
-        assert rows[0]["value"] == ag.krippendorff_alpha(K2011, level="ordinal")["value"]
+    assert rows[0]["value"] == expected["value"] and expected["route"][0]["units"] == "counts"
+    with routes.forcing(units="wide"):
+        assert run_by_hand(con, wide)[0]["value"] == \
+            ag.krippendorff_alpha(K2011, level="ordinal")["value"]
 
 
 def test_render_spark_dialect(capsys):

@@ -2,8 +2,10 @@
 
 The routes are agreement_sql.routes' declared alternatives, forced with ``routes.forcing``
 (the one way to force a producer): ``wide`` (the wide form without rater patterns),
-``patterns`` (the default: rater patterns wherever a statement asks and they fit), ``counts``
-(the counts form, also where interval alpha alone would take the sums form), ``no_bits`` (no rater bits: the separate duplicate check), ``icc_apart`` (rater patterns, but the ICC from its own statement)
+``patterns`` (the wide form's default: rater patterns wherever a statement asks and they fit),
+``counts`` (the counts form, also where interval alpha alone would take the sums form; the
+default route on inputs of at most ``constants.SMALL_INPUT_RATINGS`` ratings, which every table
+here is), ``no_bits`` (no rater bits: the separate duplicate check), ``icc_apart`` (rater patterns, but the ICC from its own statement)
 and ``counts_no_bits``. :func:`routes` runs the call under each, records the route every
 statement took (``routes.collecting``), checks each forced alternative was taken wherever it
 could serve, and returns each route's outcome (its result, or its typed error as ``(name,
@@ -29,9 +31,11 @@ from agreement_sql import routes as routing
 
 ROUTES = ("wide", "patterns", "counts", "no_bits", "icc_apart")
 ALL_ROUTES = ROUTES + ("counts_no_bits",)
-FORCED = {"wide": {"rater_patterns": "ratings"}, "patterns": {},
-          "counts": {"units": "counts"}, "no_bits": {"rater_bits": "none"},
-          "icc_apart": {"icc": "packed"},
+# the wide form is forced: on inputs of at most constants.SMALL_INPUT_RATINGS ratings (every table
+# here) the default is the counts form, the "counts" route
+FORCED = {"wide": {"units": "wide", "rater_patterns": "ratings"}, "patterns": {"units": "wide"},
+          "counts": {"units": "counts"}, "no_bits": {"units": "wide", "rater_bits": "none"},
+          "icc_apart": {"units": "wide", "icc": "packed"},
           "counts_no_bits": {"units": "counts", "rater_bits": "none"}}
 
 
@@ -97,7 +101,7 @@ def routes(monkeypatch, call: Callable[[], Any], names=ROUTES) -> dict[str, dict
             forced = FORCED[name]
             if name in ("wide", "counts", "no_bits", "counts_no_bits"):
                 assert entry.get("rater_patterns") in (None, "ratings"), (name, entry)
-            if "units" in forced and "units" in entry:
+            if forced.get("units") == "counts" and "units" in entry:
                 assert entry["units"] == "counts", (name, entry)
             if "rater_bits" in forced and "rater_bits" in entry:
                 assert entry["rater_bits"] == "none", (name, entry)

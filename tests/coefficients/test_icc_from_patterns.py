@@ -8,6 +8,10 @@ again (agreement_sql/routes.py ``icc_producer``: "from_patterns"). Its numbers m
 the second statement to the last bit (the same patterns, the same terms in every sum) and those
 of ``icc(form="ICC2")``; ``routes.forcing(icc="packed")`` forces the second statement
 (tests/coefficients/_forms.py runs every route, the "icc_apart" route included).
+
+Every table here holds at most ``constants.SMALL_INPUT_RATINGS`` ratings, where the default is
+the counts form (no rater patterns, the ICC from the second statement): the wide form is forced
+for the whole module (``_wide``), as a larger input takes it by default.
 """
 from __future__ import annotations
 
@@ -23,6 +27,12 @@ from agreement_sql import routes as routing
 
 from icc._data import SHROUT_FLEISS, long_table
 from ._forms import icc_from_patterns, outcome, patterns, random_table, routes, same, without_route
+
+
+@pytest.fixture(autouse=True)
+def _wide():
+    with routing.forcing(units="wide"):
+        yield
 
 
 def _json(x) -> str:

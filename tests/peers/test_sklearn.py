@@ -145,7 +145,7 @@ def test_labels_take_every_route_and_name_themselves_when_wrong():
     ys = [rng.integers(0, 4, size=50) for _ in range(2)]
     expected = metrics.cohen_kappa_score(ys[0], ys[1], labels=[3, 0, 1], weights="linear")
     for choice in ("patterns", "ratings"):
-        with routes.forcing(rater_patterns=choice):
+        with routes.forcing(units="wide", rater_patterns=choice):   # patterns: the wide form
             got = a.cohen_kappa(ys, labels=[3, 0, 1], weights="linear", weight_basis="position")
         assert got["route"][0]["rater_patterns"] == choice
         assert got["value"] == pytest.approx(expected, abs=1e-12)

@@ -2,7 +2,8 @@
 
 agreement_sql.routes declares, per decision, the alternatives that gather a statement's inputs
 (``routes.DECISIONS``). This test forces each non-default alternative in turn
-(``routes.alternatives()``) and runs a set of calls that together take every decision: each
+(``routes.alternatives()``: the units decision's first, the wide form, too, since inputs of
+few ratings take the counts form) and runs a set of calls that together take every decision: each
 result (or typed error) must equal the default route's: the same keys, integers and text
 exactly, floats to 1e-12 (a statistic summed over other terms in another form may differ in its
 last bits, docs/decisions/0008), but for the ``route`` field, which says which producers ran. It also checks that each forced alternative was taken by
@@ -184,11 +185,33 @@ def test_forcing_refuses_an_unknown_alternative():
 
 def test_every_result_says_its_route():
     # the route is part of every result: one entry per statement, its producers by decision
+    # (K2011's 41 ratings take the counts form, at most constants.SMALL_INPUT_RATINGS)
     result = ag.fleiss_kappa(K2011)
-    assert result["route"] == [{"statement": "coefficients", "units": "wide",
+    assert result["route"] == [{"statement": "coefficients", "units": "counts",
                                 "rater_bits": "bits"}]
-    with routes.forcing(units="counts"):
-        assert ag.fleiss_kappa(K2011)["route"][0]["units"] == "counts"
+    with routes.forcing(units="wide"):
+        assert ag.fleiss_kappa(K2011)["route"][0]["units"] == "wide"
+
+
+@pytest.mark.parametrize("extra,units", [(0, "counts"), (1, "wide")])
+def test_few_ratings_take_the_counts_form(extra, units):
+    # at most SMALL_INPUT_RATINGS ratings (missing values and placeholders not counted): the
+    # counts form; one more: the wide form; the same numbers either way (to the last bits,
+    # docs/decisions/0008), and the wide one when forced below the threshold
+    from agreement_sql.constants import SMALL_INPUT_RATINGS
+
+    n = SMALL_INPUT_RATINGS + extra
+    rows = [{"item": k // 4, "rater": f"r{k % 4}", "value": (k * 7 + k // 4) % 5} for k in range(n)]
+    rows += [{"item": 0, "rater": "r9", "value": None}] * 3       # missing: not ratings
+    table = pa.Table.from_pylist(rows)
+    for call in (ag.fleiss_kappa, ag.krippendorff_alpha):
+        got = call(table)
+        assert got["route"][0]["units"] == units and got["n_rows"] == n + 3
+        other = "wide" if units == "counts" else "counts"
+        with routes.forcing(units=other):
+            forced = call(table)
+        assert forced["route"][0]["units"] == other
+        close(without_route(forced), without_route(got), f"{call.__name__} {units}")
 
 
 def test_every_producer_is_a_named_template_or_macro_with_a_header():

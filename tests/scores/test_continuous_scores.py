@@ -118,9 +118,11 @@ def test_interval_alpha_on_scores_reads_per_unit_moments_without_a_counts_table(
 
 
 def test_midranks_is_the_default_in_the_counts_form_only():
-    # K2011-like few categories: the wide form, no alpha_distances decision; scores: midranks
+    # K2011-like few categories: the wide form (forced: so few ratings take the counts form by
+    # default, constants.SMALL_INPUT_RATINGS), no alpha_distances decision; scores: midranks
     few = _table([[1, 2, 3, 3, 2, 1], [1, 2, 3, 3, 2, 2]])
-    assert "alpha_distances" not in ag.krippendorff_alpha(few, level="ordinal")["route"][0]
+    with routes.forcing(units="wide"):
+        assert "alpha_distances" not in ag.krippendorff_alpha(few, level="ordinal")["route"][0]
     many = _table([[k / 10 for k in range(30)], [k / 10 + 0.05 for k in range(30)]])
     assert ag.krippendorff_alpha(many, level="ordinal")["route"][0]["alpha_distances"] == \
         "midranks"

@@ -286,8 +286,10 @@ def test_the_route_says_moments_only_for_quadratic_weights_in_the_counts_form():
     # linear weights and no weights keep the table; the wide form (few categories) too
     for weights in ("linear", None):
         assert "kappa_weights" not in ag.fleiss_kappa(scores, weights=weights)["route"][0]
+    # (60 ratings take the counts form by default, constants.SMALL_INPUT_RATINGS: forced here)
     few = _few(1, values=(1.0, 2.0, 3.0), units=20, raters=3, missing=0.0)
-    assert "kappa_weights" not in ag.fleiss_kappa(few, weights="quadratic")["route"][0]
+    with routes.forcing(units="wide"):
+        assert "kappa_weights" not in ag.fleiss_kappa(few, weights="quadratic")["route"][0]
 
 
 def test_quadratic_coefficients_run_on_scores_and_the_others_stay_refused(monkeypatch):
