@@ -86,10 +86,10 @@ DECISIONS: dict[str, Decision] = {d.name: d for d in (
                  "any number of categories (continuous scores, a mean of duplicates), "
                  "Conger's variance, which reads per-unit counts, and the statements of "
                  "FEW_RATINGS_COUNTS on at most SMALL_INPUT_RATINGS ratings, where DuckDB plans "
-                 "its fewer columns faster than the wide form's (a warm call on 41 ratings: Fleiss 0.59x, AC1 0.80x, "
-                 "coefficients() 0.71x, irr 0.90x, nominal alpha 0.99x the wide form's CPU; on "
-                 "5,000 ratings nominal alpha 1.24x, bench/README.md '2026-12-07, the counts "
-                 "form on few ratings')"),
+                 "its fewer columns faster than the wide form's (warm calls on 41 and on 994 "
+                 "ratings: 0.75x-0.99x the wide form's CPU for alpha, the kappas, irr and "
+                 "coefficients(); on 4,976 ratings nominal alpha 1.14x, bench/README.md "
+                 "'2026-12-07, the counts form on few ratings')"),
         Producer("sums", ("sql/_units.sql.j2#units__sums",
                           "sql/_alpha_sums.sql.j2#alpha_sums__counts"),
                  "per-unit moments (m_u, sum x, sum x^2) straight from the ratings, no counts "
