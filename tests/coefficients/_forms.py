@@ -4,8 +4,8 @@ The routes are agreement_sql.routes' declared alternatives, forced with ``routes
 (the one way to force a producer): ``wide`` (the wide form without rater patterns),
 ``patterns`` (the wide form's default: rater patterns wherever a statement asks and they fit),
 ``counts`` (the counts form, also where interval alpha alone would take the sums form; the
-default route on inputs of at most ``constants.SMALL_INPUT_RATINGS`` ratings, which every table
-here is), ``no_bits`` (no rater bits: the separate duplicate check), ``icc_apart`` (rater patterns, but the ICC from its own statement)
+coefficients statement's default on inputs of at most ``constants.SMALL_INPUT_RATINGS`` ratings,
+which every table here is), ``no_bits`` (no rater bits: the separate duplicate check), ``icc_apart`` (rater patterns, but the ICC from its own statement)
 and ``counts_no_bits``. :func:`routes` runs the call under each, records the route every
 statement took (``routes.collecting``), checks each forced alternative was taken wherever it
 could serve, and returns each route's outcome (its result, or its typed error as ``(name,
@@ -32,7 +32,7 @@ from agreement_sql import routes as routing
 ROUTES = ("wide", "patterns", "counts", "no_bits", "icc_apart")
 ALL_ROUTES = ROUTES + ("counts_no_bits",)
 # the wide form is forced: on inputs of at most constants.SMALL_INPUT_RATINGS ratings (every table
-# here) the default is the counts form, the "counts" route
+# here) the coefficients statement's default is the counts form, the "counts" route
 FORCED = {"wide": {"units": "wide", "rater_patterns": "ratings"}, "patterns": {"units": "wide"},
           "counts": {"units": "counts"}, "no_bits": {"units": "wide", "rater_bits": "none"},
           "icc_apart": {"units": "wide", "icc": "packed"},
