@@ -28,11 +28,10 @@ import time
 from pathlib import Path
 
 BENCH = Path(__file__).resolve().parent
-ROOT = BENCH.parent
 sys.path.insert(0, str(BENCH))
-K2011 = ROOT / "tests" / "reference" / "krippendorff2011_4x12.csv"
-SMALL = BENCH / ".data" / "small"
-RATERS, MISSING, SEED = 5, 0.1, 1
+from small import DATASETS, MISSING, RATERS, SEED, SMALL  # noqa: E402  (bench/small.py's inputs)
+
+K2011 = DATASETS["k2011"][0]
 CALLS = (
     ("alpha_nominal", "krippendorff_alpha", {"level": "nominal"}),
     ("alpha_interval", "krippendorff_alpha", {"level": "interval"}),
