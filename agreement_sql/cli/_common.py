@@ -24,8 +24,9 @@ ROLES = ("input", "output", "output_dir", "spill", "database")
 
 
 def mark(parser: argparse.ArgumentParser, action: argparse.Action, role: str,
-         files: tuple[str, ...] = ()) -> argparse.Action:
-    """Declare ``action``'s role (and, for an ``output_dir``, the files it receives)."""
+         files: tuple[str, ...] | Callable[[], tuple[str, ...]] = ()) -> argparse.Action:
+    """Declare ``action``'s role (and, for an ``output_dir``, the files it receives: a tuple, or
+    a function returning them when the writer's own module knows them)."""
     if role not in ROLES:
         raise ValueError(f"role must be one of {ROLES}, got {role!r}")
     setattr(action, "agreement_role", role)
@@ -63,7 +64,7 @@ def check_outputs(args: argparse.Namespace) -> None:
             targets.append((name, value))
         elif role == "output_dir":
             refuse_input(value, inputs, name)
-            for file in files:
+            for file in (files() if callable(files) else files):
                 refuse_input(os.path.join(value, file), inputs, name)
                 targets.append((name, os.path.join(value, file)))
     refuse_same_targets(targets)

@@ -12,11 +12,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("dbt-package", help="write the dbt package (macros for dbt-duckdb, -postgres, -spark, -bigquery, -snowflake)",
                        description=__doc__)
     mark(p, p.add_argument("folder", metavar="DIR", help="the package's folder (written)"),
-         "output_dir", ("dbt_project.yml", "README.md", "macros/agreement_sql.sql",
-                        "macros/agreement_sql_install.sql", "macros/agreement_sql_postgres.sql",
-                        "macros/agreement_sql_spark.sql", "macros/agreement_sql_bigquery.sql",
-                        "macros/agreement_sql_snowflake.sql"))
+         "output_dir", _package_paths)
     p.set_defaults(run=run)
+
+
+def _package_paths() -> tuple[str, ...]:
+    from ..dbt import package_paths  # imported when a command's outputs are checked, not at start-up
+
+    return package_paths()
 
 
 def run(args: argparse.Namespace) -> int:

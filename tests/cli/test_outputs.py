@@ -400,3 +400,13 @@ def test_inputs_read_no_file_from_tables_and_names():
     import pyarrow as pa
 
     assert not Inputs.of(pa.table({"x": [1]}), "a_table_name", None, [{"qid": 1}])
+
+
+def test_an_output_folder_declares_the_files_the_command_writes(tmp_path):
+    """The output check covers every file an output folder receives: dbt-package's declared
+    files (read from agreement_sql.dbt, not listed by hand) are exactly the files it writes."""
+    (words, option, _), = [case for case in OUTPUT_OPTIONS if case[0] == ("dbt-package",)]
+    declared = option.agreement_files() if callable(option.agreement_files) else option.agreement_files
+    assert main([*words, str(tmp_path / "pkg")]) == 0
+    written = {str(p.relative_to(tmp_path / "pkg")) for p in (tmp_path / "pkg").rglob("*") if p.is_file()}
+    assert written and set(declared) == written
