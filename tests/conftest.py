@@ -89,3 +89,17 @@ def pytest_configure(config: pytest.Config) -> None:
     markexpr = config.getoption("markexpr") or ""
     _budget.THOROUGH = (not markexpr
                         or Expression.compile(markexpr).evaluate(lambda name: name == "slow"))
+
+
+ENGINES = ("spark", "postgres")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The tests that run on another engine (markers ``spark`` and ``postgres``) form one
+    pytest-xdist group, so a run on both cores (``-n 2 --dist loadgroup``, the project's
+    options) runs them in one worker, one after the other: one JVM for the SparkSession, and the
+    PostgreSQL tables the tests create (``public.ratings``, the dbt schemas) are never written by
+    two processes at once. The rest is shared between the workers as it comes."""
+    for item in items:
+        if any(item.get_closest_marker(name) for name in ENGINES):
+            item.add_marker(pytest.mark.xdist_group("engines"))
