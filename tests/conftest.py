@@ -92,6 +92,8 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 ENGINES = ("spark", "postgres")
+# the fixtures that reach the shared JVM or server: a test using one must carry a marker above
+ENGINE_FIXTURES = {"spark", "spark_engine", "pg", "pg_macros"}
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -100,6 +102,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     options) runs them in one worker, one after the other: one JVM for the SparkSession, and the
     PostgreSQL tables the tests create (``public.ratings``, the dbt schemas) are never written by
     two processes at once. The rest is shared between the workers as it comes."""
+    unmarked = []
     for item in items:
         if any(item.get_closest_marker(name) for name in ENGINES):
             item.add_marker(pytest.mark.xdist_group("engines"))
+        elif ENGINE_FIXTURES & set(getattr(item, "fixturenames", ())):
+            unmarked.append(item.nodeid)
+    if unmarked:
+        raise pytest.UsageError(f"{len(unmarked)} test(s) use a Spark or PostgreSQL fixture "
+                                f"without the spark or postgres marker: {unmarked[:5]}")
