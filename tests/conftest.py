@@ -94,20 +94,52 @@ def pytest_configure(config: pytest.Config) -> None:
 ENGINES = ("spark", "postgres")
 # the fixtures that reach the shared JVM or server: a test using one must carry a marker above
 ENGINE_FIXTURES = {"spark", "spark_engine", "pg", "pg_macros"}
+# the files holding those tests. The controller of a run on both cores sees test ids, not
+# markers, so the group is made by file; each worker checks the markers against this list.
+ENGINE_FILES = frozenset({
+    "tests/dbt/test_dbt_package.py", "tests/dbt/test_dbt_warehouses.py",
+    "tests/docs/test_readme_sql_native.py",
+    "tests/engines/test_readme_spark.py", "tests/engines/test_spark_connect.py",
+    "tests/engines/test_spark_cross_engine.py", "tests/engines/test_spark_sources.py",
+    "tests/engines/test_spark_typing_rule.py", "tests/engines/test_warehouse_sql.py",
+    "tests/inputs/test_bad_input_spark.py", "tests/inputs/test_hive.py",
+    "tests/sqltemplates/test_hostile_identifiers.py",
+})
+
+
+def _file(nodeid: str) -> str:
+    return nodeid.split("::", 1)[0]
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """A run on both cores (``-n 2``, the project's options): the tests of :data:`ENGINE_FILES`
+    are one unit of work, which one worker runs one after the other (one JVM for the Spark
+    fixture; the PostgreSQL tables the tests create, ``public.ratings`` and the dbt schemas,
+    never written by two processes at once); every other test is a unit of its own, handed to
+    whichever worker is free. pytest-xdist's scheduler hands out the largest unit first. (Its
+    own ``--dist loadgroup`` is not used: with pytest 9 it no longer renames the grouped tests.)"""
+    from xdist.scheduler import LoadScopeScheduling
+
+    class EnginesInOneWorker(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return "engines" if _file(nodeid) in ENGINE_FILES else nodeid
+
+    return EnginesInOneWorker(config, log)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """The tests that run on another engine (markers ``spark`` and ``postgres``) form one
-    pytest-xdist group, so a run on both cores (``-n 2 --dist loadgroup``, the project's
-    options) runs them in one worker, one after the other: one JVM for the SparkSession, and the
-    PostgreSQL tables the tests create (``public.ratings``, the dbt schemas) are never written by
-    two processes at once. The rest is shared between the workers as it comes."""
-    unmarked = []
+    """Every test that reaches the other engines is in :data:`ENGINE_FILES` and carries the
+    ``spark`` or ``postgres`` marker: the run is refused at collection otherwise."""
+    outside, unmarked = [], []
     for item in items:
         if any(item.get_closest_marker(name) for name in ENGINES):
-            item.add_marker(pytest.mark.xdist_group("engines"))
+            if _file(item.nodeid) not in ENGINE_FILES:
+                outside.append(item.nodeid)
         elif ENGINE_FIXTURES & set(getattr(item, "fixturenames", ())):
             unmarked.append(item.nodeid)
+    if outside:
+        raise pytest.UsageError(f"{len(outside)} Spark or PostgreSQL test(s) outside the files of "
+                                f"tests/conftest.py's ENGINE_FILES: {outside[:5]}")
     if unmarked:
         raise pytest.UsageError(f"{len(unmarked)} test(s) use a Spark or PostgreSQL fixture "
                                 f"without the spark or postgres marker: {unmarked[:5]}")
