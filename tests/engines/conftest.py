@@ -1,5 +1,5 @@
-"""One SparkSession for the whole test run (local[2], two shuffle partitions, interpreted
-expressions), and the engine made from it. Without Java or pyspark the Spark tests are skipped on a developer's machine and
+"""One SparkSession for the whole test run (local[2], two shuffle partitions), and the engine
+made from it. Without Java or pyspark the Spark tests are skipped on a developer's machine and
 fail under CI (CI=true): the cross-engine suite is part of what CI checks (.ci/install-spark.sh
 installs both)."""
 from __future__ import annotations
@@ -38,14 +38,6 @@ def spark() -> Iterator[Any]:
                .config("spark.ui.showConsoleProgress", "false")
                .config("spark.driver.memory", "2g")
                .config("spark.sql.session.timeZone", "UTC")
-               # the suite's statements run on a few dozen rows, where compiling Java for each
-               # plan and re-planning at each shuffle cost more than the rows: expressions
-               # interpreted, no adaptive execution (2026-12-07, six cross-engine cases: 0.67x
-               # the time). The SQL's results do not depend on either; Spark's own suites test
-               # its code generation against its interpreter.
-               .config("spark.sql.codegen.wholeStage", "false")
-               .config("spark.sql.codegen.factoryMode", "NO_CODEGEN")
-               .config("spark.sql.adaptive.enabled", "false")
                .getOrCreate())
     session.sparkContext.setLogLevel("ERROR")
     yield session
