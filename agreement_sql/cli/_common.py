@@ -37,6 +37,11 @@ def mark(parser: argparse.ArgumentParser, action: argparse.Action, role: str,
     return action
 
 
+def declared_files(files: tuple[str, ...] | Callable[[], tuple[str, ...]]) -> tuple[str, ...]:
+    """The files an ``output_dir`` declared with :func:`mark` receives."""
+    return files() if callable(files) else files
+
+
 def _option_name(action: argparse.Action) -> str:
     longest = max(action.option_strings, key=len) if action.option_strings else None
     return longest or (action.metavar if isinstance(action.metavar, str) else action.dest)
@@ -64,7 +69,7 @@ def check_outputs(args: argparse.Namespace) -> None:
             targets.append((name, value))
         elif role == "output_dir":
             refuse_input(value, inputs, name)
-            for file in (files() if callable(files) else files):
+            for file in declared_files(files):
                 refuse_input(os.path.join(value, file), inputs, name)
                 targets.append((name, os.path.join(value, file)))
     refuse_same_targets(targets)

@@ -28,6 +28,7 @@ from hypothesis import strategies as st
 from agreement_sql import OptionError, judge_agreement
 from agreement_sql import outputs
 from agreement_sql.cli import build_parser, main
+from agreement_sql.cli._common import declared_files
 from agreement_sql.outputs import NEW, Inputs, Output, new_files, write_text
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -406,7 +407,7 @@ def test_an_output_folder_declares_the_files_the_command_writes(tmp_path):
     """The output check covers every file an output folder receives: dbt-package's declared
     files (read from agreement_sql.dbt, not listed by hand) are exactly the files it writes."""
     (words, option, _), = [case for case in OUTPUT_OPTIONS if case[0] == ("dbt-package",)]
-    declared = option.agreement_files() if callable(option.agreement_files) else option.agreement_files
+    declared = declared_files(option.agreement_files)
     assert main([*words, str(tmp_path / "pkg")]) == 0
     written = {str(p.relative_to(tmp_path / "pkg")) for p in (tmp_path / "pkg").rglob("*") if p.is_file()}
     assert written and set(declared) == written
