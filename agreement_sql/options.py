@@ -77,6 +77,9 @@ OPTIONS: dict[str, tuple[Check, str]] = {
     "placeholders": (_kinds(("text",)), "declared missing-value placeholders (bound as text)"),
     "id_kinds": (_id_kinds, "what the item, rater, metric and group_by (slices) columns hold, "
                             "for their id text (docs/decisions/0014)"),
+    "native_item": (_bool, "the item column holds whole numbers: the per-unit passes group it as "
+                           "it is (item_key) and write its id text once a unit "
+                           "(docs/decisions/0014)"),
     "metric_switch": (_bool, "the metric column is read only when $metric_given, else the metric "
                       "is $default_metric (a DuckDB table macro: agreement_sql/macros.py)"),
     "route_guard": (_bool, "the ratings are kept only when $route_served (one of the routes a "

@@ -72,6 +72,9 @@ class RatingsSpec:
     state: str | None = None
     state_groups: tuple[str, ...] = ()
     state_weighted: bool = False
+    # the per-unit passes group a whole-number item column as it is (routes decision unit_keys;
+    # the call's session sets it, agreement_sql.session): see native_item
+    native_items: bool = False
 
     @property
     def slices(self) -> list[str]:
@@ -84,6 +87,23 @@ class RatingsSpec:
             return [f"slice_{i}" for i in range(len(self.source_slices))]
         extra = {"leave_one_out": 1, "pairs": 2}.get(self.rekey, 0)
         return [f"slice_{i}" for i in range(len(self.source_slices) - len(self.slice_filter) + extra)]
+
+    @property
+    def whole_number_items(self) -> bool:
+        """The caller's long table has an item column of whole numbers, whose id text (its
+        digits) tells two values apart exactly as the numbers do: the per-unit passes may group
+        the column as it is (routes decision ``unit_keys``)."""
+        if self.canonical or self.state or self.layout != "long" or self.unit_from_row:
+            return False
+        column = next((c for c in self.relation.columns if c.name == self.item), None)
+        return column is not None and column.value_kind == "integer"
+
+    @property
+    def native_item(self) -> bool:
+        """The statements group the item column as it is (sql/_ratings.sql.j2 item_key): the
+        route's choice where the column allows it (``native_items``, set by
+        agreement_sql.session from agreement_sql.routes.unit_keys)."""
+        return self.native_items and self.whole_number_items
 
     @property
     def several(self) -> bool:
@@ -105,6 +125,7 @@ class RatingsSpec:
             "slices": self.slices,
             "struct_fields": list(self.struct_fields),
             "value_kinds": list(self.value_kinds),
+            "native_item": self.native_item,
             "id_kinds": {"item": self.id_kinds[0], "rater": self.id_kinds[1],
                          "metric": self.id_kinds[2],
                          "slices": list(self.id_kinds[3]) or ["text"] * len(self.group_by)},

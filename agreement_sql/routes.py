@@ -60,6 +60,10 @@ class Decision:
     # the input's size may pass the first alternative over (units: the counts form on at most
     # SMALL_INPUT_RATINGS ratings), so it is forced and compared like the others
     by_size: bool = False
+    # the source's column types settle it (unit_keys: a Parquet item column of whole numbers,
+    # the same items as text in a CSV): the same ratings in another format take another
+    # alternative, with the same answer; only the route record differs
+    by_source_types: bool = False
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -133,6 +137,20 @@ DECISIONS: dict[str, Decision] = {d.name: d for d in (
                  "any weights (identity, linear, a matrix), the wide form, an oriented "
                  "matrix's pair tables"),
     )),
+    Decision("unit_keys", "what the per-unit passes group a long table's ratings by, when its "
+             "item column holds whole numbers (sql/_ratings.sql.j2, sql/_units.sql.j2)", (
+        Producer("native", ("sql/_ratings.sql.j2", "sql/_units.sql.j2#unit_item"),
+                 "the item column as it is (item_key), its id text (the digits) written once "
+                 "a unit after the grouping: the same units, since two whole numbers have the "
+                 "same digits only when they are equal",
+                 "10M ratings from Parquet with a BIGINT item column: interval alpha 1.15 s "
+                 "against 1.57 s grouping the text made for every rating, irr 1.74 against "
+                 "2.13 s (bench/README.md '2026-12-07, whole-number items grouped as they are')"),
+        Producer("text", ("sql/_ratings.sql.j2",),
+                 "the item's id text made for every rating, and grouped",
+                 "any other item column (text, floats, booleans, dates: their id text is what "
+                 "tells units apart, docs/decisions/0014)"),
+    ), by_source_types=True),
     Decision("rater_bits", "how duplicates are found and raters counted (sql/_rater_codes.sql.j2)", (
         Producer("bits", ("sql/_rater_codes.sql.j2",),
                  "each rater a bit; a unit's raters the BIT_OR of its ratings' bits",
@@ -475,6 +493,8 @@ def decide(profile: Profile, statement: str, needs: Needs = Needs(), *,
     units = "wide" if wide_possible and needs.counts_form is None and not few else "counts"
     if spec.layout in ("counts", "table"):
         taken["layout_cells"] = "cells" if spec.cells or spec.state_weighted else "expanded"
+    if spec.whole_number_items:
+        taken["unit_keys"] = "native" if spec.native_item else "text"
     # per-unit moments alone (interval alpha) need no counts table: the sums form, where the
     # counts form would be taken (the wide form's patterns are cheaper on few categories)
     sums_possible = needs.moments and needs.wide and needs.counts_form is None and not by_cells
@@ -630,6 +650,14 @@ def state_reader(bootstrap: bool, rater_identity: bool = False) -> str:
     can = not bootstrap and not rater_identity
     return _chosen("state_rows", "counts" if can else "ratings",
                    ("counts", "ratings") if can else ("ratings",))
+
+
+def unit_keys() -> str:
+    """What the per-unit passes group a long table's ratings by when its item column holds
+    whole numbers (agreement_sql.ratings.RatingsSpec.whole_number_items; the call's session
+    asks, agreement_sql.session): ``native``, the column as it is, its id text written once a
+    unit; ``text``, the id text of every rating, as for any other column."""
+    return _chosen("unit_keys", "native")
 
 
 def layout_reader(profile: Profile, needs: Needs, *, bootstrap: bool) -> str:

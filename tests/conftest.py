@@ -70,6 +70,21 @@ def force_route():
         yield lambda **choices: stack.enter_context(routes.forcing(**choices))
 
 
+def as_any_format(result: Any) -> Any:
+    """``result`` without the route choices its source's column types settle
+    (routes.Decision.by_source_types: a Parquet item column of whole numbers is grouped as it
+    is, the same items as a CSV's text are not), for comparing one input read from several
+    formats: the answer must be the same, byte for byte, the route record may not be."""
+    if isinstance(result, dict):
+        return {k: ([{n: v for n, v in step.items()
+                      if not (n in routes.DECISIONS and routes.DECISIONS[n].by_source_types)}
+                     for step in v] if k == "route" and isinstance(v, list) else as_any_format(v))
+                for k, v in result.items()}
+    if isinstance(result, (list, tuple)):
+        return [as_any_format(v) for v in result]
+    return result
+
+
 def without_route(result: Any) -> Any:
     """``result`` without its ``route`` fields, for comparing calls that take other routes."""
     if isinstance(result, dict):

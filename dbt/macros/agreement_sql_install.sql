@@ -254,7 +254,7 @@ rater_codes AS (
 ,
 unit_packed AS (
   -- the category counts of a unit as base-512 digits, five categories per DOUBLE
-  SELECT r.metric, r.item,
+  SELECT r.metric, r.item AS item,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
 
          
@@ -661,7 +661,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
 
 COUNT(*) AS n_rows_uc,
@@ -672,7 +672,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         agreement_fsum(n_uc * x) AS s1_u,
@@ -683,8 +683,8 @@ BIT_OR(or_0) AS or_0,
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + 0 THEN CASE WHEN error(CONCAT(''agreement-sql: DuplicateRatingError: a rater rated (item='', COALESCE(CAST(item AS VARCHAR), ''NULL''), '', metric='', COALESCE(metric, ''NULL''), '') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API'')) THEN 1 END ELSE 0 END AS dup_u
@@ -1029,7 +1029,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
          BIT_OR(CASE WHEN c.block = 1 THEN c.bit ELSE 0 END) AS or_1,
          BIT_OR(CASE WHEN c.block = 2 THEN c.bit ELSE 0 END) AS or_2,
@@ -1047,7 +1047,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) AS or_3, BIT_OR(or_4) AS or_4, BIT_OR(or_5) AS or_5, BIT_OR(or_6) AS or_6, BIT_OR(or_7) AS or_7, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         agreement_fsum(n_uc * x) AS s1_u,
@@ -1058,8 +1058,8 @@ BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) A
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + CAST(BIT_COUNT(or_1) AS BIGINT) + CAST(BIT_COUNT(or_2) AS BIGINT) + CAST(BIT_COUNT(or_3) AS BIGINT) + CAST(BIT_COUNT(or_4) AS BIGINT) + CAST(BIT_COUNT(or_5) AS BIGINT) + CAST(BIT_COUNT(or_6) AS BIGINT) + CAST(BIT_COUNT(or_7) AS BIGINT) + 0 THEN CASE WHEN error(CONCAT(''agreement-sql: DuplicateRatingError: a rater rated (item='', COALESCE(CAST(item AS VARCHAR), ''NULL''), '', metric='', COALESCE(metric, ''NULL''), '') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API'')) THEN 1 END ELSE 0 END AS dup_u
@@ -1403,7 +1403,7 @@ rater_codes AS (
 ,
 unit_packed AS (
   -- the category counts of a unit as base-512 digits, five categories per DOUBLE
-  SELECT r.metric, r.item,
+  SELECT r.metric, r.item AS item,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
 
          
@@ -1813,7 +1813,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
 
 COUNT(*) AS n_rows_uc,
@@ -1824,7 +1824,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         agreement_fsum(n_uc * x) AS s1_u,
@@ -1835,8 +1835,8 @@ BIT_OR(or_0) AS or_0,
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + 0 THEN CASE WHEN error(CONCAT(''agreement-sql: DuplicateRatingError: a rater rated (item='', COALESCE(CAST(item AS VARCHAR), ''NULL''), '', metric='', COALESCE(metric, ''NULL''), '') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API'')) THEN 1 END ELSE 0 END AS dup_u
@@ -2184,7 +2184,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
          BIT_OR(CASE WHEN c.block = 1 THEN c.bit ELSE 0 END) AS or_1,
          BIT_OR(CASE WHEN c.block = 2 THEN c.bit ELSE 0 END) AS or_2,
@@ -2202,7 +2202,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) AS or_3, BIT_OR(or_4) AS or_4, BIT_OR(or_5) AS or_5, BIT_OR(or_6) AS or_6, BIT_OR(or_7) AS or_7, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         agreement_fsum(n_uc * x) AS s1_u,
@@ -2213,8 +2213,8 @@ BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) A
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + CAST(BIT_COUNT(or_1) AS BIGINT) + CAST(BIT_COUNT(or_2) AS BIGINT) + CAST(BIT_COUNT(or_3) AS BIGINT) + CAST(BIT_COUNT(or_4) AS BIGINT) + CAST(BIT_COUNT(or_5) AS BIGINT) + CAST(BIT_COUNT(or_6) AS BIGINT) + CAST(BIT_COUNT(or_7) AS BIGINT) + 0 THEN CASE WHEN error(CONCAT(''agreement-sql: DuplicateRatingError: a rater rated (item='', COALESCE(CAST(item AS VARCHAR), ''NULL''), '', metric='', COALESCE(metric, ''NULL''), '') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API'')) THEN 1 END ELSE 0 END AS dup_u
@@ -2558,7 +2558,7 @@ rater_codes AS (
 ,
 unit_packed AS (
   -- the category counts of a unit as base-512 digits, five categories per DOUBLE
-  SELECT r.metric, r.item,
+  SELECT r.metric, r.item AS item,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
 
          
@@ -2968,7 +2968,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
 
 COUNT(*) AS n_rows_uc,
@@ -2979,7 +2979,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         agreement_fsum(n_uc * x) AS s1_u,
@@ -2990,8 +2990,8 @@ BIT_OR(or_0) AS or_0,
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + 0 THEN CASE WHEN error(CONCAT(''agreement-sql: DuplicateRatingError: a rater rated (item='', COALESCE(CAST(item AS VARCHAR), ''NULL''), '', metric='', COALESCE(metric, ''NULL''), '') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API'')) THEN 1 END ELSE 0 END AS dup_u
@@ -3339,7 +3339,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
          BIT_OR(CASE WHEN c.block = 1 THEN c.bit ELSE 0 END) AS or_1,
          BIT_OR(CASE WHEN c.block = 2 THEN c.bit ELSE 0 END) AS or_2,
@@ -3357,7 +3357,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) AS or_3, BIT_OR(or_4) AS or_4, BIT_OR(or_5) AS or_5, BIT_OR(or_6) AS or_6, BIT_OR(or_7) AS or_7, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         agreement_fsum(n_uc * x) AS s1_u,
@@ -3368,8 +3368,8 @@ BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) A
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + CAST(BIT_COUNT(or_1) AS BIGINT) + CAST(BIT_COUNT(or_2) AS BIGINT) + CAST(BIT_COUNT(or_3) AS BIGINT) + CAST(BIT_COUNT(or_4) AS BIGINT) + CAST(BIT_COUNT(or_5) AS BIGINT) + CAST(BIT_COUNT(or_6) AS BIGINT) + CAST(BIT_COUNT(or_7) AS BIGINT) + 0 THEN CASE WHEN error(CONCAT(''agreement-sql: DuplicateRatingError: a rater rated (item='', COALESCE(CAST(item AS VARCHAR), ''NULL''), '', metric='', COALESCE(metric, ''NULL''), '') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API'')) THEN 1 END ELSE 0 END AS dup_u
@@ -3724,7 +3724,7 @@ rater_codes AS (
 ,
 unit_packed AS (
   -- the category counts of a unit as base-512 digits, five categories per DOUBLE
-  SELECT r.metric, r.item,
+  SELECT r.metric, r.item AS item,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
 
          
@@ -4145,7 +4145,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
 
 COUNT(*) AS n_rows_uc,
@@ -4156,7 +4156,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         agreement_fsum(n_uc * x) AS s1_u,
@@ -4167,8 +4167,8 @@ BIT_OR(or_0) AS or_0,
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + 0 THEN CASE WHEN error(CONCAT(''agreement-sql: DuplicateRatingError: a rater rated (item='', COALESCE(CAST(item AS VARCHAR), ''NULL''), '', metric='', COALESCE(metric, ''NULL''), '') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API'')) THEN 1 END ELSE 0 END AS dup_u
@@ -4527,7 +4527,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
          BIT_OR(CASE WHEN c.block = 1 THEN c.bit ELSE 0 END) AS or_1,
          BIT_OR(CASE WHEN c.block = 2 THEN c.bit ELSE 0 END) AS or_2,
@@ -4545,7 +4545,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) AS or_3, BIT_OR(or_4) AS or_4, BIT_OR(or_5) AS or_5, BIT_OR(or_6) AS or_6, BIT_OR(or_7) AS or_7, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         agreement_fsum(n_uc * x) AS s1_u,
@@ -4556,8 +4556,8 @@ BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) A
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + CAST(BIT_COUNT(or_1) AS BIGINT) + CAST(BIT_COUNT(or_2) AS BIGINT) + CAST(BIT_COUNT(or_3) AS BIGINT) + CAST(BIT_COUNT(or_4) AS BIGINT) + CAST(BIT_COUNT(or_5) AS BIGINT) + CAST(BIT_COUNT(or_6) AS BIGINT) + CAST(BIT_COUNT(or_7) AS BIGINT) + 0 THEN CASE WHEN error(CONCAT(''agreement-sql: DuplicateRatingError: a rater rated (item='', COALESCE(CAST(item AS VARCHAR), ''NULL''), '', metric='', COALESCE(metric, ''NULL''), '') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API'')) THEN 1 END ELSE 0 END AS dup_u
@@ -4915,7 +4915,7 @@ rater_codes AS (
 ,
 unit_packed AS (
   -- the category counts of a unit as base-512 digits, five categories per DOUBLE
-  SELECT r.metric, r.item,
+  SELECT r.metric, r.item AS item,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
 
          
@@ -5339,7 +5339,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
 
 COUNT(*) AS n_rows_uc,
@@ -5350,7 +5350,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         agreement_fsum(n_uc * x) AS s1_u,
@@ -5361,8 +5361,8 @@ BIT_OR(or_0) AS or_0,
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + 0 THEN CASE WHEN error(CONCAT(''agreement-sql: DuplicateRatingError: a rater rated (item='', COALESCE(CAST(item AS VARCHAR), ''NULL''), '', metric='', COALESCE(metric, ''NULL''), '') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API'')) THEN 1 END ELSE 0 END AS dup_u
@@ -5724,7 +5724,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
          BIT_OR(CASE WHEN c.block = 1 THEN c.bit ELSE 0 END) AS or_1,
          BIT_OR(CASE WHEN c.block = 2 THEN c.bit ELSE 0 END) AS or_2,
@@ -5742,7 +5742,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) AS or_3, BIT_OR(or_4) AS or_4, BIT_OR(or_5) AS or_5, BIT_OR(or_6) AS or_6, BIT_OR(or_7) AS or_7, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         agreement_fsum(n_uc * x) AS s1_u,
@@ -5753,8 +5753,8 @@ BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) A
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + CAST(BIT_COUNT(or_1) AS BIGINT) + CAST(BIT_COUNT(or_2) AS BIGINT) + CAST(BIT_COUNT(or_3) AS BIGINT) + CAST(BIT_COUNT(or_4) AS BIGINT) + CAST(BIT_COUNT(or_5) AS BIGINT) + CAST(BIT_COUNT(or_6) AS BIGINT) + CAST(BIT_COUNT(or_7) AS BIGINT) + 0 THEN CASE WHEN error(CONCAT(''agreement-sql: DuplicateRatingError: a rater rated (item='', COALESCE(CAST(item AS VARCHAR), ''NULL''), '', metric='', COALESCE(metric, ''NULL''), '') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API'')) THEN 1 END ELSE 0 END AS dup_u
@@ -6112,7 +6112,7 @@ rater_codes AS (
 ,
 unit_packed AS (
   -- the category counts of a unit as base-512 digits, five categories per DOUBLE
-  SELECT r.metric, r.item,
+  SELECT r.metric, r.item AS item,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
 
          
@@ -6536,7 +6536,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
 
 COUNT(*) AS n_rows_uc,
@@ -6547,7 +6547,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         agreement_fsum(n_uc * x) AS s1_u,
@@ -6558,8 +6558,8 @@ BIT_OR(or_0) AS or_0,
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + 0 THEN CASE WHEN error(CONCAT(''agreement-sql: DuplicateRatingError: a rater rated (item='', COALESCE(CAST(item AS VARCHAR), ''NULL''), '', metric='', COALESCE(metric, ''NULL''), '') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API'')) THEN 1 END ELSE 0 END AS dup_u
@@ -6921,7 +6921,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
          BIT_OR(CASE WHEN c.block = 1 THEN c.bit ELSE 0 END) AS or_1,
          BIT_OR(CASE WHEN c.block = 2 THEN c.bit ELSE 0 END) AS or_2,
@@ -6939,7 +6939,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) AS or_3, BIT_OR(or_4) AS or_4, BIT_OR(or_5) AS or_5, BIT_OR(or_6) AS or_6, BIT_OR(or_7) AS or_7, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         agreement_fsum(n_uc * x) AS s1_u,
@@ -6950,8 +6950,8 @@ BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) A
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + CAST(BIT_COUNT(or_1) AS BIGINT) + CAST(BIT_COUNT(or_2) AS BIGINT) + CAST(BIT_COUNT(or_3) AS BIGINT) + CAST(BIT_COUNT(or_4) AS BIGINT) + CAST(BIT_COUNT(or_5) AS BIGINT) + CAST(BIT_COUNT(or_6) AS BIGINT) + CAST(BIT_COUNT(or_7) AS BIGINT) + 0 THEN CASE WHEN error(CONCAT(''agreement-sql: DuplicateRatingError: a rater rated (item='', COALESCE(CAST(item AS VARCHAR), ''NULL''), '', metric='', COALESCE(metric, ''NULL''), '') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API'')) THEN 1 END ELSE 0 END AS dup_u
@@ -7320,7 +7320,7 @@ rater_codes AS (
 ,
 unit_packed AS (
   -- the category counts of a unit as base-512 digits, five categories per DOUBLE
-  SELECT r.metric, r.item,
+  SELECT r.metric, r.item AS item,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
 
          
@@ -7762,7 +7762,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
 
 COUNT(*) AS n_rows_uc,
@@ -7773,7 +7773,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         agreement_fsum(n_uc * x) AS s1_u,
@@ -7784,8 +7784,8 @@ BIT_OR(or_0) AS or_0,
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + 0 THEN CASE WHEN error(CONCAT(''agreement-sql: DuplicateRatingError: a rater rated (item='', COALESCE(CAST(item AS VARCHAR), ''NULL''), '', metric='', COALESCE(metric, ''NULL''), '') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API'')) THEN 1 END ELSE 0 END AS dup_u
@@ -8068,7 +8068,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
          BIT_OR(CASE WHEN c.block = 1 THEN c.bit ELSE 0 END) AS or_1,
          BIT_OR(CASE WHEN c.block = 2 THEN c.bit ELSE 0 END) AS or_2,
@@ -8086,7 +8086,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) AS or_3, BIT_OR(or_4) AS or_4, BIT_OR(or_5) AS or_5, BIT_OR(or_6) AS or_6, BIT_OR(or_7) AS or_7, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         agreement_fsum(n_uc * x) AS s1_u,
@@ -8097,8 +8097,8 @@ BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) A
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + CAST(BIT_COUNT(or_1) AS BIGINT) + CAST(BIT_COUNT(or_2) AS BIGINT) + CAST(BIT_COUNT(or_3) AS BIGINT) + CAST(BIT_COUNT(or_4) AS BIGINT) + CAST(BIT_COUNT(or_5) AS BIGINT) + CAST(BIT_COUNT(or_6) AS BIGINT) + CAST(BIT_COUNT(or_7) AS BIGINT) + 0 THEN CASE WHEN error(CONCAT(''agreement-sql: DuplicateRatingError: a rater rated (item='', COALESCE(CAST(item AS VARCHAR), ''NULL''), '', metric='', COALESCE(metric, ''NULL''), '') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API'')) THEN 1 END ELSE 0 END AS dup_u
@@ -8380,7 +8380,7 @@ rater_codes AS (
 ,
 unit_packed AS (
   -- the category counts of a unit as base-512 digits, five categories per DOUBLE
-  SELECT r.metric, r.item,
+  SELECT r.metric, r.item AS item,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
 
          
@@ -8933,7 +8933,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
 
 COUNT(*) AS n_rows_uc,
@@ -8944,7 +8944,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         agreement_fsum(n_uc * x) AS s1_u,
@@ -8955,8 +8955,8 @@ BIT_OR(or_0) AS or_0,
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + 0 THEN CASE WHEN error(CONCAT(''agreement-sql: DuplicateRatingError: a rater rated (item='', COALESCE(CAST(item AS VARCHAR), ''NULL''), '', metric='', COALESCE(metric, ''NULL''), '') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API'')) THEN 1 END ELSE 0 END AS dup_u
@@ -9249,7 +9249,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
          BIT_OR(CASE WHEN c.block = 1 THEN c.bit ELSE 0 END) AS or_1,
          BIT_OR(CASE WHEN c.block = 2 THEN c.bit ELSE 0 END) AS or_2,
@@ -9267,7 +9267,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) AS or_3, BIT_OR(or_4) AS or_4, BIT_OR(or_5) AS or_5, BIT_OR(or_6) AS or_6, BIT_OR(or_7) AS or_7, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         agreement_fsum(n_uc * x) AS s1_u,
@@ -9278,8 +9278,8 @@ BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) A
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + CAST(BIT_COUNT(or_1) AS BIGINT) + CAST(BIT_COUNT(or_2) AS BIGINT) + CAST(BIT_COUNT(or_3) AS BIGINT) + CAST(BIT_COUNT(or_4) AS BIGINT) + CAST(BIT_COUNT(or_5) AS BIGINT) + CAST(BIT_COUNT(or_6) AS BIGINT) + CAST(BIT_COUNT(or_7) AS BIGINT) + 0 THEN CASE WHEN error(CONCAT(''agreement-sql: DuplicateRatingError: a rater rated (item='', COALESCE(CAST(item AS VARCHAR), ''NULL''), '', metric='', COALESCE(metric, ''NULL''), '') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API'')) THEN 1 END ELSE 0 END AS dup_u
@@ -9568,7 +9568,7 @@ rater_codes AS (
 ,
 unit_packed AS (
   -- the category counts of a unit as base-512 digits, five categories per DOUBLE
-  SELECT r.metric, r.item,
+  SELECT r.metric, r.item AS item,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
 
          
@@ -10121,7 +10121,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
 
 COUNT(*) AS n_rows_uc,
@@ -10132,7 +10132,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         agreement_fsum(n_uc * x) AS s1_u,
@@ -10143,8 +10143,8 @@ BIT_OR(or_0) AS or_0,
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + 0 THEN CASE WHEN error(CONCAT(''agreement-sql: DuplicateRatingError: a rater rated (item='', COALESCE(CAST(item AS VARCHAR), ''NULL''), '', metric='', COALESCE(metric, ''NULL''), '') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API'')) THEN 1 END ELSE 0 END AS dup_u
@@ -10437,7 +10437,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
          BIT_OR(CASE WHEN c.block = 1 THEN c.bit ELSE 0 END) AS or_1,
          BIT_OR(CASE WHEN c.block = 2 THEN c.bit ELSE 0 END) AS or_2,
@@ -10455,7 +10455,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) AS or_3, BIT_OR(or_4) AS or_4, BIT_OR(or_5) AS or_5, BIT_OR(or_6) AS or_6, BIT_OR(or_7) AS or_7, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         agreement_fsum(n_uc * x) AS s1_u,
@@ -10466,8 +10466,8 @@ BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) A
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + CAST(BIT_COUNT(or_1) AS BIGINT) + CAST(BIT_COUNT(or_2) AS BIGINT) + CAST(BIT_COUNT(or_3) AS BIGINT) + CAST(BIT_COUNT(or_4) AS BIGINT) + CAST(BIT_COUNT(or_5) AS BIGINT) + CAST(BIT_COUNT(or_6) AS BIGINT) + CAST(BIT_COUNT(or_7) AS BIGINT) + 0 THEN CASE WHEN error(CONCAT(''agreement-sql: DuplicateRatingError: a rater rated (item='', COALESCE(CAST(item AS VARCHAR), ''NULL''), '', metric='', COALESCE(metric, ''NULL''), '') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API'')) THEN 1 END ELSE 0 END AS dup_u
@@ -10767,7 +10767,7 @@ rater_codes AS (
 ,
 unit_packed AS (
   -- the category counts of a unit as base-512 digits, five categories per DOUBLE
-  SELECT r.metric, r.item,
+  SELECT r.metric, r.item AS item,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
 
          
@@ -11261,7 +11261,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
 
 COUNT(*) AS n_rows_uc,
@@ -11272,7 +11272,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         agreement_fsum(n_uc * x) AS s1_u,
@@ -11283,8 +11283,8 @@ BIT_OR(or_0) AS or_0,
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + 0 THEN CASE WHEN error(CONCAT(''agreement-sql: DuplicateRatingError: a rater rated (item='', COALESCE(CAST(item AS VARCHAR), ''NULL''), '', metric='', COALESCE(metric, ''NULL''), '') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API'')) THEN 1 END ELSE 0 END AS dup_u
@@ -11619,7 +11619,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
          BIT_OR(CASE WHEN c.block = 1 THEN c.bit ELSE 0 END) AS or_1,
          BIT_OR(CASE WHEN c.block = 2 THEN c.bit ELSE 0 END) AS or_2,
@@ -11637,7 +11637,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) AS or_3, BIT_OR(or_4) AS or_4, BIT_OR(or_5) AS or_5, BIT_OR(or_6) AS or_6, BIT_OR(or_7) AS or_7, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         agreement_fsum(n_uc * x) AS s1_u,
@@ -11648,8 +11648,8 @@ BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) A
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + CAST(BIT_COUNT(or_1) AS BIGINT) + CAST(BIT_COUNT(or_2) AS BIGINT) + CAST(BIT_COUNT(or_3) AS BIGINT) + CAST(BIT_COUNT(or_4) AS BIGINT) + CAST(BIT_COUNT(or_5) AS BIGINT) + CAST(BIT_COUNT(or_6) AS BIGINT) + CAST(BIT_COUNT(or_7) AS BIGINT) + 0 THEN CASE WHEN error(CONCAT(''agreement-sql: DuplicateRatingError: a rater rated (item='', COALESCE(CAST(item AS VARCHAR), ''NULL''), '', metric='', COALESCE(metric, ''NULL''), '') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API'')) THEN 1 END ELSE 0 END AS dup_u
@@ -11983,7 +11983,7 @@ rater_codes AS (
 ,
 unit_packed AS (
   -- the category counts of a unit as base-512 digits, five categories per DOUBLE
-  SELECT r.metric, r.item,
+  SELECT r.metric, r.item AS item,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
 
          
@@ -12588,7 +12588,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
 
 COUNT(*) AS n_rows_uc,
@@ -12599,7 +12599,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         agreement_fsum(n_uc * x) AS s1_u,
@@ -12610,8 +12610,8 @@ BIT_OR(or_0) AS or_0,
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + 0 THEN CASE WHEN error(CONCAT(''agreement-sql: DuplicateRatingError: a rater rated (item='', COALESCE(CAST(item AS VARCHAR), ''NULL''), '', metric='', COALESCE(metric, ''NULL''), '') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API'')) THEN 1 END ELSE 0 END AS dup_u
@@ -12956,7 +12956,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
          BIT_OR(CASE WHEN c.block = 1 THEN c.bit ELSE 0 END) AS or_1,
          BIT_OR(CASE WHEN c.block = 2 THEN c.bit ELSE 0 END) AS or_2,
@@ -12974,7 +12974,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) AS or_3, BIT_OR(or_4) AS or_4, BIT_OR(or_5) AS or_5, BIT_OR(or_6) AS or_6, BIT_OR(or_7) AS or_7, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         agreement_fsum(n_uc * x) AS s1_u,
@@ -12985,8 +12985,8 @@ BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) A
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + CAST(BIT_COUNT(or_1) AS BIGINT) + CAST(BIT_COUNT(or_2) AS BIGINT) + CAST(BIT_COUNT(or_3) AS BIGINT) + CAST(BIT_COUNT(or_4) AS BIGINT) + CAST(BIT_COUNT(or_5) AS BIGINT) + CAST(BIT_COUNT(or_6) AS BIGINT) + CAST(BIT_COUNT(or_7) AS BIGINT) + 0 THEN CASE WHEN error(CONCAT(''agreement-sql: DuplicateRatingError: a rater rated (item='', COALESCE(CAST(item AS VARCHAR), ''NULL''), '', metric='', COALESCE(metric, ''NULL''), '') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API'')) THEN 1 END ELSE 0 END AS dup_u
@@ -13327,7 +13327,7 @@ rater_codes AS (
 ,
 unit_packed AS (
   -- the category counts of a unit as base-512 digits, five categories per DOUBLE
-  SELECT r.metric, r.item,
+  SELECT r.metric, r.item AS item,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
 
          
@@ -13932,7 +13932,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
 
 COUNT(*) AS n_rows_uc,
@@ -13943,7 +13943,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         agreement_fsum(n_uc * x) AS s1_u,
@@ -13954,8 +13954,8 @@ BIT_OR(or_0) AS or_0,
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + 0 THEN CASE WHEN error(CONCAT(''agreement-sql: DuplicateRatingError: a rater rated (item='', COALESCE(CAST(item AS VARCHAR), ''NULL''), '', metric='', COALESCE(metric, ''NULL''), '') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API'')) THEN 1 END ELSE 0 END AS dup_u
@@ -14300,7 +14300,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
          BIT_OR(CASE WHEN c.block = 1 THEN c.bit ELSE 0 END) AS or_1,
          BIT_OR(CASE WHEN c.block = 2 THEN c.bit ELSE 0 END) AS or_2,
@@ -14318,7 +14318,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) AS or_3, BIT_OR(or_4) AS or_4, BIT_OR(or_5) AS or_5, BIT_OR(or_6) AS or_6, BIT_OR(or_7) AS or_7, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         agreement_fsum(n_uc * x) AS s1_u,
@@ -14329,8 +14329,8 @@ BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) A
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + CAST(BIT_COUNT(or_1) AS BIGINT) + CAST(BIT_COUNT(or_2) AS BIGINT) + CAST(BIT_COUNT(or_3) AS BIGINT) + CAST(BIT_COUNT(or_4) AS BIGINT) + CAST(BIT_COUNT(or_5) AS BIGINT) + CAST(BIT_COUNT(or_6) AS BIGINT) + CAST(BIT_COUNT(or_7) AS BIGINT) + 0 THEN CASE WHEN error(CONCAT(''agreement-sql: DuplicateRatingError: a rater rated (item='', COALESCE(CAST(item AS VARCHAR), ''NULL''), '', metric='', COALESCE(metric, ''NULL''), '') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API'')) THEN 1 END ELSE 0 END AS dup_u
@@ -14682,7 +14682,7 @@ rater_codes AS (
 ,
 unit_packed AS (
   -- the category counts of a unit as base-512 digits, five categories per DOUBLE
-  SELECT r.metric, r.item,
+  SELECT r.metric, r.item AS item,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
 
          
@@ -15110,7 +15110,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
 
 COUNT(*) AS n_rows_uc,
@@ -15121,7 +15121,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         agreement_fsum(n_uc * x) AS s1_u,
@@ -15132,8 +15132,8 @@ BIT_OR(or_0) AS or_0,
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + 0 THEN CASE WHEN error(CONCAT(''agreement-sql: DuplicateRatingError: a rater rated (item='', COALESCE(CAST(item AS VARCHAR), ''NULL''), '', metric='', COALESCE(metric, ''NULL''), '') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API'')) THEN 1 END ELSE 0 END AS dup_u
@@ -15402,7 +15402,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
          BIT_OR(CASE WHEN c.block = 1 THEN c.bit ELSE 0 END) AS or_1,
          BIT_OR(CASE WHEN c.block = 2 THEN c.bit ELSE 0 END) AS or_2,
@@ -15420,7 +15420,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) AS or_3, BIT_OR(or_4) AS or_4, BIT_OR(or_5) AS or_5, BIT_OR(or_6) AS or_6, BIT_OR(or_7) AS or_7, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         agreement_fsum(n_uc * x) AS s1_u,
@@ -15431,8 +15431,8 @@ BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) A
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + CAST(BIT_COUNT(or_1) AS BIGINT) + CAST(BIT_COUNT(or_2) AS BIGINT) + CAST(BIT_COUNT(or_3) AS BIGINT) + CAST(BIT_COUNT(or_4) AS BIGINT) + CAST(BIT_COUNT(or_5) AS BIGINT) + CAST(BIT_COUNT(or_6) AS BIGINT) + CAST(BIT_COUNT(or_7) AS BIGINT) + 0 THEN CASE WHEN error(CONCAT(''agreement-sql: DuplicateRatingError: a rater rated (item='', COALESCE(CAST(item AS VARCHAR), ''NULL''), '', metric='', COALESCE(metric, ''NULL''), '') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API'')) THEN 1 END ELSE 0 END AS dup_u
@@ -15700,7 +15700,7 @@ rater_codes AS (
 ,
 unit_packed AS (
   -- the category counts of a unit as base-512 digits, five categories per DOUBLE
-  SELECT r.metric, r.item,
+  SELECT r.metric, r.item AS item,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
 
          
@@ -16239,7 +16239,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
 
 COUNT(*) AS n_rows_uc,
@@ -16250,7 +16250,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         agreement_fsum(n_uc * x) AS s1_u,
@@ -16261,8 +16261,8 @@ BIT_OR(or_0) AS or_0,
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + 0 THEN CASE WHEN error(CONCAT(''agreement-sql: DuplicateRatingError: a rater rated (item='', COALESCE(CAST(item AS VARCHAR), ''NULL''), '', metric='', COALESCE(metric, ''NULL''), '') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API'')) THEN 1 END ELSE 0 END AS dup_u
@@ -16541,7 +16541,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
          BIT_OR(CASE WHEN c.block = 1 THEN c.bit ELSE 0 END) AS or_1,
          BIT_OR(CASE WHEN c.block = 2 THEN c.bit ELSE 0 END) AS or_2,
@@ -16559,7 +16559,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) AS or_3, BIT_OR(or_4) AS or_4, BIT_OR(or_5) AS or_5, BIT_OR(or_6) AS or_6, BIT_OR(or_7) AS or_7, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         agreement_fsum(n_uc * x) AS s1_u,
@@ -16570,8 +16570,8 @@ BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) A
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + CAST(BIT_COUNT(or_1) AS BIGINT) + CAST(BIT_COUNT(or_2) AS BIGINT) + CAST(BIT_COUNT(or_3) AS BIGINT) + CAST(BIT_COUNT(or_4) AS BIGINT) + CAST(BIT_COUNT(or_5) AS BIGINT) + CAST(BIT_COUNT(or_6) AS BIGINT) + CAST(BIT_COUNT(or_7) AS BIGINT) + 0 THEN CASE WHEN error(CONCAT(''agreement-sql: DuplicateRatingError: a rater rated (item='', COALESCE(CAST(item AS VARCHAR), ''NULL''), '', metric='', COALESCE(metric, ''NULL''), '') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API'')) THEN 1 END ELSE 0 END AS dup_u
@@ -16846,7 +16846,7 @@ rater_codes AS (
 ,
 unit_packed AS (
   -- the category counts of a unit as base-512 digits, five categories per DOUBLE
-  SELECT r.metric, r.item,
+  SELECT r.metric, r.item AS item,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
 
          
@@ -17385,7 +17385,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
 
 COUNT(*) AS n_rows_uc,
@@ -17396,7 +17396,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         agreement_fsum(n_uc * x) AS s1_u,
@@ -17407,8 +17407,8 @@ BIT_OR(or_0) AS or_0,
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + 0 THEN CASE WHEN error(CONCAT(''agreement-sql: DuplicateRatingError: a rater rated (item='', COALESCE(CAST(item AS VARCHAR), ''NULL''), '', metric='', COALESCE(metric, ''NULL''), '') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API'')) THEN 1 END ELSE 0 END AS dup_u
@@ -17687,7 +17687,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
          BIT_OR(CASE WHEN c.block = 1 THEN c.bit ELSE 0 END) AS or_1,
          BIT_OR(CASE WHEN c.block = 2 THEN c.bit ELSE 0 END) AS or_2,
@@ -17705,7 +17705,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) AS or_3, BIT_OR(or_4) AS or_4, BIT_OR(or_5) AS or_5, BIT_OR(or_6) AS or_6, BIT_OR(or_7) AS or_7, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         agreement_fsum(n_uc * x) AS s1_u,
@@ -17716,8 +17716,8 @@ BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) A
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + CAST(BIT_COUNT(or_1) AS BIGINT) + CAST(BIT_COUNT(or_2) AS BIGINT) + CAST(BIT_COUNT(or_3) AS BIGINT) + CAST(BIT_COUNT(or_4) AS BIGINT) + CAST(BIT_COUNT(or_5) AS BIGINT) + CAST(BIT_COUNT(or_6) AS BIGINT) + CAST(BIT_COUNT(or_7) AS BIGINT) + 0 THEN CASE WHEN error(CONCAT(''agreement-sql: DuplicateRatingError: a rater rated (item='', COALESCE(CAST(item AS VARCHAR), ''NULL''), '', metric='', COALESCE(metric, ''NULL''), '') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API'')) THEN 1 END ELSE 0 END AS dup_u
@@ -18003,7 +18003,7 @@ rater_codes AS (
 ,
 unit_packed AS (
   -- the category counts of a unit as base-512 digits, five categories per DOUBLE
-  SELECT r.metric, r.item,
+  SELECT r.metric, r.item AS item,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
 
          
@@ -18421,7 +18421,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
 
 COUNT(*) AS n_rows_uc,
@@ -18432,7 +18432,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         agreement_fsum(n_uc * x) AS s1_u,
@@ -18443,8 +18443,8 @@ BIT_OR(or_0) AS or_0,
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + 0 THEN CASE WHEN error(CONCAT(''agreement-sql: DuplicateRatingError: a rater rated (item='', COALESCE(CAST(item AS VARCHAR), ''NULL''), '', metric='', COALESCE(metric, ''NULL''), '') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API'')) THEN 1 END ELSE 0 END AS dup_u
@@ -18703,7 +18703,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
          BIT_OR(CASE WHEN c.block = 1 THEN c.bit ELSE 0 END) AS or_1,
          BIT_OR(CASE WHEN c.block = 2 THEN c.bit ELSE 0 END) AS or_2,
@@ -18721,7 +18721,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) AS or_3, BIT_OR(or_4) AS or_4, BIT_OR(or_5) AS or_5, BIT_OR(or_6) AS or_6, BIT_OR(or_7) AS or_7, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         agreement_fsum(n_uc * x) AS s1_u,
@@ -18732,8 +18732,8 @@ BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) A
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + CAST(BIT_COUNT(or_1) AS BIGINT) + CAST(BIT_COUNT(or_2) AS BIGINT) + CAST(BIT_COUNT(or_3) AS BIGINT) + CAST(BIT_COUNT(or_4) AS BIGINT) + CAST(BIT_COUNT(or_5) AS BIGINT) + CAST(BIT_COUNT(or_6) AS BIGINT) + CAST(BIT_COUNT(or_7) AS BIGINT) + 0 THEN CASE WHEN error(CONCAT(''agreement-sql: DuplicateRatingError: a rater rated (item='', COALESCE(CAST(item AS VARCHAR), ''NULL''), '', metric='', COALESCE(metric, ''NULL''), '') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API'')) THEN 1 END ELSE 0 END AS dup_u
@@ -18991,7 +18991,7 @@ rater_codes AS (
 ,
 unit_packed AS (
   -- the category counts of a unit as base-512 digits, five categories per DOUBLE
-  SELECT r.metric, r.item,
+  SELECT r.metric, r.item AS item,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
 
          
@@ -19520,7 +19520,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
 
 COUNT(*) AS n_rows_uc,
@@ -19531,7 +19531,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         agreement_fsum(n_uc * x) AS s1_u,
@@ -19542,8 +19542,8 @@ BIT_OR(or_0) AS or_0,
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + 0 THEN CASE WHEN error(CONCAT(''agreement-sql: DuplicateRatingError: a rater rated (item='', COALESCE(CAST(item AS VARCHAR), ''NULL''), '', metric='', COALESCE(metric, ''NULL''), '') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API'')) THEN 1 END ELSE 0 END AS dup_u
@@ -19812,7 +19812,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
          BIT_OR(CASE WHEN c.block = 1 THEN c.bit ELSE 0 END) AS or_1,
          BIT_OR(CASE WHEN c.block = 2 THEN c.bit ELSE 0 END) AS or_2,
@@ -19830,7 +19830,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) AS or_3, BIT_OR(or_4) AS or_4, BIT_OR(or_5) AS or_5, BIT_OR(or_6) AS or_6, BIT_OR(or_7) AS or_7, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         agreement_fsum(n_uc * x) AS s1_u,
@@ -19841,8 +19841,8 @@ BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) A
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + CAST(BIT_COUNT(or_1) AS BIGINT) + CAST(BIT_COUNT(or_2) AS BIGINT) + CAST(BIT_COUNT(or_3) AS BIGINT) + CAST(BIT_COUNT(or_4) AS BIGINT) + CAST(BIT_COUNT(or_5) AS BIGINT) + CAST(BIT_COUNT(or_6) AS BIGINT) + CAST(BIT_COUNT(or_7) AS BIGINT) + 0 THEN CASE WHEN error(CONCAT(''agreement-sql: DuplicateRatingError: a rater rated (item='', COALESCE(CAST(item AS VARCHAR), ''NULL''), '', metric='', COALESCE(metric, ''NULL''), '') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API'')) THEN 1 END ELSE 0 END AS dup_u
@@ -20107,7 +20107,7 @@ rater_codes AS (
 ,
 unit_packed AS (
   -- the category counts of a unit as base-512 digits, five categories per DOUBLE
-  SELECT r.metric, r.item,
+  SELECT r.metric, r.item AS item,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
 
          
@@ -20636,7 +20636,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
 
 COUNT(*) AS n_rows_uc,
@@ -20647,7 +20647,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         agreement_fsum(n_uc * x) AS s1_u,
@@ -20658,8 +20658,8 @@ BIT_OR(or_0) AS or_0,
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + 0 THEN CASE WHEN error(CONCAT(''agreement-sql: DuplicateRatingError: a rater rated (item='', COALESCE(CAST(item AS VARCHAR), ''NULL''), '', metric='', COALESCE(metric, ''NULL''), '') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API'')) THEN 1 END ELSE 0 END AS dup_u
@@ -20928,7 +20928,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
          BIT_OR(CASE WHEN c.block = 1 THEN c.bit ELSE 0 END) AS or_1,
          BIT_OR(CASE WHEN c.block = 2 THEN c.bit ELSE 0 END) AS or_2,
@@ -20946,7 +20946,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) AS or_3, BIT_OR(or_4) AS or_4, BIT_OR(or_5) AS or_5, BIT_OR(or_6) AS or_6, BIT_OR(or_7) AS or_7, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         agreement_fsum(n_uc * x) AS s1_u,
@@ -20957,8 +20957,8 @@ BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) A
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + CAST(BIT_COUNT(or_1) AS BIGINT) + CAST(BIT_COUNT(or_2) AS BIGINT) + CAST(BIT_COUNT(or_3) AS BIGINT) + CAST(BIT_COUNT(or_4) AS BIGINT) + CAST(BIT_COUNT(or_5) AS BIGINT) + CAST(BIT_COUNT(or_6) AS BIGINT) + CAST(BIT_COUNT(or_7) AS BIGINT) + 0 THEN CASE WHEN error(CONCAT(''agreement-sql: DuplicateRatingError: a rater rated (item='', COALESCE(CAST(item AS VARCHAR), ''NULL''), '', metric='', COALESCE(metric, ''NULL''), '') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API'')) THEN 1 END ELSE 0 END AS dup_u
@@ -21234,7 +21234,7 @@ rater_codes AS (
 ,
 unit_packed AS (
   -- the category counts of a unit as base-512 digits, five categories per DOUBLE
-  SELECT r.metric, r.item,
+  SELECT r.metric, r.item AS item,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
 
          
@@ -21652,7 +21652,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
 
 COUNT(*) AS n_rows_uc,
@@ -21663,7 +21663,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         agreement_fsum(n_uc * x) AS s1_u,
@@ -21674,8 +21674,8 @@ BIT_OR(or_0) AS or_0,
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + 0 THEN CASE WHEN error(CONCAT(''agreement-sql: DuplicateRatingError: a rater rated (item='', COALESCE(CAST(item AS VARCHAR), ''NULL''), '', metric='', COALESCE(metric, ''NULL''), '') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API'')) THEN 1 END ELSE 0 END AS dup_u
@@ -21934,7 +21934,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
          BIT_OR(CASE WHEN c.block = 1 THEN c.bit ELSE 0 END) AS or_1,
          BIT_OR(CASE WHEN c.block = 2 THEN c.bit ELSE 0 END) AS or_2,
@@ -21952,7 +21952,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) AS or_3, BIT_OR(or_4) AS or_4, BIT_OR(or_5) AS or_5, BIT_OR(or_6) AS or_6, BIT_OR(or_7) AS or_7, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         agreement_fsum(n_uc * x) AS s1_u,
@@ -21963,8 +21963,8 @@ BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) A
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + CAST(BIT_COUNT(or_1) AS BIGINT) + CAST(BIT_COUNT(or_2) AS BIGINT) + CAST(BIT_COUNT(or_3) AS BIGINT) + CAST(BIT_COUNT(or_4) AS BIGINT) + CAST(BIT_COUNT(or_5) AS BIGINT) + CAST(BIT_COUNT(or_6) AS BIGINT) + CAST(BIT_COUNT(or_7) AS BIGINT) + 0 THEN CASE WHEN error(CONCAT(''agreement-sql: DuplicateRatingError: a rater rated (item='', COALESCE(CAST(item AS VARCHAR), ''NULL''), '', metric='', COALESCE(metric, ''NULL''), '') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API'')) THEN 1 END ELSE 0 END AS dup_u
@@ -22222,7 +22222,7 @@ rater_codes AS (
 ,
 unit_packed AS (
   -- the category counts of a unit as base-512 digits, five categories per DOUBLE
-  SELECT r.metric, r.item,
+  SELECT r.metric, r.item AS item,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
 
          
@@ -22751,7 +22751,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
 
 COUNT(*) AS n_rows_uc,
@@ -22762,7 +22762,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         agreement_fsum(n_uc * x) AS s1_u,
@@ -22773,8 +22773,8 @@ BIT_OR(or_0) AS or_0,
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + 0 THEN CASE WHEN error(CONCAT(''agreement-sql: DuplicateRatingError: a rater rated (item='', COALESCE(CAST(item AS VARCHAR), ''NULL''), '', metric='', COALESCE(metric, ''NULL''), '') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API'')) THEN 1 END ELSE 0 END AS dup_u
@@ -23043,7 +23043,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
          BIT_OR(CASE WHEN c.block = 1 THEN c.bit ELSE 0 END) AS or_1,
          BIT_OR(CASE WHEN c.block = 2 THEN c.bit ELSE 0 END) AS or_2,
@@ -23061,7 +23061,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) AS or_3, BIT_OR(or_4) AS or_4, BIT_OR(or_5) AS or_5, BIT_OR(or_6) AS or_6, BIT_OR(or_7) AS or_7, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         agreement_fsum(n_uc * x) AS s1_u,
@@ -23072,8 +23072,8 @@ BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) A
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + CAST(BIT_COUNT(or_1) AS BIGINT) + CAST(BIT_COUNT(or_2) AS BIGINT) + CAST(BIT_COUNT(or_3) AS BIGINT) + CAST(BIT_COUNT(or_4) AS BIGINT) + CAST(BIT_COUNT(or_5) AS BIGINT) + CAST(BIT_COUNT(or_6) AS BIGINT) + CAST(BIT_COUNT(or_7) AS BIGINT) + 0 THEN CASE WHEN error(CONCAT(''agreement-sql: DuplicateRatingError: a rater rated (item='', COALESCE(CAST(item AS VARCHAR), ''NULL''), '', metric='', COALESCE(metric, ''NULL''), '') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API'')) THEN 1 END ELSE 0 END AS dup_u
@@ -23338,7 +23338,7 @@ rater_codes AS (
 ,
 unit_packed AS (
   -- the category counts of a unit as base-512 digits, five categories per DOUBLE
-  SELECT r.metric, r.item,
+  SELECT r.metric, r.item AS item,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
 
          
@@ -23867,7 +23867,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
 
 COUNT(*) AS n_rows_uc,
@@ -23878,7 +23878,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         agreement_fsum(n_uc * x) AS s1_u,
@@ -23889,8 +23889,8 @@ BIT_OR(or_0) AS or_0,
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + 0 THEN CASE WHEN error(CONCAT(''agreement-sql: DuplicateRatingError: a rater rated (item='', COALESCE(CAST(item AS VARCHAR), ''NULL''), '', metric='', COALESCE(metric, ''NULL''), '') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API'')) THEN 1 END ELSE 0 END AS dup_u
@@ -24159,7 +24159,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
          BIT_OR(CASE WHEN c.block = 1 THEN c.bit ELSE 0 END) AS or_1,
          BIT_OR(CASE WHEN c.block = 2 THEN c.bit ELSE 0 END) AS or_2,
@@ -24177,7 +24177,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) AS or_3, BIT_OR(or_4) AS or_4, BIT_OR(or_5) AS or_5, BIT_OR(or_6) AS or_6, BIT_OR(or_7) AS or_7, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         agreement_fsum(n_uc * x) AS s1_u,
@@ -24188,8 +24188,8 @@ BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) A
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + CAST(BIT_COUNT(or_1) AS BIGINT) + CAST(BIT_COUNT(or_2) AS BIGINT) + CAST(BIT_COUNT(or_3) AS BIGINT) + CAST(BIT_COUNT(or_4) AS BIGINT) + CAST(BIT_COUNT(or_5) AS BIGINT) + CAST(BIT_COUNT(or_6) AS BIGINT) + CAST(BIT_COUNT(or_7) AS BIGINT) + 0 THEN CASE WHEN error(CONCAT(''agreement-sql: DuplicateRatingError: a rater rated (item='', COALESCE(CAST(item AS VARCHAR), ''NULL''), '', metric='', COALESCE(metric, ''NULL''), '') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API'')) THEN 1 END ELSE 0 END AS dup_u
@@ -24464,7 +24464,7 @@ rater_codes AS (
 ,
 unit_packed AS (
   -- the category counts of a unit as base-512 digits, five categories per DOUBLE
-  SELECT r.metric, r.item,
+  SELECT r.metric, r.item AS item,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
 
          
@@ -24858,7 +24858,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
 
 COUNT(*) AS n_rows_uc,
@@ -24869,7 +24869,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         agreement_fsum(n_uc * x) AS s1_u,
@@ -24880,8 +24880,8 @@ BIT_OR(or_0) AS or_0,
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + 0 THEN CASE WHEN error(CONCAT(''agreement-sql: DuplicateRatingError: a rater rated (item='', COALESCE(CAST(item AS VARCHAR), ''NULL''), '', metric='', COALESCE(metric, ''NULL''), '') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API'')) THEN 1 END ELSE 0 END AS dup_u
@@ -25213,7 +25213,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
          BIT_OR(CASE WHEN c.block = 1 THEN c.bit ELSE 0 END) AS or_1,
          BIT_OR(CASE WHEN c.block = 2 THEN c.bit ELSE 0 END) AS or_2,
@@ -25231,7 +25231,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) AS or_3, BIT_OR(or_4) AS or_4, BIT_OR(or_5) AS or_5, BIT_OR(or_6) AS or_6, BIT_OR(or_7) AS or_7, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         agreement_fsum(n_uc * x) AS s1_u,
@@ -25242,8 +25242,8 @@ BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) A
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + CAST(BIT_COUNT(or_1) AS BIGINT) + CAST(BIT_COUNT(or_2) AS BIGINT) + CAST(BIT_COUNT(or_3) AS BIGINT) + CAST(BIT_COUNT(or_4) AS BIGINT) + CAST(BIT_COUNT(or_5) AS BIGINT) + CAST(BIT_COUNT(or_6) AS BIGINT) + CAST(BIT_COUNT(or_7) AS BIGINT) + 0 THEN CASE WHEN error(CONCAT(''agreement-sql: DuplicateRatingError: a rater rated (item='', COALESCE(CAST(item AS VARCHAR), ''NULL''), '', metric='', COALESCE(metric, ''NULL''), '') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API'')) THEN 1 END ELSE 0 END AS dup_u
@@ -25584,7 +25584,7 @@ rater_codes AS (
 ,
 unit_packed AS (
   -- the category counts of a unit as base-512 digits, five categories per DOUBLE
-  SELECT r.metric, r.item,
+  SELECT r.metric, r.item AS item,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
 
          
@@ -25844,7 +25844,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
 
 COUNT(*) AS n_rows_uc,
@@ -25855,7 +25855,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         agreement_fsum(n_uc * x) AS s1_u,
@@ -25866,8 +25866,8 @@ BIT_OR(or_0) AS or_0,
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + 0 THEN CASE WHEN error(CONCAT(''agreement-sql: DuplicateRatingError: a rater rated (item='', COALESCE(CAST(item AS VARCHAR), ''NULL''), '', metric='', COALESCE(metric, ''NULL''), '') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API'')) THEN 1 END ELSE 0 END AS dup_u
@@ -26070,7 +26070,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
          BIT_OR(CASE WHEN c.block = 1 THEN c.bit ELSE 0 END) AS or_1,
          BIT_OR(CASE WHEN c.block = 2 THEN c.bit ELSE 0 END) AS or_2,
@@ -26088,7 +26088,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) AS or_3, BIT_OR(or_4) AS or_4, BIT_OR(or_5) AS or_5, BIT_OR(or_6) AS or_6, BIT_OR(or_7) AS or_7, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         agreement_fsum(n_uc * x) AS s1_u,
@@ -26099,8 +26099,8 @@ BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) A
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + CAST(BIT_COUNT(or_1) AS BIGINT) + CAST(BIT_COUNT(or_2) AS BIGINT) + CAST(BIT_COUNT(or_3) AS BIGINT) + CAST(BIT_COUNT(or_4) AS BIGINT) + CAST(BIT_COUNT(or_5) AS BIGINT) + CAST(BIT_COUNT(or_6) AS BIGINT) + CAST(BIT_COUNT(or_7) AS BIGINT) + 0 THEN CASE WHEN error(CONCAT(''agreement-sql: DuplicateRatingError: a rater rated (item='', COALESCE(CAST(item AS VARCHAR), ''NULL''), '', metric='', COALESCE(metric, ''NULL''), '') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API'')) THEN 1 END ELSE 0 END AS dup_u
@@ -26302,7 +26302,7 @@ rater_codes AS (
 ,
 unit_packed AS (
   -- the category counts of a unit as base-512 digits, five categories per DOUBLE
-  SELECT r.metric, r.item,
+  SELECT r.metric, r.item AS item,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
 
          
@@ -26609,7 +26609,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
 
 COUNT(*) AS n_rows_uc,
@@ -26620,7 +26620,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         agreement_fsum(n_uc * x) AS s1_u,
@@ -26631,8 +26631,8 @@ BIT_OR(or_0) AS or_0,
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + 0 THEN CASE WHEN error(CONCAT(''agreement-sql: DuplicateRatingError: a rater rated (item='', COALESCE(CAST(item AS VARCHAR), ''NULL''), '', metric='', COALESCE(metric, ''NULL''), '') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API'')) THEN 1 END ELSE 0 END AS dup_u
@@ -26875,7 +26875,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
          BIT_OR(CASE WHEN c.block = 1 THEN c.bit ELSE 0 END) AS or_1,
          BIT_OR(CASE WHEN c.block = 2 THEN c.bit ELSE 0 END) AS or_2,
@@ -26893,7 +26893,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) AS or_3, BIT_OR(or_4) AS or_4, BIT_OR(or_5) AS or_5, BIT_OR(or_6) AS or_6, BIT_OR(or_7) AS or_7, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         agreement_fsum(n_uc * x) AS s1_u,
@@ -26904,8 +26904,8 @@ BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) A
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + CAST(BIT_COUNT(or_1) AS BIGINT) + CAST(BIT_COUNT(or_2) AS BIGINT) + CAST(BIT_COUNT(or_3) AS BIGINT) + CAST(BIT_COUNT(or_4) AS BIGINT) + CAST(BIT_COUNT(or_5) AS BIGINT) + CAST(BIT_COUNT(or_6) AS BIGINT) + CAST(BIT_COUNT(or_7) AS BIGINT) + 0 THEN CASE WHEN error(CONCAT(''agreement-sql: DuplicateRatingError: a rater rated (item='', COALESCE(CAST(item AS VARCHAR), ''NULL''), '', metric='', COALESCE(metric, ''NULL''), '') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API'')) THEN 1 END ELSE 0 END AS dup_u
@@ -27144,7 +27144,7 @@ rater_codes AS (
 ,
 unit_packed AS (
   -- the category counts of a unit as base-512 digits, five categories per DOUBLE
-  SELECT r.metric, r.item,
+  SELECT r.metric, r.item AS item,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
 
          
@@ -27410,7 +27410,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
 
 COUNT(*) AS n_rows_uc,
@@ -27421,7 +27421,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         agreement_fsum(n_uc * x) AS s1_u,
@@ -27432,8 +27432,8 @@ BIT_OR(or_0) AS or_0,
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + 0 THEN CASE WHEN error(CONCAT(''agreement-sql: DuplicateRatingError: a rater rated (item='', COALESCE(CAST(item AS VARCHAR), ''NULL''), '', metric='', COALESCE(metric, ''NULL''), '') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API'')) THEN 1 END ELSE 0 END AS dup_u
@@ -27639,7 +27639,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
          BIT_OR(CASE WHEN c.block = 1 THEN c.bit ELSE 0 END) AS or_1,
          BIT_OR(CASE WHEN c.block = 2 THEN c.bit ELSE 0 END) AS or_2,
@@ -27657,7 +27657,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) AS or_3, BIT_OR(or_4) AS or_4, BIT_OR(or_5) AS or_5, BIT_OR(or_6) AS or_6, BIT_OR(or_7) AS or_7, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         agreement_fsum(n_uc * x) AS s1_u,
@@ -27668,8 +27668,8 @@ BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) A
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + CAST(BIT_COUNT(or_1) AS BIGINT) + CAST(BIT_COUNT(or_2) AS BIGINT) + CAST(BIT_COUNT(or_3) AS BIGINT) + CAST(BIT_COUNT(or_4) AS BIGINT) + CAST(BIT_COUNT(or_5) AS BIGINT) + CAST(BIT_COUNT(or_6) AS BIGINT) + CAST(BIT_COUNT(or_7) AS BIGINT) + 0 THEN CASE WHEN error(CONCAT(''agreement-sql: DuplicateRatingError: a rater rated (item='', COALESCE(CAST(item AS VARCHAR), ''NULL''), '', metric='', COALESCE(metric, ''NULL''), '') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API'')) THEN 1 END ELSE 0 END AS dup_u
@@ -27871,7 +27871,7 @@ rater_codes AS (
 ,
 unit_packed AS (
   -- the category counts of a unit as base-512 digits, five categories per DOUBLE
-  SELECT r.metric, r.item,
+  SELECT r.metric, r.item AS item,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
 
          
@@ -28178,7 +28178,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
 
 COUNT(*) AS n_rows_uc,
@@ -28189,7 +28189,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         agreement_fsum(n_uc * x) AS s1_u,
@@ -28200,8 +28200,8 @@ BIT_OR(or_0) AS or_0,
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + 0 THEN CASE WHEN error(CONCAT(''agreement-sql: DuplicateRatingError: a rater rated (item='', COALESCE(CAST(item AS VARCHAR), ''NULL''), '', metric='', COALESCE(metric, ''NULL''), '') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API'')) THEN 1 END ELSE 0 END AS dup_u
@@ -28444,7 +28444,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
          BIT_OR(CASE WHEN c.block = 1 THEN c.bit ELSE 0 END) AS or_1,
          BIT_OR(CASE WHEN c.block = 2 THEN c.bit ELSE 0 END) AS or_2,
@@ -28462,7 +28462,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) AS or_3, BIT_OR(or_4) AS or_4, BIT_OR(or_5) AS or_5, BIT_OR(or_6) AS or_6, BIT_OR(or_7) AS or_7, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         agreement_fsum(n_uc * x) AS s1_u,
@@ -28473,8 +28473,8 @@ BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) A
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + CAST(BIT_COUNT(or_1) AS BIGINT) + CAST(BIT_COUNT(or_2) AS BIGINT) + CAST(BIT_COUNT(or_3) AS BIGINT) + CAST(BIT_COUNT(or_4) AS BIGINT) + CAST(BIT_COUNT(or_5) AS BIGINT) + CAST(BIT_COUNT(or_6) AS BIGINT) + CAST(BIT_COUNT(or_7) AS BIGINT) + 0 THEN CASE WHEN error(CONCAT(''agreement-sql: DuplicateRatingError: a rater rated (item='', COALESCE(CAST(item AS VARCHAR), ''NULL''), '', metric='', COALESCE(metric, ''NULL''), '') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API'')) THEN 1 END ELSE 0 END AS dup_u
@@ -28694,7 +28694,7 @@ rater_codes AS (
 ,
 unit_packed AS (
   -- the category counts of a unit as base-512 digits, five categories per DOUBLE
-  SELECT r.metric, r.item,
+  SELECT r.metric, r.item AS item,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
 
          
@@ -28916,7 +28916,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
 
 COUNT(*) AS n_rows_uc,
@@ -28927,7 +28927,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         agreement_fsum(n_uc * x) AS s1_u,
@@ -28938,8 +28938,8 @@ BIT_OR(or_0) AS or_0,
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + 0 THEN CASE WHEN error(CONCAT(''agreement-sql: DuplicateRatingError: a rater rated (item='', COALESCE(CAST(item AS VARCHAR), ''NULL''), '', metric='', COALESCE(metric, ''NULL''), '') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API'')) THEN 1 END ELSE 0 END AS dup_u
@@ -29107,7 +29107,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
          BIT_OR(CASE WHEN c.block = 1 THEN c.bit ELSE 0 END) AS or_1,
          BIT_OR(CASE WHEN c.block = 2 THEN c.bit ELSE 0 END) AS or_2,
@@ -29125,7 +29125,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) AS or_3, BIT_OR(or_4) AS or_4, BIT_OR(or_5) AS or_5, BIT_OR(or_6) AS or_6, BIT_OR(or_7) AS or_7, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         agreement_fsum(n_uc * x) AS s1_u,
@@ -29136,8 +29136,8 @@ BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) A
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + CAST(BIT_COUNT(or_1) AS BIGINT) + CAST(BIT_COUNT(or_2) AS BIGINT) + CAST(BIT_COUNT(or_3) AS BIGINT) + CAST(BIT_COUNT(or_4) AS BIGINT) + CAST(BIT_COUNT(or_5) AS BIGINT) + CAST(BIT_COUNT(or_6) AS BIGINT) + CAST(BIT_COUNT(or_7) AS BIGINT) + 0 THEN CASE WHEN error(CONCAT(''agreement-sql: DuplicateRatingError: a rater rated (item='', COALESCE(CAST(item AS VARCHAR), ''NULL''), '', metric='', COALESCE(metric, ''NULL''), '') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API'')) THEN 1 END ELSE 0 END AS dup_u
@@ -29320,7 +29320,7 @@ rater_codes AS (
 ,
 unit_packed AS (
   -- the category counts of a unit as base-512 digits, five categories per DOUBLE
-  SELECT r.metric, r.item,
+  SELECT r.metric, r.item AS item,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
 
          
@@ -29732,7 +29732,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
 
 COUNT(*) AS n_rows_uc,
@@ -29743,7 +29743,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         agreement_fsum(n_uc * x) AS s1_u,
@@ -29754,8 +29754,8 @@ BIT_OR(or_0) AS or_0,
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + 0 THEN CASE WHEN error(CONCAT(''agreement-sql: DuplicateRatingError: a rater rated (item='', COALESCE(CAST(item AS VARCHAR), ''NULL''), '', metric='', COALESCE(metric, ''NULL''), '') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API'')) THEN 1 END ELSE 0 END AS dup_u
@@ -30108,7 +30108,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
          BIT_OR(CASE WHEN c.block = 1 THEN c.bit ELSE 0 END) AS or_1,
          BIT_OR(CASE WHEN c.block = 2 THEN c.bit ELSE 0 END) AS or_2,
@@ -30126,7 +30126,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) AS or_3, BIT_OR(or_4) AS or_4, BIT_OR(or_5) AS or_5, BIT_OR(or_6) AS or_6, BIT_OR(or_7) AS or_7, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         agreement_fsum(n_uc * x) AS s1_u,
@@ -30137,8 +30137,8 @@ BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) A
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + CAST(BIT_COUNT(or_1) AS BIGINT) + CAST(BIT_COUNT(or_2) AS BIGINT) + CAST(BIT_COUNT(or_3) AS BIGINT) + CAST(BIT_COUNT(or_4) AS BIGINT) + CAST(BIT_COUNT(or_5) AS BIGINT) + CAST(BIT_COUNT(or_6) AS BIGINT) + CAST(BIT_COUNT(or_7) AS BIGINT) + 0 THEN CASE WHEN error(CONCAT(''agreement-sql: DuplicateRatingError: a rater rated (item='', COALESCE(CAST(item AS VARCHAR), ''NULL''), '', metric='', COALESCE(metric, ''NULL''), '') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API'')) THEN 1 END ELSE 0 END AS dup_u

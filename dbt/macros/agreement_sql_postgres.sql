@@ -129,7 +129,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
          BIT_OR(CASE WHEN c.block = 1 THEN c.bit ELSE 0 END) AS or_1,
          BIT_OR(CASE WHEN c.block = 2 THEN c.bit ELSE 0 END) AS or_2,
@@ -147,7 +147,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) AS or_3, BIT_OR(or_4) AS or_4, BIT_OR(or_5) AS or_5, BIT_OR(or_6) AS or_6, BIT_OR(or_7) AS or_7, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         SUM(n_uc * x) AS s1_u,
@@ -158,8 +158,8 @@ BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) A
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(CAST(or_0 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_1 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_2 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_3 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_4 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_5 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_6 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_7 AS BIT(64))) AS BIGINT) + 0 THEN CASE WHEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: DuplicateRatingError: a rater rated (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', metric=', COALESCE(metric, 'NULL'), ') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API')) THEN 1 END ELSE 0 END AS dup_u
@@ -499,7 +499,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
          BIT_OR(CASE WHEN c.block = 1 THEN c.bit ELSE 0 END) AS or_1,
          BIT_OR(CASE WHEN c.block = 2 THEN c.bit ELSE 0 END) AS or_2,
@@ -517,7 +517,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) AS or_3, BIT_OR(or_4) AS or_4, BIT_OR(or_5) AS or_5, BIT_OR(or_6) AS or_6, BIT_OR(or_7) AS or_7, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         SUM(n_uc * x) AS s1_u,
@@ -528,8 +528,8 @@ BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) A
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(CAST(or_0 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_1 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_2 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_3 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_4 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_5 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_6 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_7 AS BIT(64))) AS BIGINT) + 0 THEN CASE WHEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: DuplicateRatingError: a rater rated (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', metric=', COALESCE(metric, 'NULL'), ') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API')) THEN 1 END ELSE 0 END AS dup_u
@@ -869,7 +869,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
          BIT_OR(CASE WHEN c.block = 1 THEN c.bit ELSE 0 END) AS or_1,
          BIT_OR(CASE WHEN c.block = 2 THEN c.bit ELSE 0 END) AS or_2,
@@ -887,7 +887,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) AS or_3, BIT_OR(or_4) AS or_4, BIT_OR(or_5) AS or_5, BIT_OR(or_6) AS or_6, BIT_OR(or_7) AS or_7, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         SUM(n_uc * x) AS s1_u,
@@ -898,8 +898,8 @@ BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) A
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(CAST(or_0 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_1 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_2 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_3 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_4 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_5 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_6 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_7 AS BIT(64))) AS BIGINT) + 0 THEN CASE WHEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: DuplicateRatingError: a rater rated (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', metric=', COALESCE(metric, 'NULL'), ') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API')) THEN 1 END ELSE 0 END AS dup_u
@@ -1244,7 +1244,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
          BIT_OR(CASE WHEN c.block = 1 THEN c.bit ELSE 0 END) AS or_1,
          BIT_OR(CASE WHEN c.block = 2 THEN c.bit ELSE 0 END) AS or_2,
@@ -1262,7 +1262,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) AS or_3, BIT_OR(or_4) AS or_4, BIT_OR(or_5) AS or_5, BIT_OR(or_6) AS or_6, BIT_OR(or_7) AS or_7, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         SUM(n_uc * x) AS s1_u,
@@ -1273,8 +1273,8 @@ BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) A
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(CAST(or_0 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_1 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_2 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_3 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_4 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_5 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_6 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_7 AS BIT(64))) AS BIGINT) + 0 THEN CASE WHEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: DuplicateRatingError: a rater rated (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', metric=', COALESCE(metric, 'NULL'), ') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API')) THEN 1 END ELSE 0 END AS dup_u
@@ -1628,7 +1628,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
          BIT_OR(CASE WHEN c.block = 1 THEN c.bit ELSE 0 END) AS or_1,
          BIT_OR(CASE WHEN c.block = 2 THEN c.bit ELSE 0 END) AS or_2,
@@ -1646,7 +1646,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) AS or_3, BIT_OR(or_4) AS or_4, BIT_OR(or_5) AS or_5, BIT_OR(or_6) AS or_6, BIT_OR(or_7) AS or_7, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         SUM(n_uc * x) AS s1_u,
@@ -1657,8 +1657,8 @@ BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) A
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(CAST(or_0 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_1 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_2 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_3 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_4 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_5 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_6 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_7 AS BIT(64))) AS BIGINT) + 0 THEN CASE WHEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: DuplicateRatingError: a rater rated (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', metric=', COALESCE(metric, 'NULL'), ') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API')) THEN 1 END ELSE 0 END AS dup_u
@@ -2012,7 +2012,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
          BIT_OR(CASE WHEN c.block = 1 THEN c.bit ELSE 0 END) AS or_1,
          BIT_OR(CASE WHEN c.block = 2 THEN c.bit ELSE 0 END) AS or_2,
@@ -2030,7 +2030,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) AS or_3, BIT_OR(or_4) AS or_4, BIT_OR(or_5) AS or_5, BIT_OR(or_6) AS or_6, BIT_OR(or_7) AS or_7, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         SUM(n_uc * x) AS s1_u,
@@ -2041,8 +2041,8 @@ BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) A
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(CAST(or_0 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_1 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_2 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_3 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_4 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_5 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_6 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_7 AS BIT(64))) AS BIGINT) + 0 THEN CASE WHEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: DuplicateRatingError: a rater rated (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', metric=', COALESCE(metric, 'NULL'), ') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API')) THEN 1 END ELSE 0 END AS dup_u
@@ -2401,7 +2401,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
          BIT_OR(CASE WHEN c.block = 1 THEN c.bit ELSE 0 END) AS or_1,
          BIT_OR(CASE WHEN c.block = 2 THEN c.bit ELSE 0 END) AS or_2,
@@ -2419,7 +2419,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) AS or_3, BIT_OR(or_4) AS or_4, BIT_OR(or_5) AS or_5, BIT_OR(or_6) AS or_6, BIT_OR(or_7) AS or_7, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         SUM(n_uc * x) AS s1_u,
@@ -2430,8 +2430,8 @@ BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) A
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(CAST(or_0 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_1 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_2 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_3 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_4 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_5 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_6 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_7 AS BIT(64))) AS BIGINT) + 0 THEN CASE WHEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: DuplicateRatingError: a rater rated (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', metric=', COALESCE(metric, 'NULL'), ') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API')) THEN 1 END ELSE 0 END AS dup_u
@@ -2709,7 +2709,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
          BIT_OR(CASE WHEN c.block = 1 THEN c.bit ELSE 0 END) AS or_1,
          BIT_OR(CASE WHEN c.block = 2 THEN c.bit ELSE 0 END) AS or_2,
@@ -2727,7 +2727,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) AS or_3, BIT_OR(or_4) AS or_4, BIT_OR(or_5) AS or_5, BIT_OR(or_6) AS or_6, BIT_OR(or_7) AS or_7, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         SUM(n_uc * x) AS s1_u,
@@ -2738,8 +2738,8 @@ BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) A
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(CAST(or_0 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_1 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_2 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_3 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_4 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_5 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_6 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_7 AS BIT(64))) AS BIGINT) + 0 THEN CASE WHEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: DuplicateRatingError: a rater rated (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', metric=', COALESCE(metric, 'NULL'), ') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API')) THEN 1 END ELSE 0 END AS dup_u
@@ -3024,7 +3024,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
          BIT_OR(CASE WHEN c.block = 1 THEN c.bit ELSE 0 END) AS or_1,
          BIT_OR(CASE WHEN c.block = 2 THEN c.bit ELSE 0 END) AS or_2,
@@ -3042,7 +3042,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) AS or_3, BIT_OR(or_4) AS or_4, BIT_OR(or_5) AS or_5, BIT_OR(or_6) AS or_6, BIT_OR(or_7) AS or_7, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         SUM(n_uc * x) AS s1_u,
@@ -3053,8 +3053,8 @@ BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) A
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(CAST(or_0 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_1 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_2 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_3 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_4 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_5 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_6 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_7 AS BIT(64))) AS BIGINT) + 0 THEN CASE WHEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: DuplicateRatingError: a rater rated (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', metric=', COALESCE(metric, 'NULL'), ') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API')) THEN 1 END ELSE 0 END AS dup_u
@@ -3344,7 +3344,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
          BIT_OR(CASE WHEN c.block = 1 THEN c.bit ELSE 0 END) AS or_1,
          BIT_OR(CASE WHEN c.block = 2 THEN c.bit ELSE 0 END) AS or_2,
@@ -3362,7 +3362,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) AS or_3, BIT_OR(or_4) AS or_4, BIT_OR(or_5) AS or_5, BIT_OR(or_6) AS or_6, BIT_OR(or_7) AS or_7, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         SUM(n_uc * x) AS s1_u,
@@ -3373,8 +3373,8 @@ BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) A
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(CAST(or_0 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_1 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_2 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_3 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_4 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_5 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_6 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_7 AS BIT(64))) AS BIGINT) + 0 THEN CASE WHEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: DuplicateRatingError: a rater rated (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', metric=', COALESCE(metric, 'NULL'), ') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API')) THEN 1 END ELSE 0 END AS dup_u
@@ -3704,7 +3704,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
          BIT_OR(CASE WHEN c.block = 1 THEN c.bit ELSE 0 END) AS or_1,
          BIT_OR(CASE WHEN c.block = 2 THEN c.bit ELSE 0 END) AS or_2,
@@ -3722,7 +3722,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) AS or_3, BIT_OR(or_4) AS or_4, BIT_OR(or_5) AS or_5, BIT_OR(or_6) AS or_6, BIT_OR(or_7) AS or_7, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         SUM(n_uc * x) AS s1_u,
@@ -3733,8 +3733,8 @@ BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) A
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(CAST(or_0 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_1 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_2 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_3 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_4 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_5 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_6 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_7 AS BIT(64))) AS BIGINT) + 0 THEN CASE WHEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: DuplicateRatingError: a rater rated (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', metric=', COALESCE(metric, 'NULL'), ') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API')) THEN 1 END ELSE 0 END AS dup_u
@@ -4071,7 +4071,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
          BIT_OR(CASE WHEN c.block = 1 THEN c.bit ELSE 0 END) AS or_1,
          BIT_OR(CASE WHEN c.block = 2 THEN c.bit ELSE 0 END) AS or_2,
@@ -4089,7 +4089,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) AS or_3, BIT_OR(or_4) AS or_4, BIT_OR(or_5) AS or_5, BIT_OR(or_6) AS or_6, BIT_OR(or_7) AS or_7, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         SUM(n_uc * x) AS s1_u,
@@ -4100,8 +4100,8 @@ BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) A
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(CAST(or_0 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_1 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_2 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_3 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_4 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_5 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_6 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_7 AS BIT(64))) AS BIGINT) + 0 THEN CASE WHEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: DuplicateRatingError: a rater rated (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', metric=', COALESCE(metric, 'NULL'), ') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API')) THEN 1 END ELSE 0 END AS dup_u
@@ -4443,7 +4443,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
          BIT_OR(CASE WHEN c.block = 1 THEN c.bit ELSE 0 END) AS or_1,
          BIT_OR(CASE WHEN c.block = 2 THEN c.bit ELSE 0 END) AS or_2,
@@ -4461,7 +4461,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) AS or_3, BIT_OR(or_4) AS or_4, BIT_OR(or_5) AS or_5, BIT_OR(or_6) AS or_6, BIT_OR(or_7) AS or_7, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         SUM(n_uc * x) AS s1_u,
@@ -4472,8 +4472,8 @@ BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) A
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(CAST(or_0 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_1 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_2 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_3 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_4 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_5 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_6 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_7 AS BIT(64))) AS BIGINT) + 0 THEN CASE WHEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: DuplicateRatingError: a rater rated (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', metric=', COALESCE(metric, 'NULL'), ') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API')) THEN 1 END ELSE 0 END AS dup_u
@@ -4737,7 +4737,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
          BIT_OR(CASE WHEN c.block = 1 THEN c.bit ELSE 0 END) AS or_1,
          BIT_OR(CASE WHEN c.block = 2 THEN c.bit ELSE 0 END) AS or_2,
@@ -4755,7 +4755,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) AS or_3, BIT_OR(or_4) AS or_4, BIT_OR(or_5) AS or_5, BIT_OR(or_6) AS or_6, BIT_OR(or_7) AS or_7, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         SUM(n_uc * x) AS s1_u,
@@ -4766,8 +4766,8 @@ BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) A
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(CAST(or_0 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_1 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_2 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_3 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_4 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_5 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_6 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_7 AS BIT(64))) AS BIGINT) + 0 THEN CASE WHEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: DuplicateRatingError: a rater rated (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', metric=', COALESCE(metric, 'NULL'), ') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API')) THEN 1 END ELSE 0 END AS dup_u
@@ -5038,7 +5038,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
          BIT_OR(CASE WHEN c.block = 1 THEN c.bit ELSE 0 END) AS or_1,
          BIT_OR(CASE WHEN c.block = 2 THEN c.bit ELSE 0 END) AS or_2,
@@ -5056,7 +5056,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) AS or_3, BIT_OR(or_4) AS or_4, BIT_OR(or_5) AS or_5, BIT_OR(or_6) AS or_6, BIT_OR(or_7) AS or_7, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         SUM(n_uc * x) AS s1_u,
@@ -5067,8 +5067,8 @@ BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) A
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(CAST(or_0 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_1 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_2 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_3 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_4 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_5 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_6 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_7 AS BIT(64))) AS BIGINT) + 0 THEN CASE WHEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: DuplicateRatingError: a rater rated (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', metric=', COALESCE(metric, 'NULL'), ') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API')) THEN 1 END ELSE 0 END AS dup_u
@@ -5344,7 +5344,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
          BIT_OR(CASE WHEN c.block = 1 THEN c.bit ELSE 0 END) AS or_1,
          BIT_OR(CASE WHEN c.block = 2 THEN c.bit ELSE 0 END) AS or_2,
@@ -5362,7 +5362,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) AS or_3, BIT_OR(or_4) AS or_4, BIT_OR(or_5) AS or_5, BIT_OR(or_6) AS or_6, BIT_OR(or_7) AS or_7, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         SUM(n_uc * x) AS s1_u,
@@ -5373,8 +5373,8 @@ BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) A
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(CAST(or_0 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_1 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_2 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_3 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_4 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_5 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_6 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_7 AS BIT(64))) AS BIGINT) + 0 THEN CASE WHEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: DuplicateRatingError: a rater rated (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', metric=', COALESCE(metric, 'NULL'), ') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API')) THEN 1 END ELSE 0 END AS dup_u
@@ -5628,7 +5628,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
          BIT_OR(CASE WHEN c.block = 1 THEN c.bit ELSE 0 END) AS or_1,
          BIT_OR(CASE WHEN c.block = 2 THEN c.bit ELSE 0 END) AS or_2,
@@ -5646,7 +5646,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) AS or_3, BIT_OR(or_4) AS or_4, BIT_OR(or_5) AS or_5, BIT_OR(or_6) AS or_6, BIT_OR(or_7) AS or_7, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         SUM(n_uc * x) AS s1_u,
@@ -5657,8 +5657,8 @@ BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) A
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(CAST(or_0 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_1 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_2 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_3 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_4 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_5 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_6 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_7 AS BIT(64))) AS BIGINT) + 0 THEN CASE WHEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: DuplicateRatingError: a rater rated (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', metric=', COALESCE(metric, 'NULL'), ') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API')) THEN 1 END ELSE 0 END AS dup_u
@@ -5919,7 +5919,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
          BIT_OR(CASE WHEN c.block = 1 THEN c.bit ELSE 0 END) AS or_1,
          BIT_OR(CASE WHEN c.block = 2 THEN c.bit ELSE 0 END) AS or_2,
@@ -5937,7 +5937,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) AS or_3, BIT_OR(or_4) AS or_4, BIT_OR(or_5) AS or_5, BIT_OR(or_6) AS or_6, BIT_OR(or_7) AS or_7, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         SUM(n_uc * x) AS s1_u,
@@ -5948,8 +5948,8 @@ BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) A
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(CAST(or_0 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_1 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_2 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_3 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_4 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_5 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_6 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_7 AS BIT(64))) AS BIGINT) + 0 THEN CASE WHEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: DuplicateRatingError: a rater rated (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', metric=', COALESCE(metric, 'NULL'), ') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API')) THEN 1 END ELSE 0 END AS dup_u
@@ -6215,7 +6215,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
          BIT_OR(CASE WHEN c.block = 1 THEN c.bit ELSE 0 END) AS or_1,
          BIT_OR(CASE WHEN c.block = 2 THEN c.bit ELSE 0 END) AS or_2,
@@ -6233,7 +6233,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) AS or_3, BIT_OR(or_4) AS or_4, BIT_OR(or_5) AS or_5, BIT_OR(or_6) AS or_6, BIT_OR(or_7) AS or_7, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         SUM(n_uc * x) AS s1_u,
@@ -6244,8 +6244,8 @@ BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) A
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(CAST(or_0 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_1 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_2 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_3 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_4 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_5 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_6 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_7 AS BIT(64))) AS BIGINT) + 0 THEN CASE WHEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: DuplicateRatingError: a rater rated (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', metric=', COALESCE(metric, 'NULL'), ') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API')) THEN 1 END ELSE 0 END AS dup_u
@@ -6499,7 +6499,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
          BIT_OR(CASE WHEN c.block = 1 THEN c.bit ELSE 0 END) AS or_1,
          BIT_OR(CASE WHEN c.block = 2 THEN c.bit ELSE 0 END) AS or_2,
@@ -6517,7 +6517,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) AS or_3, BIT_OR(or_4) AS or_4, BIT_OR(or_5) AS or_5, BIT_OR(or_6) AS or_6, BIT_OR(or_7) AS or_7, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         SUM(n_uc * x) AS s1_u,
@@ -6528,8 +6528,8 @@ BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) A
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(CAST(or_0 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_1 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_2 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_3 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_4 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_5 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_6 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_7 AS BIT(64))) AS BIGINT) + 0 THEN CASE WHEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: DuplicateRatingError: a rater rated (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', metric=', COALESCE(metric, 'NULL'), ') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API')) THEN 1 END ELSE 0 END AS dup_u
@@ -6790,7 +6790,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
          BIT_OR(CASE WHEN c.block = 1 THEN c.bit ELSE 0 END) AS or_1,
          BIT_OR(CASE WHEN c.block = 2 THEN c.bit ELSE 0 END) AS or_2,
@@ -6808,7 +6808,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) AS or_3, BIT_OR(or_4) AS or_4, BIT_OR(or_5) AS or_5, BIT_OR(or_6) AS or_6, BIT_OR(or_7) AS or_7, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         SUM(n_uc * x) AS s1_u,
@@ -6819,8 +6819,8 @@ BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) A
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(CAST(or_0 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_1 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_2 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_3 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_4 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_5 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_6 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_7 AS BIT(64))) AS BIGINT) + 0 THEN CASE WHEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: DuplicateRatingError: a rater rated (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', metric=', COALESCE(metric, 'NULL'), ') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API')) THEN 1 END ELSE 0 END AS dup_u
@@ -7085,7 +7085,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
          BIT_OR(CASE WHEN c.block = 1 THEN c.bit ELSE 0 END) AS or_1,
          BIT_OR(CASE WHEN c.block = 2 THEN c.bit ELSE 0 END) AS or_2,
@@ -7103,7 +7103,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) AS or_3, BIT_OR(or_4) AS or_4, BIT_OR(or_5) AS or_5, BIT_OR(or_6) AS or_6, BIT_OR(or_7) AS or_7, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         SUM(n_uc * x) AS s1_u,
@@ -7114,8 +7114,8 @@ BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) A
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(CAST(or_0 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_1 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_2 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_3 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_4 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_5 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_6 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_7 AS BIT(64))) AS BIGINT) + 0 THEN CASE WHEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: DuplicateRatingError: a rater rated (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', metric=', COALESCE(metric, 'NULL'), ') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API')) THEN 1 END ELSE 0 END AS dup_u
@@ -7444,7 +7444,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
          BIT_OR(CASE WHEN c.block = 1 THEN c.bit ELSE 0 END) AS or_1,
          BIT_OR(CASE WHEN c.block = 2 THEN c.bit ELSE 0 END) AS or_2,
@@ -7462,7 +7462,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) AS or_3, BIT_OR(or_4) AS or_4, BIT_OR(or_5) AS or_5, BIT_OR(or_6) AS or_6, BIT_OR(or_7) AS or_7, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         SUM(n_uc * x) AS s1_u,
@@ -7473,8 +7473,8 @@ BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) A
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(CAST(or_0 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_1 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_2 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_3 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_4 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_5 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_6 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_7 AS BIT(64))) AS BIGINT) + 0 THEN CASE WHEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: DuplicateRatingError: a rater rated (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', metric=', COALESCE(metric, 'NULL'), ') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API')) THEN 1 END ELSE 0 END AS dup_u
@@ -7672,7 +7672,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
          BIT_OR(CASE WHEN c.block = 1 THEN c.bit ELSE 0 END) AS or_1,
          BIT_OR(CASE WHEN c.block = 2 THEN c.bit ELSE 0 END) AS or_2,
@@ -7690,7 +7690,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) AS or_3, BIT_OR(or_4) AS or_4, BIT_OR(or_5) AS or_5, BIT_OR(or_6) AS or_6, BIT_OR(or_7) AS or_7, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         SUM(n_uc * x) AS s1_u,
@@ -7701,8 +7701,8 @@ BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) A
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(CAST(or_0 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_1 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_2 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_3 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_4 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_5 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_6 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_7 AS BIT(64))) AS BIGINT) + 0 THEN CASE WHEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: DuplicateRatingError: a rater rated (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', metric=', COALESCE(metric, 'NULL'), ') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API')) THEN 1 END ELSE 0 END AS dup_u
@@ -7937,7 +7937,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
          BIT_OR(CASE WHEN c.block = 1 THEN c.bit ELSE 0 END) AS or_1,
          BIT_OR(CASE WHEN c.block = 2 THEN c.bit ELSE 0 END) AS or_2,
@@ -7955,7 +7955,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) AS or_3, BIT_OR(or_4) AS or_4, BIT_OR(or_5) AS or_5, BIT_OR(or_6) AS or_6, BIT_OR(or_7) AS or_7, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         SUM(n_uc * x) AS s1_u,
@@ -7966,8 +7966,8 @@ BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) A
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(CAST(or_0 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_1 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_2 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_3 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_4 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_5 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_6 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_7 AS BIT(64))) AS BIGINT) + 0 THEN CASE WHEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: DuplicateRatingError: a rater rated (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', metric=', COALESCE(metric, 'NULL'), ') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API')) THEN 1 END ELSE 0 END AS dup_u
@@ -8165,7 +8165,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
          BIT_OR(CASE WHEN c.block = 1 THEN c.bit ELSE 0 END) AS or_1,
          BIT_OR(CASE WHEN c.block = 2 THEN c.bit ELSE 0 END) AS or_2,
@@ -8183,7 +8183,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) AS or_3, BIT_OR(or_4) AS or_4, BIT_OR(or_5) AS or_5, BIT_OR(or_6) AS or_6, BIT_OR(or_7) AS or_7, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         SUM(n_uc * x) AS s1_u,
@@ -8194,8 +8194,8 @@ BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) A
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(CAST(or_0 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_1 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_2 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_3 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_4 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_5 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_6 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_7 AS BIT(64))) AS BIGINT) + 0 THEN CASE WHEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: DuplicateRatingError: a rater rated (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', metric=', COALESCE(metric, 'NULL'), ') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API')) THEN 1 END ELSE 0 END AS dup_u
@@ -8408,7 +8408,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
          BIT_OR(CASE WHEN c.block = 1 THEN c.bit ELSE 0 END) AS or_1,
          BIT_OR(CASE WHEN c.block = 2 THEN c.bit ELSE 0 END) AS or_2,
@@ -8426,7 +8426,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) AS or_3, BIT_OR(or_4) AS or_4, BIT_OR(or_5) AS or_5, BIT_OR(or_6) AS or_6, BIT_OR(or_7) AS or_7, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         SUM(n_uc * x) AS s1_u,
@@ -8437,8 +8437,8 @@ BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) A
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(CAST(or_0 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_1 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_2 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_3 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_4 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_5 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_6 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_7 AS BIT(64))) AS BIGINT) + 0 THEN CASE WHEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: DuplicateRatingError: a rater rated (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', metric=', COALESCE(metric, 'NULL'), ') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API')) THEN 1 END ELSE 0 END AS dup_u
@@ -8617,7 +8617,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
          BIT_OR(CASE WHEN c.block = 1 THEN c.bit ELSE 0 END) AS or_1,
          BIT_OR(CASE WHEN c.block = 2 THEN c.bit ELSE 0 END) AS or_2,
@@ -8635,7 +8635,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) AS or_3, BIT_OR(or_4) AS or_4, BIT_OR(or_5) AS or_5, BIT_OR(or_6) AS or_6, BIT_OR(or_7) AS or_7, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         SUM(n_uc * x) AS s1_u,
@@ -8646,8 +8646,8 @@ BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) A
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(CAST(or_0 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_1 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_2 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_3 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_4 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_5 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_6 AS BIT(64))) AS BIGINT) + CAST(BIT_COUNT(CAST(or_7 AS BIT(64))) AS BIGINT) + 0 THEN CASE WHEN {{ agreement_schema }}.agreement_error(CONCAT('agreement-sql: DuplicateRatingError: a rater rated (item=', COALESCE(CAST(item AS TEXT), 'NULL'), ', metric=', COALESCE(metric, 'NULL'), ') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API')) THEN 1 END ELSE 0 END AS dup_u

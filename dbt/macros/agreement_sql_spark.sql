@@ -122,7 +122,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
          BIT_OR(CASE WHEN c.block = 1 THEN c.bit ELSE 0 END) AS or_1,
          BIT_OR(CASE WHEN c.block = 2 THEN c.bit ELSE 0 END) AS or_2,
@@ -140,7 +140,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) AS or_3, BIT_OR(or_4) AS or_4, BIT_OR(or_5) AS or_5, BIT_OR(or_6) AS or_6, BIT_OR(or_7) AS or_7, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         SUM(n_uc * x) AS s1_u,
@@ -151,8 +151,8 @@ BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) A
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + CAST(BIT_COUNT(or_1) AS BIGINT) + CAST(BIT_COUNT(or_2) AS BIGINT) + CAST(BIT_COUNT(or_3) AS BIGINT) + CAST(BIT_COUNT(or_4) AS BIGINT) + CAST(BIT_COUNT(or_5) AS BIGINT) + CAST(BIT_COUNT(or_6) AS BIGINT) + CAST(BIT_COUNT(or_7) AS BIGINT) + 0 THEN CASE WHEN CAST(raise_error(CONCAT('agreement-sql: DuplicateRatingError: a rater rated (item=', COALESCE(CAST(item AS STRING), 'NULL'), ', metric=', COALESCE(metric, 'NULL'), ') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API')) AS BOOLEAN) THEN 1 END ELSE 0 END AS dup_u
@@ -492,7 +492,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
          BIT_OR(CASE WHEN c.block = 1 THEN c.bit ELSE 0 END) AS or_1,
          BIT_OR(CASE WHEN c.block = 2 THEN c.bit ELSE 0 END) AS or_2,
@@ -510,7 +510,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) AS or_3, BIT_OR(or_4) AS or_4, BIT_OR(or_5) AS or_5, BIT_OR(or_6) AS or_6, BIT_OR(or_7) AS or_7, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         SUM(n_uc * x) AS s1_u,
@@ -521,8 +521,8 @@ BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) A
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + CAST(BIT_COUNT(or_1) AS BIGINT) + CAST(BIT_COUNT(or_2) AS BIGINT) + CAST(BIT_COUNT(or_3) AS BIGINT) + CAST(BIT_COUNT(or_4) AS BIGINT) + CAST(BIT_COUNT(or_5) AS BIGINT) + CAST(BIT_COUNT(or_6) AS BIGINT) + CAST(BIT_COUNT(or_7) AS BIGINT) + 0 THEN CASE WHEN CAST(raise_error(CONCAT('agreement-sql: DuplicateRatingError: a rater rated (item=', COALESCE(CAST(item AS STRING), 'NULL'), ', metric=', COALESCE(metric, 'NULL'), ') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API')) AS BOOLEAN) THEN 1 END ELSE 0 END AS dup_u
@@ -862,7 +862,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
          BIT_OR(CASE WHEN c.block = 1 THEN c.bit ELSE 0 END) AS or_1,
          BIT_OR(CASE WHEN c.block = 2 THEN c.bit ELSE 0 END) AS or_2,
@@ -880,7 +880,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) AS or_3, BIT_OR(or_4) AS or_4, BIT_OR(or_5) AS or_5, BIT_OR(or_6) AS or_6, BIT_OR(or_7) AS or_7, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         SUM(n_uc * x) AS s1_u,
@@ -891,8 +891,8 @@ BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) A
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + CAST(BIT_COUNT(or_1) AS BIGINT) + CAST(BIT_COUNT(or_2) AS BIGINT) + CAST(BIT_COUNT(or_3) AS BIGINT) + CAST(BIT_COUNT(or_4) AS BIGINT) + CAST(BIT_COUNT(or_5) AS BIGINT) + CAST(BIT_COUNT(or_6) AS BIGINT) + CAST(BIT_COUNT(or_7) AS BIGINT) + 0 THEN CASE WHEN CAST(raise_error(CONCAT('agreement-sql: DuplicateRatingError: a rater rated (item=', COALESCE(CAST(item AS STRING), 'NULL'), ', metric=', COALESCE(metric, 'NULL'), ') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API')) AS BOOLEAN) THEN 1 END ELSE 0 END AS dup_u
@@ -1236,7 +1236,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
          BIT_OR(CASE WHEN c.block = 1 THEN c.bit ELSE 0 END) AS or_1,
          BIT_OR(CASE WHEN c.block = 2 THEN c.bit ELSE 0 END) AS or_2,
@@ -1254,7 +1254,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) AS or_3, BIT_OR(or_4) AS or_4, BIT_OR(or_5) AS or_5, BIT_OR(or_6) AS or_6, BIT_OR(or_7) AS or_7, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         SUM(n_uc * x) AS s1_u,
@@ -1265,8 +1265,8 @@ BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) A
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + CAST(BIT_COUNT(or_1) AS BIGINT) + CAST(BIT_COUNT(or_2) AS BIGINT) + CAST(BIT_COUNT(or_3) AS BIGINT) + CAST(BIT_COUNT(or_4) AS BIGINT) + CAST(BIT_COUNT(or_5) AS BIGINT) + CAST(BIT_COUNT(or_6) AS BIGINT) + CAST(BIT_COUNT(or_7) AS BIGINT) + 0 THEN CASE WHEN CAST(raise_error(CONCAT('agreement-sql: DuplicateRatingError: a rater rated (item=', COALESCE(CAST(item AS STRING), 'NULL'), ', metric=', COALESCE(metric, 'NULL'), ') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API')) AS BOOLEAN) THEN 1 END ELSE 0 END AS dup_u
@@ -1620,7 +1620,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
          BIT_OR(CASE WHEN c.block = 1 THEN c.bit ELSE 0 END) AS or_1,
          BIT_OR(CASE WHEN c.block = 2 THEN c.bit ELSE 0 END) AS or_2,
@@ -1638,7 +1638,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) AS or_3, BIT_OR(or_4) AS or_4, BIT_OR(or_5) AS or_5, BIT_OR(or_6) AS or_6, BIT_OR(or_7) AS or_7, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         SUM(n_uc * x) AS s1_u,
@@ -1649,8 +1649,8 @@ BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) A
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + CAST(BIT_COUNT(or_1) AS BIGINT) + CAST(BIT_COUNT(or_2) AS BIGINT) + CAST(BIT_COUNT(or_3) AS BIGINT) + CAST(BIT_COUNT(or_4) AS BIGINT) + CAST(BIT_COUNT(or_5) AS BIGINT) + CAST(BIT_COUNT(or_6) AS BIGINT) + CAST(BIT_COUNT(or_7) AS BIGINT) + 0 THEN CASE WHEN CAST(raise_error(CONCAT('agreement-sql: DuplicateRatingError: a rater rated (item=', COALESCE(CAST(item AS STRING), 'NULL'), ', metric=', COALESCE(metric, 'NULL'), ') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API')) AS BOOLEAN) THEN 1 END ELSE 0 END AS dup_u
@@ -2004,7 +2004,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
          BIT_OR(CASE WHEN c.block = 1 THEN c.bit ELSE 0 END) AS or_1,
          BIT_OR(CASE WHEN c.block = 2 THEN c.bit ELSE 0 END) AS or_2,
@@ -2022,7 +2022,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) AS or_3, BIT_OR(or_4) AS or_4, BIT_OR(or_5) AS or_5, BIT_OR(or_6) AS or_6, BIT_OR(or_7) AS or_7, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         SUM(n_uc * x) AS s1_u,
@@ -2033,8 +2033,8 @@ BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) A
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + CAST(BIT_COUNT(or_1) AS BIGINT) + CAST(BIT_COUNT(or_2) AS BIGINT) + CAST(BIT_COUNT(or_3) AS BIGINT) + CAST(BIT_COUNT(or_4) AS BIGINT) + CAST(BIT_COUNT(or_5) AS BIGINT) + CAST(BIT_COUNT(or_6) AS BIGINT) + CAST(BIT_COUNT(or_7) AS BIGINT) + 0 THEN CASE WHEN CAST(raise_error(CONCAT('agreement-sql: DuplicateRatingError: a rater rated (item=', COALESCE(CAST(item AS STRING), 'NULL'), ', metric=', COALESCE(metric, 'NULL'), ') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API')) AS BOOLEAN) THEN 1 END ELSE 0 END AS dup_u
@@ -2392,7 +2392,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
          BIT_OR(CASE WHEN c.block = 1 THEN c.bit ELSE 0 END) AS or_1,
          BIT_OR(CASE WHEN c.block = 2 THEN c.bit ELSE 0 END) AS or_2,
@@ -2410,7 +2410,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) AS or_3, BIT_OR(or_4) AS or_4, BIT_OR(or_5) AS or_5, BIT_OR(or_6) AS or_6, BIT_OR(or_7) AS or_7, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         SUM(n_uc * x) AS s1_u,
@@ -2421,8 +2421,8 @@ BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) A
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + CAST(BIT_COUNT(or_1) AS BIGINT) + CAST(BIT_COUNT(or_2) AS BIGINT) + CAST(BIT_COUNT(or_3) AS BIGINT) + CAST(BIT_COUNT(or_4) AS BIGINT) + CAST(BIT_COUNT(or_5) AS BIGINT) + CAST(BIT_COUNT(or_6) AS BIGINT) + CAST(BIT_COUNT(or_7) AS BIGINT) + 0 THEN CASE WHEN CAST(raise_error(CONCAT('agreement-sql: DuplicateRatingError: a rater rated (item=', COALESCE(CAST(item AS STRING), 'NULL'), ', metric=', COALESCE(metric, 'NULL'), ') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API')) AS BOOLEAN) THEN 1 END ELSE 0 END AS dup_u
@@ -2700,7 +2700,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
          BIT_OR(CASE WHEN c.block = 1 THEN c.bit ELSE 0 END) AS or_1,
          BIT_OR(CASE WHEN c.block = 2 THEN c.bit ELSE 0 END) AS or_2,
@@ -2718,7 +2718,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) AS or_3, BIT_OR(or_4) AS or_4, BIT_OR(or_5) AS or_5, BIT_OR(or_6) AS or_6, BIT_OR(or_7) AS or_7, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         SUM(n_uc * x) AS s1_u,
@@ -2729,8 +2729,8 @@ BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) A
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + CAST(BIT_COUNT(or_1) AS BIGINT) + CAST(BIT_COUNT(or_2) AS BIGINT) + CAST(BIT_COUNT(or_3) AS BIGINT) + CAST(BIT_COUNT(or_4) AS BIGINT) + CAST(BIT_COUNT(or_5) AS BIGINT) + CAST(BIT_COUNT(or_6) AS BIGINT) + CAST(BIT_COUNT(or_7) AS BIGINT) + 0 THEN CASE WHEN CAST(raise_error(CONCAT('agreement-sql: DuplicateRatingError: a rater rated (item=', COALESCE(CAST(item AS STRING), 'NULL'), ', metric=', COALESCE(metric, 'NULL'), ') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API')) AS BOOLEAN) THEN 1 END ELSE 0 END AS dup_u
@@ -3015,7 +3015,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
          BIT_OR(CASE WHEN c.block = 1 THEN c.bit ELSE 0 END) AS or_1,
          BIT_OR(CASE WHEN c.block = 2 THEN c.bit ELSE 0 END) AS or_2,
@@ -3033,7 +3033,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) AS or_3, BIT_OR(or_4) AS or_4, BIT_OR(or_5) AS or_5, BIT_OR(or_6) AS or_6, BIT_OR(or_7) AS or_7, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         SUM(n_uc * x) AS s1_u,
@@ -3044,8 +3044,8 @@ BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) A
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + CAST(BIT_COUNT(or_1) AS BIGINT) + CAST(BIT_COUNT(or_2) AS BIGINT) + CAST(BIT_COUNT(or_3) AS BIGINT) + CAST(BIT_COUNT(or_4) AS BIGINT) + CAST(BIT_COUNT(or_5) AS BIGINT) + CAST(BIT_COUNT(or_6) AS BIGINT) + CAST(BIT_COUNT(or_7) AS BIGINT) + 0 THEN CASE WHEN CAST(raise_error(CONCAT('agreement-sql: DuplicateRatingError: a rater rated (item=', COALESCE(CAST(item AS STRING), 'NULL'), ', metric=', COALESCE(metric, 'NULL'), ') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API')) AS BOOLEAN) THEN 1 END ELSE 0 END AS dup_u
@@ -3334,7 +3334,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
          BIT_OR(CASE WHEN c.block = 1 THEN c.bit ELSE 0 END) AS or_1,
          BIT_OR(CASE WHEN c.block = 2 THEN c.bit ELSE 0 END) AS or_2,
@@ -3352,7 +3352,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) AS or_3, BIT_OR(or_4) AS or_4, BIT_OR(or_5) AS or_5, BIT_OR(or_6) AS or_6, BIT_OR(or_7) AS or_7, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         SUM(n_uc * x) AS s1_u,
@@ -3363,8 +3363,8 @@ BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) A
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + CAST(BIT_COUNT(or_1) AS BIGINT) + CAST(BIT_COUNT(or_2) AS BIGINT) + CAST(BIT_COUNT(or_3) AS BIGINT) + CAST(BIT_COUNT(or_4) AS BIGINT) + CAST(BIT_COUNT(or_5) AS BIGINT) + CAST(BIT_COUNT(or_6) AS BIGINT) + CAST(BIT_COUNT(or_7) AS BIGINT) + 0 THEN CASE WHEN CAST(raise_error(CONCAT('agreement-sql: DuplicateRatingError: a rater rated (item=', COALESCE(CAST(item AS STRING), 'NULL'), ', metric=', COALESCE(metric, 'NULL'), ') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API')) AS BOOLEAN) THEN 1 END ELSE 0 END AS dup_u
@@ -3694,7 +3694,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
          BIT_OR(CASE WHEN c.block = 1 THEN c.bit ELSE 0 END) AS or_1,
          BIT_OR(CASE WHEN c.block = 2 THEN c.bit ELSE 0 END) AS or_2,
@@ -3712,7 +3712,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) AS or_3, BIT_OR(or_4) AS or_4, BIT_OR(or_5) AS or_5, BIT_OR(or_6) AS or_6, BIT_OR(or_7) AS or_7, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         SUM(n_uc * x) AS s1_u,
@@ -3723,8 +3723,8 @@ BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) A
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + CAST(BIT_COUNT(or_1) AS BIGINT) + CAST(BIT_COUNT(or_2) AS BIGINT) + CAST(BIT_COUNT(or_3) AS BIGINT) + CAST(BIT_COUNT(or_4) AS BIGINT) + CAST(BIT_COUNT(or_5) AS BIGINT) + CAST(BIT_COUNT(or_6) AS BIGINT) + CAST(BIT_COUNT(or_7) AS BIGINT) + 0 THEN CASE WHEN CAST(raise_error(CONCAT('agreement-sql: DuplicateRatingError: a rater rated (item=', COALESCE(CAST(item AS STRING), 'NULL'), ', metric=', COALESCE(metric, 'NULL'), ') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API')) AS BOOLEAN) THEN 1 END ELSE 0 END AS dup_u
@@ -4061,7 +4061,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
          BIT_OR(CASE WHEN c.block = 1 THEN c.bit ELSE 0 END) AS or_1,
          BIT_OR(CASE WHEN c.block = 2 THEN c.bit ELSE 0 END) AS or_2,
@@ -4079,7 +4079,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) AS or_3, BIT_OR(or_4) AS or_4, BIT_OR(or_5) AS or_5, BIT_OR(or_6) AS or_6, BIT_OR(or_7) AS or_7, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         SUM(n_uc * x) AS s1_u,
@@ -4090,8 +4090,8 @@ BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) A
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + CAST(BIT_COUNT(or_1) AS BIGINT) + CAST(BIT_COUNT(or_2) AS BIGINT) + CAST(BIT_COUNT(or_3) AS BIGINT) + CAST(BIT_COUNT(or_4) AS BIGINT) + CAST(BIT_COUNT(or_5) AS BIGINT) + CAST(BIT_COUNT(or_6) AS BIGINT) + CAST(BIT_COUNT(or_7) AS BIGINT) + 0 THEN CASE WHEN CAST(raise_error(CONCAT('agreement-sql: DuplicateRatingError: a rater rated (item=', COALESCE(CAST(item AS STRING), 'NULL'), ', metric=', COALESCE(metric, 'NULL'), ') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API')) AS BOOLEAN) THEN 1 END ELSE 0 END AS dup_u
@@ -4432,7 +4432,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
          BIT_OR(CASE WHEN c.block = 1 THEN c.bit ELSE 0 END) AS or_1,
          BIT_OR(CASE WHEN c.block = 2 THEN c.bit ELSE 0 END) AS or_2,
@@ -4450,7 +4450,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) AS or_3, BIT_OR(or_4) AS or_4, BIT_OR(or_5) AS or_5, BIT_OR(or_6) AS or_6, BIT_OR(or_7) AS or_7, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         SUM(n_uc * x) AS s1_u,
@@ -4461,8 +4461,8 @@ BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) A
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + CAST(BIT_COUNT(or_1) AS BIGINT) + CAST(BIT_COUNT(or_2) AS BIGINT) + CAST(BIT_COUNT(or_3) AS BIGINT) + CAST(BIT_COUNT(or_4) AS BIGINT) + CAST(BIT_COUNT(or_5) AS BIGINT) + CAST(BIT_COUNT(or_6) AS BIGINT) + CAST(BIT_COUNT(or_7) AS BIGINT) + 0 THEN CASE WHEN CAST(raise_error(CONCAT('agreement-sql: DuplicateRatingError: a rater rated (item=', COALESCE(CAST(item AS STRING), 'NULL'), ', metric=', COALESCE(metric, 'NULL'), ') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API')) AS BOOLEAN) THEN 1 END ELSE 0 END AS dup_u
@@ -4726,7 +4726,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
          BIT_OR(CASE WHEN c.block = 1 THEN c.bit ELSE 0 END) AS or_1,
          BIT_OR(CASE WHEN c.block = 2 THEN c.bit ELSE 0 END) AS or_2,
@@ -4744,7 +4744,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) AS or_3, BIT_OR(or_4) AS or_4, BIT_OR(or_5) AS or_5, BIT_OR(or_6) AS or_6, BIT_OR(or_7) AS or_7, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         SUM(n_uc * x) AS s1_u,
@@ -4755,8 +4755,8 @@ BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) A
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + CAST(BIT_COUNT(or_1) AS BIGINT) + CAST(BIT_COUNT(or_2) AS BIGINT) + CAST(BIT_COUNT(or_3) AS BIGINT) + CAST(BIT_COUNT(or_4) AS BIGINT) + CAST(BIT_COUNT(or_5) AS BIGINT) + CAST(BIT_COUNT(or_6) AS BIGINT) + CAST(BIT_COUNT(or_7) AS BIGINT) + 0 THEN CASE WHEN CAST(raise_error(CONCAT('agreement-sql: DuplicateRatingError: a rater rated (item=', COALESCE(CAST(item AS STRING), 'NULL'), ', metric=', COALESCE(metric, 'NULL'), ') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API')) AS BOOLEAN) THEN 1 END ELSE 0 END AS dup_u
@@ -5027,7 +5027,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
          BIT_OR(CASE WHEN c.block = 1 THEN c.bit ELSE 0 END) AS or_1,
          BIT_OR(CASE WHEN c.block = 2 THEN c.bit ELSE 0 END) AS or_2,
@@ -5045,7 +5045,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) AS or_3, BIT_OR(or_4) AS or_4, BIT_OR(or_5) AS or_5, BIT_OR(or_6) AS or_6, BIT_OR(or_7) AS or_7, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         SUM(n_uc * x) AS s1_u,
@@ -5056,8 +5056,8 @@ BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) A
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + CAST(BIT_COUNT(or_1) AS BIGINT) + CAST(BIT_COUNT(or_2) AS BIGINT) + CAST(BIT_COUNT(or_3) AS BIGINT) + CAST(BIT_COUNT(or_4) AS BIGINT) + CAST(BIT_COUNT(or_5) AS BIGINT) + CAST(BIT_COUNT(or_6) AS BIGINT) + CAST(BIT_COUNT(or_7) AS BIGINT) + 0 THEN CASE WHEN CAST(raise_error(CONCAT('agreement-sql: DuplicateRatingError: a rater rated (item=', COALESCE(CAST(item AS STRING), 'NULL'), ', metric=', COALESCE(metric, 'NULL'), ') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API')) AS BOOLEAN) THEN 1 END ELSE 0 END AS dup_u
@@ -5332,7 +5332,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
          BIT_OR(CASE WHEN c.block = 1 THEN c.bit ELSE 0 END) AS or_1,
          BIT_OR(CASE WHEN c.block = 2 THEN c.bit ELSE 0 END) AS or_2,
@@ -5350,7 +5350,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) AS or_3, BIT_OR(or_4) AS or_4, BIT_OR(or_5) AS or_5, BIT_OR(or_6) AS or_6, BIT_OR(or_7) AS or_7, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         SUM(n_uc * x) AS s1_u,
@@ -5361,8 +5361,8 @@ BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) A
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + CAST(BIT_COUNT(or_1) AS BIGINT) + CAST(BIT_COUNT(or_2) AS BIGINT) + CAST(BIT_COUNT(or_3) AS BIGINT) + CAST(BIT_COUNT(or_4) AS BIGINT) + CAST(BIT_COUNT(or_5) AS BIGINT) + CAST(BIT_COUNT(or_6) AS BIGINT) + CAST(BIT_COUNT(or_7) AS BIGINT) + 0 THEN CASE WHEN CAST(raise_error(CONCAT('agreement-sql: DuplicateRatingError: a rater rated (item=', COALESCE(CAST(item AS STRING), 'NULL'), ', metric=', COALESCE(metric, 'NULL'), ') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API')) AS BOOLEAN) THEN 1 END ELSE 0 END AS dup_u
@@ -5616,7 +5616,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
          BIT_OR(CASE WHEN c.block = 1 THEN c.bit ELSE 0 END) AS or_1,
          BIT_OR(CASE WHEN c.block = 2 THEN c.bit ELSE 0 END) AS or_2,
@@ -5634,7 +5634,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) AS or_3, BIT_OR(or_4) AS or_4, BIT_OR(or_5) AS or_5, BIT_OR(or_6) AS or_6, BIT_OR(or_7) AS or_7, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         SUM(n_uc * x) AS s1_u,
@@ -5645,8 +5645,8 @@ BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) A
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + CAST(BIT_COUNT(or_1) AS BIGINT) + CAST(BIT_COUNT(or_2) AS BIGINT) + CAST(BIT_COUNT(or_3) AS BIGINT) + CAST(BIT_COUNT(or_4) AS BIGINT) + CAST(BIT_COUNT(or_5) AS BIGINT) + CAST(BIT_COUNT(or_6) AS BIGINT) + CAST(BIT_COUNT(or_7) AS BIGINT) + 0 THEN CASE WHEN CAST(raise_error(CONCAT('agreement-sql: DuplicateRatingError: a rater rated (item=', COALESCE(CAST(item AS STRING), 'NULL'), ', metric=', COALESCE(metric, 'NULL'), ') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API')) AS BOOLEAN) THEN 1 END ELSE 0 END AS dup_u
@@ -5907,7 +5907,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
          BIT_OR(CASE WHEN c.block = 1 THEN c.bit ELSE 0 END) AS or_1,
          BIT_OR(CASE WHEN c.block = 2 THEN c.bit ELSE 0 END) AS or_2,
@@ -5925,7 +5925,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) AS or_3, BIT_OR(or_4) AS or_4, BIT_OR(or_5) AS or_5, BIT_OR(or_6) AS or_6, BIT_OR(or_7) AS or_7, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         SUM(n_uc * x) AS s1_u,
@@ -5936,8 +5936,8 @@ BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) A
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + CAST(BIT_COUNT(or_1) AS BIGINT) + CAST(BIT_COUNT(or_2) AS BIGINT) + CAST(BIT_COUNT(or_3) AS BIGINT) + CAST(BIT_COUNT(or_4) AS BIGINT) + CAST(BIT_COUNT(or_5) AS BIGINT) + CAST(BIT_COUNT(or_6) AS BIGINT) + CAST(BIT_COUNT(or_7) AS BIGINT) + 0 THEN CASE WHEN CAST(raise_error(CONCAT('agreement-sql: DuplicateRatingError: a rater rated (item=', COALESCE(CAST(item AS STRING), 'NULL'), ', metric=', COALESCE(metric, 'NULL'), ') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API')) AS BOOLEAN) THEN 1 END ELSE 0 END AS dup_u
@@ -6202,7 +6202,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
          BIT_OR(CASE WHEN c.block = 1 THEN c.bit ELSE 0 END) AS or_1,
          BIT_OR(CASE WHEN c.block = 2 THEN c.bit ELSE 0 END) AS or_2,
@@ -6220,7 +6220,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) AS or_3, BIT_OR(or_4) AS or_4, BIT_OR(or_5) AS or_5, BIT_OR(or_6) AS or_6, BIT_OR(or_7) AS or_7, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         SUM(n_uc * x) AS s1_u,
@@ -6231,8 +6231,8 @@ BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) A
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + CAST(BIT_COUNT(or_1) AS BIGINT) + CAST(BIT_COUNT(or_2) AS BIGINT) + CAST(BIT_COUNT(or_3) AS BIGINT) + CAST(BIT_COUNT(or_4) AS BIGINT) + CAST(BIT_COUNT(or_5) AS BIGINT) + CAST(BIT_COUNT(or_6) AS BIGINT) + CAST(BIT_COUNT(or_7) AS BIGINT) + 0 THEN CASE WHEN CAST(raise_error(CONCAT('agreement-sql: DuplicateRatingError: a rater rated (item=', COALESCE(CAST(item AS STRING), 'NULL'), ', metric=', COALESCE(metric, 'NULL'), ') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API')) AS BOOLEAN) THEN 1 END ELSE 0 END AS dup_u
@@ -6486,7 +6486,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
          BIT_OR(CASE WHEN c.block = 1 THEN c.bit ELSE 0 END) AS or_1,
          BIT_OR(CASE WHEN c.block = 2 THEN c.bit ELSE 0 END) AS or_2,
@@ -6504,7 +6504,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) AS or_3, BIT_OR(or_4) AS or_4, BIT_OR(or_5) AS or_5, BIT_OR(or_6) AS or_6, BIT_OR(or_7) AS or_7, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         SUM(n_uc * x) AS s1_u,
@@ -6515,8 +6515,8 @@ BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) A
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + CAST(BIT_COUNT(or_1) AS BIGINT) + CAST(BIT_COUNT(or_2) AS BIGINT) + CAST(BIT_COUNT(or_3) AS BIGINT) + CAST(BIT_COUNT(or_4) AS BIGINT) + CAST(BIT_COUNT(or_5) AS BIGINT) + CAST(BIT_COUNT(or_6) AS BIGINT) + CAST(BIT_COUNT(or_7) AS BIGINT) + 0 THEN CASE WHEN CAST(raise_error(CONCAT('agreement-sql: DuplicateRatingError: a rater rated (item=', COALESCE(CAST(item AS STRING), 'NULL'), ', metric=', COALESCE(metric, 'NULL'), ') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API')) AS BOOLEAN) THEN 1 END ELSE 0 END AS dup_u
@@ -6777,7 +6777,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
          BIT_OR(CASE WHEN c.block = 1 THEN c.bit ELSE 0 END) AS or_1,
          BIT_OR(CASE WHEN c.block = 2 THEN c.bit ELSE 0 END) AS or_2,
@@ -6795,7 +6795,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) AS or_3, BIT_OR(or_4) AS or_4, BIT_OR(or_5) AS or_5, BIT_OR(or_6) AS or_6, BIT_OR(or_7) AS or_7, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         SUM(n_uc * x) AS s1_u,
@@ -6806,8 +6806,8 @@ BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) A
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + CAST(BIT_COUNT(or_1) AS BIGINT) + CAST(BIT_COUNT(or_2) AS BIGINT) + CAST(BIT_COUNT(or_3) AS BIGINT) + CAST(BIT_COUNT(or_4) AS BIGINT) + CAST(BIT_COUNT(or_5) AS BIGINT) + CAST(BIT_COUNT(or_6) AS BIGINT) + CAST(BIT_COUNT(or_7) AS BIGINT) + 0 THEN CASE WHEN CAST(raise_error(CONCAT('agreement-sql: DuplicateRatingError: a rater rated (item=', COALESCE(CAST(item AS STRING), 'NULL'), ', metric=', COALESCE(metric, 'NULL'), ') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API')) AS BOOLEAN) THEN 1 END ELSE 0 END AS dup_u
@@ -7071,7 +7071,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
          BIT_OR(CASE WHEN c.block = 1 THEN c.bit ELSE 0 END) AS or_1,
          BIT_OR(CASE WHEN c.block = 2 THEN c.bit ELSE 0 END) AS or_2,
@@ -7089,7 +7089,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) AS or_3, BIT_OR(or_4) AS or_4, BIT_OR(or_5) AS or_5, BIT_OR(or_6) AS or_6, BIT_OR(or_7) AS or_7, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         SUM(n_uc * x) AS s1_u,
@@ -7100,8 +7100,8 @@ BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) A
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + CAST(BIT_COUNT(or_1) AS BIGINT) + CAST(BIT_COUNT(or_2) AS BIGINT) + CAST(BIT_COUNT(or_3) AS BIGINT) + CAST(BIT_COUNT(or_4) AS BIGINT) + CAST(BIT_COUNT(or_5) AS BIGINT) + CAST(BIT_COUNT(or_6) AS BIGINT) + CAST(BIT_COUNT(or_7) AS BIGINT) + 0 THEN CASE WHEN CAST(raise_error(CONCAT('agreement-sql: DuplicateRatingError: a rater rated (item=', COALESCE(CAST(item AS STRING), 'NULL'), ', metric=', COALESCE(metric, 'NULL'), ') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API')) AS BOOLEAN) THEN 1 END ELSE 0 END AS dup_u
@@ -7429,7 +7429,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
          BIT_OR(CASE WHEN c.block = 1 THEN c.bit ELSE 0 END) AS or_1,
          BIT_OR(CASE WHEN c.block = 2 THEN c.bit ELSE 0 END) AS or_2,
@@ -7447,7 +7447,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) AS or_3, BIT_OR(or_4) AS or_4, BIT_OR(or_5) AS or_5, BIT_OR(or_6) AS or_6, BIT_OR(or_7) AS or_7, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         SUM(n_uc * x) AS s1_u,
@@ -7458,8 +7458,8 @@ BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) A
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + CAST(BIT_COUNT(or_1) AS BIGINT) + CAST(BIT_COUNT(or_2) AS BIGINT) + CAST(BIT_COUNT(or_3) AS BIGINT) + CAST(BIT_COUNT(or_4) AS BIGINT) + CAST(BIT_COUNT(or_5) AS BIGINT) + CAST(BIT_COUNT(or_6) AS BIGINT) + CAST(BIT_COUNT(or_7) AS BIGINT) + 0 THEN CASE WHEN CAST(raise_error(CONCAT('agreement-sql: DuplicateRatingError: a rater rated (item=', COALESCE(CAST(item AS STRING), 'NULL'), ', metric=', COALESCE(metric, 'NULL'), ') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API')) AS BOOLEAN) THEN 1 END ELSE 0 END AS dup_u
@@ -7657,7 +7657,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
          BIT_OR(CASE WHEN c.block = 1 THEN c.bit ELSE 0 END) AS or_1,
          BIT_OR(CASE WHEN c.block = 2 THEN c.bit ELSE 0 END) AS or_2,
@@ -7675,7 +7675,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) AS or_3, BIT_OR(or_4) AS or_4, BIT_OR(or_5) AS or_5, BIT_OR(or_6) AS or_6, BIT_OR(or_7) AS or_7, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         SUM(n_uc * x) AS s1_u,
@@ -7686,8 +7686,8 @@ BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) A
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + CAST(BIT_COUNT(or_1) AS BIGINT) + CAST(BIT_COUNT(or_2) AS BIGINT) + CAST(BIT_COUNT(or_3) AS BIGINT) + CAST(BIT_COUNT(or_4) AS BIGINT) + CAST(BIT_COUNT(or_5) AS BIGINT) + CAST(BIT_COUNT(or_6) AS BIGINT) + CAST(BIT_COUNT(or_7) AS BIGINT) + 0 THEN CASE WHEN CAST(raise_error(CONCAT('agreement-sql: DuplicateRatingError: a rater rated (item=', COALESCE(CAST(item AS STRING), 'NULL'), ', metric=', COALESCE(metric, 'NULL'), ') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API')) AS BOOLEAN) THEN 1 END ELSE 0 END AS dup_u
@@ -7922,7 +7922,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
          BIT_OR(CASE WHEN c.block = 1 THEN c.bit ELSE 0 END) AS or_1,
          BIT_OR(CASE WHEN c.block = 2 THEN c.bit ELSE 0 END) AS or_2,
@@ -7940,7 +7940,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) AS or_3, BIT_OR(or_4) AS or_4, BIT_OR(or_5) AS or_5, BIT_OR(or_6) AS or_6, BIT_OR(or_7) AS or_7, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         SUM(n_uc * x) AS s1_u,
@@ -7951,8 +7951,8 @@ BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) A
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + CAST(BIT_COUNT(or_1) AS BIGINT) + CAST(BIT_COUNT(or_2) AS BIGINT) + CAST(BIT_COUNT(or_3) AS BIGINT) + CAST(BIT_COUNT(or_4) AS BIGINT) + CAST(BIT_COUNT(or_5) AS BIGINT) + CAST(BIT_COUNT(or_6) AS BIGINT) + CAST(BIT_COUNT(or_7) AS BIGINT) + 0 THEN CASE WHEN CAST(raise_error(CONCAT('agreement-sql: DuplicateRatingError: a rater rated (item=', COALESCE(CAST(item AS STRING), 'NULL'), ', metric=', COALESCE(metric, 'NULL'), ') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API')) AS BOOLEAN) THEN 1 END ELSE 0 END AS dup_u
@@ -8150,7 +8150,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
          BIT_OR(CASE WHEN c.block = 1 THEN c.bit ELSE 0 END) AS or_1,
          BIT_OR(CASE WHEN c.block = 2 THEN c.bit ELSE 0 END) AS or_2,
@@ -8168,7 +8168,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) AS or_3, BIT_OR(or_4) AS or_4, BIT_OR(or_5) AS or_5, BIT_OR(or_6) AS or_6, BIT_OR(or_7) AS or_7, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         SUM(n_uc * x) AS s1_u,
@@ -8179,8 +8179,8 @@ BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) A
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + CAST(BIT_COUNT(or_1) AS BIGINT) + CAST(BIT_COUNT(or_2) AS BIGINT) + CAST(BIT_COUNT(or_3) AS BIGINT) + CAST(BIT_COUNT(or_4) AS BIGINT) + CAST(BIT_COUNT(or_5) AS BIGINT) + CAST(BIT_COUNT(or_6) AS BIGINT) + CAST(BIT_COUNT(or_7) AS BIGINT) + 0 THEN CASE WHEN CAST(raise_error(CONCAT('agreement-sql: DuplicateRatingError: a rater rated (item=', COALESCE(CAST(item AS STRING), 'NULL'), ', metric=', COALESCE(metric, 'NULL'), ') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API')) AS BOOLEAN) THEN 1 END ELSE 0 END AS dup_u
@@ -8392,7 +8392,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
          BIT_OR(CASE WHEN c.block = 1 THEN c.bit ELSE 0 END) AS or_1,
          BIT_OR(CASE WHEN c.block = 2 THEN c.bit ELSE 0 END) AS or_2,
@@ -8410,7 +8410,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) AS or_3, BIT_OR(or_4) AS or_4, BIT_OR(or_5) AS or_5, BIT_OR(or_6) AS or_6, BIT_OR(or_7) AS or_7, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         SUM(n_uc * x) AS s1_u,
@@ -8421,8 +8421,8 @@ BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) A
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + CAST(BIT_COUNT(or_1) AS BIGINT) + CAST(BIT_COUNT(or_2) AS BIGINT) + CAST(BIT_COUNT(or_3) AS BIGINT) + CAST(BIT_COUNT(or_4) AS BIGINT) + CAST(BIT_COUNT(or_5) AS BIGINT) + CAST(BIT_COUNT(or_6) AS BIGINT) + CAST(BIT_COUNT(or_7) AS BIGINT) + 0 THEN CASE WHEN CAST(raise_error(CONCAT('agreement-sql: DuplicateRatingError: a rater rated (item=', COALESCE(CAST(item AS STRING), 'NULL'), ', metric=', COALESCE(metric, 'NULL'), ') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API')) AS BOOLEAN) THEN 1 END ELSE 0 END AS dup_u
@@ -8600,7 +8600,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
          BIT_OR(CASE WHEN c.block = 1 THEN c.bit ELSE 0 END) AS or_1,
          BIT_OR(CASE WHEN c.block = 2 THEN c.bit ELSE 0 END) AS or_2,
@@ -8618,7 +8618,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) AS or_3, BIT_OR(or_4) AS or_4, BIT_OR(or_5) AS or_5, BIT_OR(or_6) AS or_6, BIT_OR(or_7) AS or_7, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         SUM(n_uc * x) AS s1_u,
@@ -8629,8 +8629,8 @@ BIT_OR(or_0) AS or_0, BIT_OR(or_1) AS or_1, BIT_OR(or_2) AS or_2, BIT_OR(or_3) A
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + CAST(BIT_COUNT(or_1) AS BIGINT) + CAST(BIT_COUNT(or_2) AS BIGINT) + CAST(BIT_COUNT(or_3) AS BIGINT) + CAST(BIT_COUNT(or_4) AS BIGINT) + CAST(BIT_COUNT(or_5) AS BIGINT) + CAST(BIT_COUNT(or_6) AS BIGINT) + CAST(BIT_COUNT(or_7) AS BIGINT) + 0 THEN CASE WHEN CAST(raise_error(CONCAT('agreement-sql: DuplicateRatingError: a rater rated (item=', COALESCE(CAST(item AS STRING), 'NULL'), ', metric=', COALESCE(metric, 'NULL'), ') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API')) AS BOOLEAN) THEN 1 END ELSE 0 END AS dup_u

@@ -102,7 +102,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.item, r.x, r.label,
+  SELECT r.metric, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
 
 COUNT(*) AS n_rows_uc,
@@ -113,7 +113,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, item,
+  SELECT c.metric, c.item AS item,
 BIT_OR(or_0) AS or_0, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         agreement_fsum(n_uc * x) AS s1_u,
@@ -124,8 +124,8 @@ BIT_OR(or_0) AS or_0,
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, item
+  FROM counts AS c
+  GROUP BY c.metric, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + 0 THEN CASE WHEN error(CONCAT('agreement-sql: DuplicateRatingError: a rater rated (item=', COALESCE(CAST(item AS VARCHAR), 'NULL'), ', metric=', COALESCE(metric, 'NULL'), ') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API')) THEN 1 END ELSE 0 END AS dup_u

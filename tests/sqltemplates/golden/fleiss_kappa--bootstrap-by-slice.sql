@@ -251,12 +251,10 @@ ratings_observed AS (
 ),
 ratings AS (
   -- replicate 0: the observed ratings; replicate b: each draw's ratings under the draw's number
-  SELECT metric, slice_0, 0 AS replicate, CAST(item AS VARCHAR) AS item, rater, x,
-         label, n_rows
+  SELECT metric, slice_0, 0 AS replicate, CAST(item AS VARCHAR) AS item, rater, x, label, n_rows
   FROM ratings_base
   UNION ALL
-  SELECT d.metric, d.slice_0, d.replicate, CAST(d.draw_no AS VARCHAR) AS item,
-         r.rater, r.x, r.label, r.n_rows
+  SELECT d.metric, d.slice_0, d.replicate, CAST(d.draw_no AS VARCHAR) AS item,         r.rater, r.x, r.label, r.n_rows
   FROM boot_draws AS d
   JOIN boot_units AS u ON d.metric = u.metric AND d.slice_0 = u.slice_0 AND u.unit_no = d.unit_no
   JOIN ratings_base AS r ON u.metric = r.metric AND u.slice_0 = r.slice_0 AND r.item = u.item
@@ -279,7 +277,7 @@ rater_codes AS (
 ,
 counts AS (
   -- n_uc: how many raters gave category c (x or label) to unit u
-  SELECT r.metric, r.slice_0, r.replicate, r.item, r.x, r.label,
+  SELECT r.metric, r.slice_0, r.replicate, r.item AS item, r.x, r.label,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
 
 COUNT(*) AS n_rows_uc,
@@ -290,7 +288,7 @@ COUNT(*) AS n_rows_uc,
   GROUP BY r.metric, r.slice_0, r.replicate, r.item, r.x, r.label
 ),
 unit_sums AS (
-  SELECT metric, slice_0, replicate, item,
+  SELECT c.metric, c.slice_0, c.replicate, c.item AS item,
 BIT_OR(or_0) AS or_0, 
          SUM(n_uc) AS m_u,
          SUM(n_rows_uc) AS n_rows_u,         agreement_fsum(n_uc * x) AS s1_u,
@@ -301,8 +299,8 @@ BIT_OR(or_0) AS or_0,
          MIN(x) AS lone_x,
          MIN(label) AS lone_label,
          COUNT(*) AS n_values_u
-  FROM counts
-  GROUP BY metric, slice_0, replicate, item
+  FROM counts AS c
+  GROUP BY c.metric, c.slice_0, c.replicate, c.item
 ),
 units AS (
   SELECT u.*, CASE WHEN m_u > CAST(BIT_COUNT(or_0) AS BIGINT) + 0 THEN CASE WHEN error(CONCAT('agreement-sql: DuplicateRatingError: a rater rated (item=', COALESCE(CAST(item AS VARCHAR), 'NULL'), ', metric=', COALESCE(metric, 'NULL'), ') more than once; keep one rating per (item, rater) or pass on_duplicate= to the Python API')) THEN 1 END ELSE 0 END AS dup_u

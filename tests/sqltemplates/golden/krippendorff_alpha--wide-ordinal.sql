@@ -106,7 +106,7 @@ rater_codes AS (
 ,
 unit_packed AS (
   -- the category counts of a unit as base-512 digits, five categories per DOUBLE
-  SELECT r.metric, r.item,
+  SELECT r.metric, r.item AS item,
                   BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
 
          
