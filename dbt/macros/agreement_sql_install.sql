@@ -255,7 +255,7 @@ rater_codes AS (
 unit_packed AS (
   -- the category counts of a unit as base-512 digits, five categories per DOUBLE
   SELECT r.metric, r.item AS item,
-                  BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
+         BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
 
          
          SUM(CASE WHEN r.x = CAST(0.0 AS DOUBLE) THEN 1.0 WHEN r.x = CAST(1.0 AS DOUBLE) THEN 512.0 WHEN r.x = CAST(2.0 AS DOUBLE) THEN 262144.0 WHEN r.x = CAST(3.0 AS DOUBLE) THEN 134217728.0 WHEN r.x = CAST(4.0 AS DOUBLE) THEN 68719476736.0 ELSE 0.0 END) AS pack_0,
@@ -1404,7 +1404,7 @@ rater_codes AS (
 unit_packed AS (
   -- the category counts of a unit as base-512 digits, five categories per DOUBLE
   SELECT r.metric, r.item AS item,
-                  BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
+         BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
 
          
          SUM(CASE WHEN r.x = CAST(0.0 AS DOUBLE) THEN 1.0 WHEN r.x = CAST(1.0 AS DOUBLE) THEN 512.0 WHEN r.x = CAST(2.0 AS DOUBLE) THEN 262144.0 WHEN r.x = CAST(3.0 AS DOUBLE) THEN 134217728.0 WHEN r.x = CAST(4.0 AS DOUBLE) THEN 68719476736.0 ELSE 0.0 END) AS pack_0,
@@ -2559,7 +2559,7 @@ rater_codes AS (
 unit_packed AS (
   -- the category counts of a unit as base-512 digits, five categories per DOUBLE
   SELECT r.metric, r.item AS item,
-                  BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
+         BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
 
          
          SUM(CASE WHEN r.x = CAST(0.0 AS DOUBLE) THEN 1.0 WHEN r.x = CAST(1.0 AS DOUBLE) THEN 512.0 WHEN r.x = CAST(2.0 AS DOUBLE) THEN 262144.0 WHEN r.x = CAST(3.0 AS DOUBLE) THEN 134217728.0 WHEN r.x = CAST(4.0 AS DOUBLE) THEN 68719476736.0 ELSE 0.0 END) AS pack_0,
@@ -3725,7 +3725,7 @@ rater_codes AS (
 unit_packed AS (
   -- the category counts of a unit as base-512 digits, five categories per DOUBLE
   SELECT r.metric, r.item AS item,
-                  BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
+         BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
 
          
          SUM(CASE WHEN r.x = CAST(0.0 AS DOUBLE) THEN 1.0 WHEN r.x = CAST(1.0 AS DOUBLE) THEN 512.0 WHEN r.x = CAST(2.0 AS DOUBLE) THEN 262144.0 WHEN r.x = CAST(3.0 AS DOUBLE) THEN 134217728.0 WHEN r.x = CAST(4.0 AS DOUBLE) THEN 68719476736.0 ELSE 0.0 END) AS pack_0,
@@ -4916,7 +4916,7 @@ rater_codes AS (
 unit_packed AS (
   -- the category counts of a unit as base-512 digits, five categories per DOUBLE
   SELECT r.metric, r.item AS item,
-                  BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
+         BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
 
          
          SUM(CASE WHEN r.x = CAST(0.0 AS DOUBLE) THEN 1.0 WHEN r.x = CAST(1.0 AS DOUBLE) THEN 512.0 WHEN r.x = CAST(2.0 AS DOUBLE) THEN 262144.0 WHEN r.x = CAST(3.0 AS DOUBLE) THEN 134217728.0 WHEN r.x = CAST(4.0 AS DOUBLE) THEN 68719476736.0 ELSE 0.0 END) AS pack_0,
@@ -6113,7 +6113,7 @@ rater_codes AS (
 unit_packed AS (
   -- the category counts of a unit as base-512 digits, five categories per DOUBLE
   SELECT r.metric, r.item AS item,
-                  BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
+         BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
 
          
          SUM(CASE WHEN r.x = CAST(0.0 AS DOUBLE) THEN 1.0 WHEN r.x = CAST(1.0 AS DOUBLE) THEN 512.0 WHEN r.x = CAST(2.0 AS DOUBLE) THEN 262144.0 WHEN r.x = CAST(3.0 AS DOUBLE) THEN 134217728.0 WHEN r.x = CAST(4.0 AS DOUBLE) THEN 68719476736.0 ELSE 0.0 END) AS pack_0,
@@ -7321,7 +7321,7 @@ rater_codes AS (
 unit_packed AS (
   -- the category counts of a unit as base-512 digits, five categories per DOUBLE
   SELECT r.metric, r.item AS item,
-                  BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
+         BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
 
          
          SUM(CASE WHEN r.x = CAST(0.0 AS DOUBLE) THEN 1.0 WHEN r.x = CAST(1.0 AS DOUBLE) THEN 512.0 WHEN r.x = CAST(2.0 AS DOUBLE) THEN 262144.0 WHEN r.x = CAST(3.0 AS DOUBLE) THEN 134217728.0 WHEN r.x = CAST(4.0 AS DOUBLE) THEN 68719476736.0 ELSE 0.0 END) AS pack_0,
@@ -8381,7 +8381,7 @@ rater_codes AS (
 unit_packed AS (
   -- the category counts of a unit as base-512 digits, five categories per DOUBLE
   SELECT r.metric, r.item AS item,
-                  BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
+         BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
 
          
          SUM(CASE WHEN r.x = CAST(0.0 AS DOUBLE) THEN 1.0 WHEN r.x = CAST(1.0 AS DOUBLE) THEN 512.0 WHEN r.x = CAST(2.0 AS DOUBLE) THEN 262144.0 WHEN r.x = CAST(3.0 AS DOUBLE) THEN 134217728.0 WHEN r.x = CAST(4.0 AS DOUBLE) THEN 68719476736.0 ELSE 0.0 END) AS pack_0,
@@ -9569,7 +9569,7 @@ rater_codes AS (
 unit_packed AS (
   -- the category counts of a unit as base-512 digits, five categories per DOUBLE
   SELECT r.metric, r.item AS item,
-                  BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
+         BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
 
          
          SUM(CASE WHEN r.x = CAST(0.0 AS DOUBLE) THEN 1.0 WHEN r.x = CAST(1.0 AS DOUBLE) THEN 512.0 WHEN r.x = CAST(2.0 AS DOUBLE) THEN 262144.0 WHEN r.x = CAST(3.0 AS DOUBLE) THEN 134217728.0 WHEN r.x = CAST(4.0 AS DOUBLE) THEN 68719476736.0 ELSE 0.0 END) AS pack_0,
@@ -10768,7 +10768,7 @@ rater_codes AS (
 unit_packed AS (
   -- the category counts of a unit as base-512 digits, five categories per DOUBLE
   SELECT r.metric, r.item AS item,
-                  BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
+         BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
 
          
          SUM(CASE WHEN r.x = CAST(0.0 AS DOUBLE) THEN 1.0 WHEN r.x = CAST(1.0 AS DOUBLE) THEN 512.0 WHEN r.x = CAST(2.0 AS DOUBLE) THEN 262144.0 WHEN r.x = CAST(3.0 AS DOUBLE) THEN 134217728.0 WHEN r.x = CAST(4.0 AS DOUBLE) THEN 68719476736.0 ELSE 0.0 END) AS pack_0,
@@ -11984,7 +11984,7 @@ rater_codes AS (
 unit_packed AS (
   -- the category counts of a unit as base-512 digits, five categories per DOUBLE
   SELECT r.metric, r.item AS item,
-                  BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
+         BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
 
          
          SUM(CASE WHEN r.x = CAST(0.0 AS DOUBLE) THEN 1.0 WHEN r.x = CAST(1.0 AS DOUBLE) THEN 512.0 WHEN r.x = CAST(2.0 AS DOUBLE) THEN 262144.0 WHEN r.x = CAST(3.0 AS DOUBLE) THEN 134217728.0 WHEN r.x = CAST(4.0 AS DOUBLE) THEN 68719476736.0 ELSE 0.0 END) AS pack_0,
@@ -13328,7 +13328,7 @@ rater_codes AS (
 unit_packed AS (
   -- the category counts of a unit as base-512 digits, five categories per DOUBLE
   SELECT r.metric, r.item AS item,
-                  BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
+         BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
 
          
          SUM(CASE WHEN r.x = CAST(0.0 AS DOUBLE) THEN 1.0 WHEN r.x = CAST(1.0 AS DOUBLE) THEN 512.0 WHEN r.x = CAST(2.0 AS DOUBLE) THEN 262144.0 WHEN r.x = CAST(3.0 AS DOUBLE) THEN 134217728.0 WHEN r.x = CAST(4.0 AS DOUBLE) THEN 68719476736.0 ELSE 0.0 END) AS pack_0,
@@ -14683,7 +14683,7 @@ rater_codes AS (
 unit_packed AS (
   -- the category counts of a unit as base-512 digits, five categories per DOUBLE
   SELECT r.metric, r.item AS item,
-                  BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
+         BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
 
          
          SUM(CASE WHEN r.x = CAST(0.0 AS DOUBLE) THEN 1.0 WHEN r.x = CAST(1.0 AS DOUBLE) THEN 512.0 WHEN r.x = CAST(2.0 AS DOUBLE) THEN 262144.0 WHEN r.x = CAST(3.0 AS DOUBLE) THEN 134217728.0 WHEN r.x = CAST(4.0 AS DOUBLE) THEN 68719476736.0 ELSE 0.0 END) AS pack_0,
@@ -15701,7 +15701,7 @@ rater_codes AS (
 unit_packed AS (
   -- the category counts of a unit as base-512 digits, five categories per DOUBLE
   SELECT r.metric, r.item AS item,
-                  BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
+         BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
 
          
          SUM(CASE WHEN r.x = CAST(0.0 AS DOUBLE) THEN 1.0 WHEN r.x = CAST(1.0 AS DOUBLE) THEN 512.0 WHEN r.x = CAST(2.0 AS DOUBLE) THEN 262144.0 WHEN r.x = CAST(3.0 AS DOUBLE) THEN 134217728.0 WHEN r.x = CAST(4.0 AS DOUBLE) THEN 68719476736.0 ELSE 0.0 END) AS pack_0,
@@ -16847,7 +16847,7 @@ rater_codes AS (
 unit_packed AS (
   -- the category counts of a unit as base-512 digits, five categories per DOUBLE
   SELECT r.metric, r.item AS item,
-                  BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
+         BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
 
          
          SUM(CASE WHEN r.x = CAST(0.0 AS DOUBLE) THEN 1.0 WHEN r.x = CAST(1.0 AS DOUBLE) THEN 512.0 WHEN r.x = CAST(2.0 AS DOUBLE) THEN 262144.0 WHEN r.x = CAST(3.0 AS DOUBLE) THEN 134217728.0 WHEN r.x = CAST(4.0 AS DOUBLE) THEN 68719476736.0 ELSE 0.0 END) AS pack_0,
@@ -18004,7 +18004,7 @@ rater_codes AS (
 unit_packed AS (
   -- the category counts of a unit as base-512 digits, five categories per DOUBLE
   SELECT r.metric, r.item AS item,
-                  BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
+         BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
 
          
          SUM(CASE WHEN r.x = CAST(0.0 AS DOUBLE) THEN 1.0 WHEN r.x = CAST(1.0 AS DOUBLE) THEN 512.0 WHEN r.x = CAST(2.0 AS DOUBLE) THEN 262144.0 WHEN r.x = CAST(3.0 AS DOUBLE) THEN 134217728.0 WHEN r.x = CAST(4.0 AS DOUBLE) THEN 68719476736.0 ELSE 0.0 END) AS pack_0,
@@ -18992,7 +18992,7 @@ rater_codes AS (
 unit_packed AS (
   -- the category counts of a unit as base-512 digits, five categories per DOUBLE
   SELECT r.metric, r.item AS item,
-                  BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
+         BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
 
          
          SUM(CASE WHEN r.x = CAST(0.0 AS DOUBLE) THEN 1.0 WHEN r.x = CAST(1.0 AS DOUBLE) THEN 512.0 WHEN r.x = CAST(2.0 AS DOUBLE) THEN 262144.0 WHEN r.x = CAST(3.0 AS DOUBLE) THEN 134217728.0 WHEN r.x = CAST(4.0 AS DOUBLE) THEN 68719476736.0 ELSE 0.0 END) AS pack_0,
@@ -20108,7 +20108,7 @@ rater_codes AS (
 unit_packed AS (
   -- the category counts of a unit as base-512 digits, five categories per DOUBLE
   SELECT r.metric, r.item AS item,
-                  BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
+         BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
 
          
          SUM(CASE WHEN r.x = CAST(0.0 AS DOUBLE) THEN 1.0 WHEN r.x = CAST(1.0 AS DOUBLE) THEN 512.0 WHEN r.x = CAST(2.0 AS DOUBLE) THEN 262144.0 WHEN r.x = CAST(3.0 AS DOUBLE) THEN 134217728.0 WHEN r.x = CAST(4.0 AS DOUBLE) THEN 68719476736.0 ELSE 0.0 END) AS pack_0,
@@ -21235,7 +21235,7 @@ rater_codes AS (
 unit_packed AS (
   -- the category counts of a unit as base-512 digits, five categories per DOUBLE
   SELECT r.metric, r.item AS item,
-                  BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
+         BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
 
          
          SUM(CASE WHEN r.x = CAST(0.0 AS DOUBLE) THEN 1.0 WHEN r.x = CAST(1.0 AS DOUBLE) THEN 512.0 WHEN r.x = CAST(2.0 AS DOUBLE) THEN 262144.0 WHEN r.x = CAST(3.0 AS DOUBLE) THEN 134217728.0 WHEN r.x = CAST(4.0 AS DOUBLE) THEN 68719476736.0 ELSE 0.0 END) AS pack_0,
@@ -22223,7 +22223,7 @@ rater_codes AS (
 unit_packed AS (
   -- the category counts of a unit as base-512 digits, five categories per DOUBLE
   SELECT r.metric, r.item AS item,
-                  BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
+         BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
 
          
          SUM(CASE WHEN r.x = CAST(0.0 AS DOUBLE) THEN 1.0 WHEN r.x = CAST(1.0 AS DOUBLE) THEN 512.0 WHEN r.x = CAST(2.0 AS DOUBLE) THEN 262144.0 WHEN r.x = CAST(3.0 AS DOUBLE) THEN 134217728.0 WHEN r.x = CAST(4.0 AS DOUBLE) THEN 68719476736.0 ELSE 0.0 END) AS pack_0,
@@ -23339,7 +23339,7 @@ rater_codes AS (
 unit_packed AS (
   -- the category counts of a unit as base-512 digits, five categories per DOUBLE
   SELECT r.metric, r.item AS item,
-                  BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
+         BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
 
          
          SUM(CASE WHEN r.x = CAST(0.0 AS DOUBLE) THEN 1.0 WHEN r.x = CAST(1.0 AS DOUBLE) THEN 512.0 WHEN r.x = CAST(2.0 AS DOUBLE) THEN 262144.0 WHEN r.x = CAST(3.0 AS DOUBLE) THEN 134217728.0 WHEN r.x = CAST(4.0 AS DOUBLE) THEN 68719476736.0 ELSE 0.0 END) AS pack_0,
@@ -24465,7 +24465,7 @@ rater_codes AS (
 unit_packed AS (
   -- the category counts of a unit as base-512 digits, five categories per DOUBLE
   SELECT r.metric, r.item AS item,
-                  BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
+         BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
 
          
          SUM(CASE WHEN r.x = CAST(0.0 AS DOUBLE) THEN 1.0 WHEN r.x = CAST(1.0 AS DOUBLE) THEN 512.0 WHEN r.x = CAST(2.0 AS DOUBLE) THEN 262144.0 WHEN r.x = CAST(3.0 AS DOUBLE) THEN 134217728.0 WHEN r.x = CAST(4.0 AS DOUBLE) THEN 68719476736.0 ELSE 0.0 END) AS pack_0,
@@ -25585,7 +25585,7 @@ rater_codes AS (
 unit_packed AS (
   -- the category counts of a unit as base-512 digits, five categories per DOUBLE
   SELECT r.metric, r.item AS item,
-                  BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
+         BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
 
          
          SUM(CASE WHEN r.x = CAST(0.0 AS DOUBLE) THEN 1.0 WHEN r.x = CAST(1.0 AS DOUBLE) THEN 512.0 WHEN r.x = CAST(2.0 AS DOUBLE) THEN 262144.0 WHEN r.x = CAST(3.0 AS DOUBLE) THEN 134217728.0 WHEN r.x = CAST(4.0 AS DOUBLE) THEN 68719476736.0 ELSE 0.0 END) AS pack_0,
@@ -26303,7 +26303,7 @@ rater_codes AS (
 unit_packed AS (
   -- the category counts of a unit as base-512 digits, five categories per DOUBLE
   SELECT r.metric, r.item AS item,
-                  BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
+         BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
 
          
          SUM(CASE WHEN r.x = CAST(0.0 AS DOUBLE) THEN 1.0 WHEN r.x = CAST(1.0 AS DOUBLE) THEN 512.0 WHEN r.x = CAST(2.0 AS DOUBLE) THEN 262144.0 WHEN r.x = CAST(3.0 AS DOUBLE) THEN 134217728.0 WHEN r.x = CAST(4.0 AS DOUBLE) THEN 68719476736.0 ELSE 0.0 END) AS pack_0,
@@ -27145,7 +27145,7 @@ rater_codes AS (
 unit_packed AS (
   -- the category counts of a unit as base-512 digits, five categories per DOUBLE
   SELECT r.metric, r.item AS item,
-                  BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
+         BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
 
          
          SUM(CASE WHEN r.x = CAST(0.0 AS DOUBLE) THEN 1.0 WHEN r.x = CAST(1.0 AS DOUBLE) THEN 512.0 WHEN r.x = CAST(2.0 AS DOUBLE) THEN 262144.0 WHEN r.x = CAST(3.0 AS DOUBLE) THEN 134217728.0 WHEN r.x = CAST(4.0 AS DOUBLE) THEN 68719476736.0 ELSE 0.0 END) AS pack_0,
@@ -27872,7 +27872,7 @@ rater_codes AS (
 unit_packed AS (
   -- the category counts of a unit as base-512 digits, five categories per DOUBLE
   SELECT r.metric, r.item AS item,
-                  BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
+         BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
 
          
          SUM(CASE WHEN r.x = CAST(0.0 AS DOUBLE) THEN 1.0 WHEN r.x = CAST(1.0 AS DOUBLE) THEN 512.0 WHEN r.x = CAST(2.0 AS DOUBLE) THEN 262144.0 WHEN r.x = CAST(3.0 AS DOUBLE) THEN 134217728.0 WHEN r.x = CAST(4.0 AS DOUBLE) THEN 68719476736.0 ELSE 0.0 END) AS pack_0,
@@ -28695,7 +28695,7 @@ rater_codes AS (
 unit_packed AS (
   -- the category counts of a unit as base-512 digits, five categories per DOUBLE
   SELECT r.metric, r.item AS item,
-                  BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
+         BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
 
          
          SUM(CASE WHEN r.x = CAST(0.0 AS DOUBLE) THEN 1.0 WHEN r.x = CAST(1.0 AS DOUBLE) THEN 512.0 WHEN r.x = CAST(2.0 AS DOUBLE) THEN 262144.0 WHEN r.x = CAST(3.0 AS DOUBLE) THEN 134217728.0 WHEN r.x = CAST(4.0 AS DOUBLE) THEN 68719476736.0 ELSE 0.0 END) AS pack_0,
@@ -29321,7 +29321,7 @@ rater_codes AS (
 unit_packed AS (
   -- the category counts of a unit as base-512 digits, five categories per DOUBLE
   SELECT r.metric, r.item AS item,
-                  BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
+         BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
 
          
          SUM(CASE WHEN r.x = CAST(0.0 AS DOUBLE) THEN 1.0 WHEN r.x = CAST(1.0 AS DOUBLE) THEN 512.0 WHEN r.x = CAST(2.0 AS DOUBLE) THEN 262144.0 WHEN r.x = CAST(3.0 AS DOUBLE) THEN 134217728.0 WHEN r.x = CAST(4.0 AS DOUBLE) THEN 68719476736.0 ELSE 0.0 END) AS pack_0,
@@ -29529,8 +29529,9 @@ irr_scores AS (
 ,
 trace_raters AS (
   -- distinct raters per trace over every question
-  SELECT item, CAST(BIT_COUNT(BIT_OR(or_0)) AS BIGINT) + 0 AS n_raters
+  SELECT CAST(BIT_COUNT(BIT_OR(or_0)) AS BIGINT) + 0 AS n_raters
   FROM units
+  -- a trace: its units grouped by the item column as it is where the route keeps it (unit_keys)
   GROUP BY item
 ),
 irr_validation AS (
@@ -29912,8 +29913,9 @@ irr_scores AS (
 ,
 trace_raters AS (
   -- distinct raters per trace over every question
-  SELECT item, CAST(BIT_COUNT(BIT_OR(or_0)) AS BIGINT) + 0 AS n_raters
+  SELECT CAST(BIT_COUNT(BIT_OR(or_0)) AS BIGINT) + 0 AS n_raters
   FROM units
+  -- a trace: its units grouped by the item column as it is where the route keeps it (unit_keys)
   GROUP BY item
 ),
 irr_validation AS (
@@ -30295,8 +30297,9 @@ irr_scores AS (
 ,
 trace_raters AS (
   -- distinct raters per trace over every question
-  SELECT item, CAST(BIT_COUNT(BIT_OR(or_0)) AS BIGINT) + CAST(BIT_COUNT(BIT_OR(or_1)) AS BIGINT) + CAST(BIT_COUNT(BIT_OR(or_2)) AS BIGINT) + CAST(BIT_COUNT(BIT_OR(or_3)) AS BIGINT) + CAST(BIT_COUNT(BIT_OR(or_4)) AS BIGINT) + CAST(BIT_COUNT(BIT_OR(or_5)) AS BIGINT) + CAST(BIT_COUNT(BIT_OR(or_6)) AS BIGINT) + CAST(BIT_COUNT(BIT_OR(or_7)) AS BIGINT) + 0 AS n_raters
+  SELECT CAST(BIT_COUNT(BIT_OR(or_0)) AS BIGINT) + CAST(BIT_COUNT(BIT_OR(or_1)) AS BIGINT) + CAST(BIT_COUNT(BIT_OR(or_2)) AS BIGINT) + CAST(BIT_COUNT(BIT_OR(or_3)) AS BIGINT) + CAST(BIT_COUNT(BIT_OR(or_4)) AS BIGINT) + CAST(BIT_COUNT(BIT_OR(or_5)) AS BIGINT) + CAST(BIT_COUNT(BIT_OR(or_6)) AS BIGINT) + CAST(BIT_COUNT(BIT_OR(or_7)) AS BIGINT) + 0 AS n_raters
   FROM units
+  -- a trace: its units grouped by the item column as it is where the route keeps it (unit_keys)
   GROUP BY item
 ),
 irr_validation AS (

@@ -8787,8 +8787,9 @@ irr_scores AS (
 ,
 trace_raters AS (
   -- distinct raters per trace over every question
-  SELECT item, CAST(BIT_COUNT(BIT_OR(or_0)) AS BIGINT) + CAST(BIT_COUNT(BIT_OR(or_1)) AS BIGINT) + CAST(BIT_COUNT(BIT_OR(or_2)) AS BIGINT) + CAST(BIT_COUNT(BIT_OR(or_3)) AS BIGINT) + CAST(BIT_COUNT(BIT_OR(or_4)) AS BIGINT) + CAST(BIT_COUNT(BIT_OR(or_5)) AS BIGINT) + CAST(BIT_COUNT(BIT_OR(or_6)) AS BIGINT) + CAST(BIT_COUNT(BIT_OR(or_7)) AS BIGINT) + 0 AS n_raters
+  SELECT CAST(BIT_COUNT(BIT_OR(or_0)) AS BIGINT) + CAST(BIT_COUNT(BIT_OR(or_1)) AS BIGINT) + CAST(BIT_COUNT(BIT_OR(or_2)) AS BIGINT) + CAST(BIT_COUNT(BIT_OR(or_3)) AS BIGINT) + CAST(BIT_COUNT(BIT_OR(or_4)) AS BIGINT) + CAST(BIT_COUNT(BIT_OR(or_5)) AS BIGINT) + CAST(BIT_COUNT(BIT_OR(or_6)) AS BIGINT) + CAST(BIT_COUNT(BIT_OR(or_7)) AS BIGINT) + 0 AS n_raters
   FROM units
+  -- a trace: its units grouped by the item column as it is where the route keeps it (unit_keys)
   GROUP BY item
 ),
 irr_validation AS (

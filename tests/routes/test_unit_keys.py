@@ -48,6 +48,8 @@ def tables(draw: Any) -> list[dict[str, Any]]:
 
 CALLS: dict[str, Callable[[Any], Any]] = {
     "coefficients": lambda t: ag.coefficients(t, metric="metric"),
+    # the traces counted across questions (their units grouped by item_key), the flagged ones
+    "irr": lambda t: ag.irr(t, item="item", rater="rater", metric="metric", value="value"),
     "alpha_interval": lambda t: ag.krippendorff_alpha(t, metric="metric", level="interval"),
     "cohen_ci": lambda t: ag.cohen_kappa(t, metric="metric", ci=0.95, ci_method="analytic"),
     "pairwise": lambda t: ag.pairwise_agreement(t, metric="metric"),

@@ -100,7 +100,7 @@ rater_codes AS (
 unit_packed AS (
   -- the category counts of a unit as base-512 digits, five categories per DOUBLE
   SELECT r.metric, r.item AS item,
-                  BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
+         BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
 
          
          SUM(CASE WHEN r.label = CAST(getvariable('category_0') AS VARCHAR) THEN 1.0 WHEN r.label = CAST(getvariable('category_1') AS VARCHAR) THEN 512.0 ELSE 0.0 END) AS pack_0,

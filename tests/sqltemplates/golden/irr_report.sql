@@ -268,8 +268,9 @@ irr_scores AS (
 ,
 trace_raters AS (
   -- distinct raters per trace over every question
-  SELECT item, CAST(BIT_COUNT(BIT_OR(or_0)) AS BIGINT) + 0 AS n_raters
+  SELECT CAST(BIT_COUNT(BIT_OR(or_0)) AS BIGINT) + 0 AS n_raters
   FROM units
+  -- a trace: its units grouped by the item column as it is where the route keeps it (unit_keys)
   GROUP BY item
 ),
 irr_validation AS (

@@ -107,7 +107,7 @@ rater_codes AS (
 unit_packed AS (
   -- the category counts of a unit as base-512 digits, five categories per DOUBLE
   SELECT r.metric, r.item AS item,
-                  BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
+         BIT_OR(CASE WHEN c.block = 0 THEN c.bit ELSE 0 END) AS or_0,
 
          
          SUM(CASE WHEN r.x = CAST(getvariable('category_0') AS DOUBLE) THEN 1.0 WHEN r.x = CAST(getvariable('category_1') AS DOUBLE) THEN 512.0 WHEN r.x = CAST(getvariable('category_2') AS DOUBLE) THEN 262144.0 WHEN r.x = CAST(getvariable('category_3') AS DOUBLE) THEN 134217728.0 WHEN r.x = CAST(getvariable('category_4') AS DOUBLE) THEN 68719476736.0 ELSE 0.0 END) AS pack_0,
