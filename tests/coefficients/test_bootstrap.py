@@ -245,3 +245,34 @@ def test_bootstrap_sql_is_portable():
         assert construct not in upper, construct
     assert "${agreement_sql.n_boot}" in code and "${agreement_sql.seed}" in code
     assert "boot_draws AS (" in code and "boot_replicates AS (" in code
+
+
+@pytest.mark.parametrize("policy", ["first", "last"])
+def test_a_duplicate_policy_that_keeps_one_row_resamples_the_kept_ratings(policy):
+    # on_duplicate='first'/'last' numbers the input rows (the rating kept is the first or the
+    # last in input order); the bootstrap's replicates carried no row numbers, so the per-unit
+    # pass that reads a unit's first row was refused by the database. Oracle: the same call on
+    # the table with the repeated ratings removed by hand, keeping the first (last) row.
+    import random
+
+    import agreement_sql as ag
+
+    rng = random.Random(11)
+    rows = [{"item": i, "rater": r, "value": rng.randint(1, 4)}
+            for i in range(12) for r in ("a", "b", "c") for _ in range(rng.choice([1, 1, 2]))]
+    kept: dict[tuple, dict] = {}
+    for row in rows:
+        key = (row["item"], row["rater"])
+        if policy == "last" or key not in kept:
+            kept[key] = row
+    assert len(kept) < len(rows)
+    for function, extra in ((ag.krippendorff_alpha, {"level": "ordinal"}),
+                            (ag.fleiss_kappa, {}),
+                            (ag.krippendorff_alpha, {"domain": [1, 2, 3, 4]})):
+        got = function(pa.Table.from_pylist(rows), on_duplicate=policy, ci=0.9,
+                       ci_method="bootstrap", n_boot=40, **extra)
+        expected = function(pa.Table.from_pylist(list(kept.values())), ci=0.9,
+                            ci_method="bootstrap", n_boot=40, **extra)
+        assert (got["value"], got["ci_low"], got["ci_high"]) == \
+            (expected["value"], expected["ci_low"], expected["ci_high"]), (function, extra)
+        assert got["ci_low"] is not None
