@@ -72,9 +72,9 @@ class RatingsSpec:
     state: str | None = None
     state_groups: tuple[str, ...] = ()
     state_weighted: bool = False
-    # the per-unit passes group a whole-number item column as it is (routes decision unit_keys;
-    # the call's session sets it, agreement_sql.session): see native_item
-    native_items: bool = False
+    # routes decision unit_keys, taken by the call's session (agreement_sql.session): "native"
+    # groups a whole-number item column as it is (native_item), "text" its id text
+    unit_keys: str = "text"
 
     @property
     def slices(self) -> list[str]:
@@ -101,9 +101,8 @@ class RatingsSpec:
     @property
     def native_item(self) -> bool:
         """The statements group the item column as it is (sql/_ratings.sql.j2 item_key): the
-        route's choice where the column allows it (``native_items``, set by
-        agreement_sql.session from agreement_sql.routes.unit_keys)."""
-        return self.native_items and self.whole_number_items
+        route's choice (``unit_keys``) where the column allows it."""
+        return self.unit_keys == "native" and self.whole_number_items
 
     @property
     def several(self) -> bool:

@@ -106,7 +106,7 @@ def ratings_session(source: Any, *, con: Any = None, item: Any = "item", rater: 
         spec = prepare(session, relation, default_item=row_item(relation), **names)
         if spec.whole_number_items:
             # whole-number items grouped as they are, their id text written once a unit
-            spec = replace(spec, native_items=routes.unit_keys() == "native")
+            spec = replace(spec, unit_keys=routes.unit_keys())
         if set_separator is not None:
             spec = replace(spec, set_separator=set_separator)
         if ordered:

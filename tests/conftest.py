@@ -70,19 +70,26 @@ def force_route():
         yield lambda **choices: stack.enter_context(routes.forcing(**choices))
 
 
-def as_any_format(result: Any) -> Any:
-    """``result`` without the route choices its source's column types settle
-    (routes.Decision.by_source_types: a Parquet item column of whole numbers is grouped as it
-    is, the same items as a CSV's text are not), for comparing one input read from several
-    formats: the answer must be the same, byte for byte, the route record may not be."""
+def without_choices(result: Any, flag: str) -> Any:
+    """``result`` without the route entries of the decisions flagged ``flag``
+    (routes.Decision.by_engine, by_source_types): what the engine or the source's column types
+    settle, so the same ratings may take another alternative with the same answer."""
     if isinstance(result, dict):
-        return {k: ([{n: v for n, v in step.items()
-                      if not (n in routes.DECISIONS and routes.DECISIONS[n].by_source_types)}
-                     for step in v] if k == "route" and isinstance(v, list) else as_any_format(v))
+        return {k: ([{n: c for n, c in step.items()
+                      if not (n in routes.DECISIONS and getattr(routes.DECISIONS[n], flag))}
+                     if isinstance(step, dict) else step for step in v]
+                    if k == "route" and isinstance(v, list) else without_choices(v, flag))
                 for k, v in result.items()}
     if isinstance(result, (list, tuple)):
-        return [as_any_format(v) for v in result]
+        return [without_choices(v, flag) for v in result]
     return result
+
+
+def as_any_format(result: Any) -> Any:
+    """``result`` for comparing one input read from several formats: the answer must be the
+    same, byte for byte, the route record may not be (a Parquet item column of whole numbers is
+    grouped as it is, the same items as a CSV's text are not: by_source_types)."""
+    return without_choices(result, "by_source_types")
 
 
 def without_route(result: Any) -> Any:

@@ -11,7 +11,7 @@ import dataclasses
 import math
 from typing import Any
 
-from agreement_sql.routes import DECISIONS
+from conftest import without_choices
 
 TOLERANCE = 1e-9
 
@@ -62,20 +62,7 @@ def differences(a: Any, b: Any, path: str = "$", tol: float = TOLERANCE) -> list
 def _engine_free(value: Any) -> Any:
     """``value`` without the route choices the engine alone settles (routes.Decision.by_engine:
     Spark has no JSON Lines reader, so consistency() reads its file in Python there)."""
-    value = plain(value)
-    if isinstance(value, dict):
-        return {k: (_without_engine_choices(v) if k == "route" else _engine_free(v))
-                for k, v in value.items()}
-    if isinstance(value, list):
-        return [_engine_free(v) for v in value]
-    return value
-
-
-def _without_engine_choices(route: Any) -> Any:
-    if not isinstance(route, list):
-        return route
-    return [{k: v for k, v in step.items() if not (k in DECISIONS and DECISIONS[k].by_engine)}
-            if isinstance(step, dict) else step for step in route]
+    return without_choices(plain(value), "by_engine")
 
 
 def assert_same(a: Any, b: Any, what: str = "") -> None:
