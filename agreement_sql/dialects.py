@@ -79,6 +79,10 @@ class Dialect:
     mod_close: str = ""
     # form: the text {} holds no underscore (a number written with digit separators is a label)
     no_underscore: str = "POSITION('_' IN {}) = 0"
+    # form: the number of bytes of the text {} (a boolean's spelling is four or five bytes:
+    # only the texts of that length are lower-cased; counting bytes, unlike characters, reads
+    # the text's stored length; DuckDB has no OCTET_LENGTH for text)
+    byte_length: str = "OCTET_LENGTH({})"
     # how a rendering printed for a person (agreement-sql render) writes parameter {}, and the
     # statement its header runs first to set it ({name}, {value}: a literal): set by hand, no
     # PREPARE/EXECUTE. "" keeps param_prefix (the warehouse's own parameters). Spark SQL: the
@@ -329,7 +333,7 @@ DUCKDB = Dialect(name="duckdb", quote='"', text="VARCHAR", double="DOUBLE", para
                  fsum="agreement_fsum", isnan="agreement_isnan",
                  to_number="TRY_CAST({} AS DOUBLE)", trim="TRIM(BOTH ' ' FROM {})",
                  bit_or="BIT_OR", bit_count="BIT_COUNT({})",
-                 setup=(EXACT_SUM_MACRO, ISNAN_MACRO),
+                 setup=(EXACT_SUM_MACRO, ISNAN_MACRO), byte_length="STRLEN({})",
                  script_param="getvariable('{}')", script_set="SET VARIABLE {name} = {value};",
                  exact_text='({} COLLATE "binary")', float_text="CAST({} AS VARCHAR)",
                  set_canonical=("array_to_string(list_sort(list_distinct(list_filter(list_transform("

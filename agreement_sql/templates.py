@@ -476,6 +476,7 @@ def _render(template: str, options: Mapping[str, Any], d: Dialect) -> Rendered:
              "row_number": Keyword(d.row_number), "bit_or": Keyword(d.bit_or),
              "to_number": _form(d.to_number), "trim": _form(d.trim),
              "error": _form(d.error), "mod": _form(d.mod), "no_underscore": _form(d.no_underscore),
+             "byte_length": _form(d.byte_length),
              "mod_open": Keyword(d.mod_open), "mod_sep": Keyword(d.mod_sep),
              "mod_close": Keyword(d.mod_close),
              "bit_count": _form(d.bit_count), "exact_text": _form(d.exact_text),

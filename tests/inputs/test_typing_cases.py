@@ -125,6 +125,28 @@ def test_booleans_and_their_spellings_are_one_label(tmp_path):
     assert ag.percent_agreement(bools)["value"] == pytest.approx(2 / 3, abs=1e-15)
 
 
+def test_only_a_booleans_spelling_is_lower_cased_whatever_its_length_in_bytes():
+    # the test for true/false counts bytes (the dialect's byte_length, decision 0014): "tRuE"
+    # and " FALSE " (trimmed) are the booleans' labels, for ids and values alike; "trüe" (four
+    # characters, five bytes), "TRUEx" and "Truе" (a Cyrillic е) stay as they are, distinct
+    # labels and raters. Hand count: raters true (from "tRuE") and false (from "FALSE") agree
+    # on units 1 and 2 (label true, label false), disagree on 3 and 4.
+    table = pa.table({
+        "item": ["1", "1", "2", "2", "3", "3", "4", "4"],
+        "rater": ["tRuE", "FALSE", "true", "false", "TRUE", "False", "true", "false"],
+        "value": ["True", " true", " FALSE ", "false", "trüe", "TRUE", "TRUEx", "Truе"]})
+    result = ag.coefficients(table, which=["percent_agreement", "cohen_kappa"])
+    cohen = result["cohen_kappa"]
+    assert result["percent_agreement"]["value"] == pytest.approx(0.5, abs=1e-15)
+    assert cohen["raters"] == ["false", "true"]
+    # the categories: true, false, and the three texts kept as they are
+    assert cohen["n_categories"] == 5
+    # chance agreement by hand: rater true gave true, false, trüe, TRUEx; rater false true,
+    # false, true, Truе: pe = (1/4)(2/4) + (1/4)(1/4) = 3/16, kappa = (1/2 - 3/16) / (13/16)
+    assert cohen["chance_agreement"] == pytest.approx(3 / 16, abs=1e-15)
+    assert cohen["value"] == pytest.approx(5 / 13, abs=1e-15)
+
+
 @pytest.mark.parametrize("missing", [["-1"], [-1], [-1.0], [" -1 "]])
 def test_a_placeholder_matches_a_number_whatever_its_type_and_the_columns(tmp_path, missing):
     numbers = pa.table({"item": [1, 1, 2, 2, 3, 3], "rater": list("ababab"),
