@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from .constants import RATER_BLOCKS
+from .constants import MAX_BIT_RATERS, RATER_BLOCKS
 from .errors import TemplateError
 
 Check = Callable[[Any], bool]
@@ -138,6 +138,9 @@ OPTIONS: dict[str, tuple[Check, str]] = {
                       "(linear; docs/decisions/0019)"),
     "rater_blocks": (lambda v: _count(v) and v <= RATER_BLOCKS,
                      "blocks of rater bits counted per unit (0: no in-statement duplicate check)"),
+    "rater_list": (lambda v: _count(v) and v <= MAX_BIT_RATERS,
+                      "raters numbered from $listed_rater_0.. (the profile's raters with a "
+                      "rating) instead of a DISTINCT over the ratings (0: the DISTINCT)"),
     "category_kinds": (_choice("number", "label", "mixed"),
                        "whether the ratings are all numbers, all labels, or both (join keys)"),
     "weights": (_choice(None, "linear", "quadratic", "matrix"), "agreement weights"),

@@ -60,6 +60,8 @@ class Profile:
     raters: tuple[str, ...] = ()      # the raters in name order, when at most MAX_BIT_RATERS
     # n_raters and raters count every rater named on a row, with a rating or not: they size the
     # rater codes and bits; the raters a result reports are counted from the units' bits
+    rated: tuple[str, ...] = ()       # those of ``raters`` with a usable rating (name order):
+    # the raters a DISTINCT over the spec's ratings finds (routes decision rater_list)
 
     def key_of(self, row: dict[str, Any]) -> Key:
         return (row.get("metric"),) + tuple(row.get(s) for s in self.spec.slices)
@@ -125,6 +127,7 @@ def read_profile(spec: RatingsSpec, *, domain: Domain | None = None,
     keys: dict[Key, KeyProfile] = {}
     n_raters = 0
     listed: list[str] = []
+    rated: list[str] = []
     totals = dict.fromkeys(("n_rows", "n_missing", "n_placeholder", "n_ratings", "n_labels",
                             "n_nonfinite", "n_null_item", "n_null_rater", "n_null_metric",
                             "n_null_slice", "n_outside_domain", "n_out_of_scale"), 0)
@@ -137,6 +140,8 @@ def read_profile(spec: RatingsSpec, *, domain: Domain | None = None,
         if row["part"] == "raters":
             n_raters = int(row["n_raters"] or 0)
             listed.append(row["rater"])
+            if row["n_ratings"]:
+                rated.append(row["rater"])
             continue
         fields = {f: int(row[f] or 0) for f in counted}
         kp = KeyProfile(x_min=row["x_min"], x_max=row["x_max"], frac_max=row["frac_max"],
@@ -155,7 +160,8 @@ def read_profile(spec: RatingsSpec, *, domain: Domain | None = None,
             frac = kp.frac_max if frac is None or kp.frac_max is None else max(frac, kp.frac_max)
     profile = Profile(spec=spec, keys=keys, n_raters=n_raters, categories=(), many_categories=False,
                       domain=domain, scales=scales, totals=totals,
-                      raters=tuple(listed) if n_raters <= MAX_BIT_RATERS else ())
+                      raters=tuple(listed) if n_raters <= MAX_BIT_RATERS else (),
+                      rated=tuple(rated) if n_raters <= MAX_BIT_RATERS else ())
     return _with_categories(profile, x_min, x_max, frac)
 
 

@@ -161,6 +161,20 @@ DECISIONS: dict[str, Decision] = {d.name: d for d in (
                  "the duplicate check as a statement of its own, raters counted by COUNT "
                  "DISTINCT", f"more than {MAX_BIT_RATERS} raters (the bit columns' capacity)"),
     )),
+    Decision("rater_list", "where the rater bits' numbering finds the raters "
+             "(sql/_rater_codes.sql.j2)", (
+        Producer("listed", ("sql/ratings_profile.sql.j2", "sql/_rater_codes.sql.j2"),
+                 "the raters with a rating that the ratings profile listed (it reads every "
+                 "row anyway), bound as parameters",
+                 "10M ratings: the coefficients statement of interval alpha 0.66 s against "
+                 "0.75 s with the DISTINCT over its ratings, a second reading of the source "
+                 "under the typing rule (bench/README.md '2026-12-07, the raters listed')"),
+        Producer("scan", ("sql/_rater_codes.sql.j2",),
+                 "a DISTINCT over the statement's own ratings",
+                 f"more than {MAX_BIT_RATERS} raters (the profile lists no more), statements "
+                 "other than the coefficients and the workshop report's (their ratings may be "
+                 "re-keyed or filtered), and renderings made ahead of the data"),
+    )),
     Decision("rater_patterns", "where the statistics that need rater identity read it", (
         Producer("patterns", ("sql/_rater_patterns.sql.j2", "sql/_pair_patterns.sql.j2",
                               "sql/_conger.sql.j2#conger_counts__patterns"),
@@ -380,6 +394,10 @@ FEW_RATINGS_COUNTS = ("coefficients", "irr_report")
 
 # the statements that include sql/_kappa_inputs.sql.j2 through a route (they take the
 # kappa_weights option; the evaluation sheet's statement gives its own, always value_pairs)
+# the statements that number their raters from the profile's list (decision rater_list): they
+# read the profile's own ratings, never re-keyed per rater or filtered (rater_diagnostics'
+# leave-one-out, a workflow's kept raters), so its raters with a rating are theirs
+LISTED_RATERS_STATEMENTS = ("coefficients", "irr_report")
 KAPPA_INPUTS_STATEMENTS = ("coefficients", "category_agreement")
 
 # the coefficient families whose sums over pairs of categories the moments serve (decision
@@ -411,6 +429,7 @@ class Route:
     categories: tuple[tuple[str, Any], ...] = ()      # (kind, value) of the wide form
     rater_blocks: int = 0                             # rater bits, 0: none
     rater_patterns: bool = False
+    raters: tuple[str, ...] = ()                      # DECISIONS["rater_list"] listed: bound
     alpha_distances: str = "value_pairs"              # DECISIONS["alpha_distances"]
     kappa_weights: str = "value_pairs"                # DECISIONS["kappa_weights"]
     taken: tuple[tuple[str, str], ...] = ()           # (decision, alternative) for the record
@@ -425,7 +444,8 @@ class Route:
         statement they are for; those that sum alpha over a counts table also get
         ``alpha_distances``)."""
         out = {"form": self.units, "categories": [kind for kind, _ in self.categories],
-               "rater_blocks": self.rater_blocks, "rater_patterns": self.rater_patterns}
+               "rater_blocks": self.rater_blocks, "rater_patterns": self.rater_patterns,
+               "rater_list": len(self.raters)}
         if template in ALPHA_SUMS_STATEMENTS:
             # alpha's distance is the level's unless a call gives one (docs/decisions/0028:
             # coefficients' statement_options; the workflows keep the level's)
@@ -435,7 +455,8 @@ class Route:
         return out
 
     def params(self) -> dict[str, Any]:
-        return {f"category_{i}": value for i, (_, value) in enumerate(self.categories)}
+        return {**{f"category_{i}": value for i, (_, value) in enumerate(self.categories)},
+                **{f"listed_rater_{i}": rater for i, rater in enumerate(self.raters)}}
 
     def record(self, statement: str | None = None, **more: str) -> None:
         record(statement or self.statement, {**dict(self.taken), **more})
@@ -533,6 +554,15 @@ def decide(profile: Profile, statement: str, needs: Needs = Needs(), *,
     elif checking and profile.n_raters > 0 and effects:
         check_duplicates_apart(profile)
     taken["rater_bits"] = bits
+    raters: tuple[str, ...] = ()
+    if bits == "bits" and statement in LISTED_RATERS_STATEMENTS:
+        # the profile's list is complete up to MAX_BIT_RATERS raters, so whenever bits are
+        # taken; its raters with a rating are those the statement's DISTINCT would number
+        listed = bool(profile.rated)
+        chosen = _chosen("rater_list", "listed" if listed else "scan",
+                         ("listed", "scan") if listed else ("scan",))
+        taken["rater_list"] = chosen
+        raters = profile.rated if chosen == "listed" else ()
     patterns = (needs.rater_identity and units == "wide" and blocks > 0
                 and not needs.unit_weights
                 and 0 < profile.n_raters <= pattern_capacity(len(categories)))
@@ -543,7 +573,7 @@ def decide(profile: Profile, statement: str, needs: Needs = Needs(), *,
         patterns = choice == "patterns"
         taken["rater_patterns"] = choice
     return Route(statement=statement, units=units, categories=categories, rater_blocks=blocks,
-                 rater_patterns=patterns,
+                 rater_patterns=patterns, raters=raters,
                  alpha_distances=distances, kappa_weights=kappa_weights,
                  taken=tuple(taken.items()), profile=profile)
 
@@ -574,7 +604,7 @@ def check_duplicates_apart(profile: Profile) -> None:
     record("duplicate_check", {"rater_bits": "none"})
     rows = query(spec.session, "duplicate_check",
                  {**spec.options(domain=profile.domain), "categories": [], "rater_patterns": False,
-                  "rater_blocks": 0},
+                  "rater_blocks": 0, "rater_list": 0},
                  spec.params())
     if rows and rows[0]["n_duplicate_units"]:
         checks.raise_duplicates(profile, int(rows[0]["n_duplicate_units"]))

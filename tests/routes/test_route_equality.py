@@ -188,7 +188,7 @@ def test_every_result_says_its_route():
     # (K2011's 41 ratings take the counts form, at most constants.SMALL_INPUT_RATINGS)
     result = ag.fleiss_kappa(K2011)
     assert result["route"] == [{"statement": "coefficients", "units": "counts",
-                                "rater_bits": "bits"}]
+                                "rater_bits": "bits", "rater_list": "listed"}]
     with routes.forcing(units="wide"):
         assert ag.fleiss_kappa(K2011)["route"][0]["units"] == "wide"
 
