@@ -218,7 +218,8 @@ def _route_options(route: MacroRoute, template: str) -> dict[str, Any]:
     scale = list(range(SCALE[0], SCALE[1] + 1))
     # the wide route's ratings are numbers; the others may hold labels, or labels and numbers
     # (category_kinds "mixed": a category is matched on its number and its label)
-    return {"form": route.form, "rater_blocks": route.rater_blocks, "rater_list": 0, "route_guard": True,
+    return {"form": route.form, "rater_blocks": route.rater_blocks, "rater_list": 0,
+            "route_guard": True,
             **({"categories": scale} if route.form == "wide" else {}),
             **({"category_kinds": "number" if route.form == "wide" else "mixed"}
                if (template in REGISTRY or "category_kinds" in template_options(template))

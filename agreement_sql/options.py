@@ -139,8 +139,8 @@ OPTIONS: dict[str, tuple[Check, str]] = {
     "rater_blocks": (lambda v: _count(v) and v <= RATER_BLOCKS,
                      "blocks of rater bits counted per unit (0: no in-statement duplicate check)"),
     "rater_list": (lambda v: _count(v) and v <= MAX_BIT_RATERS,
-                      "raters numbered from $listed_rater_0.. (the profile's raters with a "
-                      "rating) instead of a DISTINCT over the ratings (0: the DISTINCT)"),
+                   "raters numbered from $listed_rater_0.. (the profile's raters with a "
+                   "rating) instead of a DISTINCT over the ratings (0: the DISTINCT)"),
     "category_kinds": (_choice("number", "label", "mixed"),
                        "whether the ratings are all numbers, all labels, or both (join keys)"),
     "weights": (_choice(None, "linear", "quadratic", "matrix"), "agreement weights"),

@@ -392,12 +392,13 @@ ALPHA_SUMS_STATEMENTS = ("coefficients", "rater_diagnostics", "irr_report", "jud
 # until measured
 FEW_RATINGS_COUNTS = ("coefficients", "irr_report")
 
-# the statements that include sql/_kappa_inputs.sql.j2 through a route (they take the
-# kappa_weights option; the evaluation sheet's statement gives its own, always value_pairs)
 # the statements that number their raters from the profile's list (decision rater_list): they
 # read the profile's own ratings, never re-keyed per rater or filtered (rater_diagnostics'
 # leave-one-out, a workflow's kept raters), so its raters with a rating are theirs
 LISTED_RATERS_STATEMENTS = ("coefficients", "irr_report")
+
+# the statements that include sql/_kappa_inputs.sql.j2 through a route (they take the
+# kappa_weights option; the evaluation sheet's statement gives its own, always value_pairs)
 KAPPA_INPUTS_STATEMENTS = ("coefficients", "category_agreement")
 
 # the coefficient families whose sums over pairs of categories the moments serve (decision

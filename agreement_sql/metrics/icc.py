@@ -165,8 +165,8 @@ def icc_on(spec: Any, profile: Profile, wanted: Sequence[str],
     params = {f"category_{i}": x for i, (x, _) in enumerate(profile.categories)} if digits else {}
     rows = route.query(spec, "icc",
                        {**spec.options(), "rater_blocks": 0 if digits else route.rater_blocks,
-                        "rater_digits": digits, "categories": kinds, "rater_patterns": False, "rater_list": 0,
-                        "icc_from_patterns": False},
+                        "rater_digits": digits, "categories": kinds, "rater_patterns": False,
+                        "rater_list": 0, "icc_from_patterns": False},
                        {**spec.params(), **params}, icc=producer)
     return icc_results(spec, profile, rows, wanted, level)
 

@@ -111,8 +111,8 @@ def alt_test_on(spec: RatingsSpec, *, judges: Sequence[str], epsilon: float, sco
     humans = [r for r in profile.raters if r not in judges]
     pivot = form in ("pattern", "pivot")
     needs_categories = form == "pattern" or (form == "pivot" and scoring == "accuracy")
-    options = {**spec.options(), "rater_blocks": plan.rater_blocks, "rater_patterns": False, "rater_list": 0,
-               "categories": [kind for kind, _ in plan.categories] if needs_categories else [],
+    options = {**spec.options(), "rater_blocks": plan.rater_blocks, "rater_patterns": False,
+               "rater_list": 0, "categories": [kind for kind, _ in plan.categories] if needs_categories else [],
                "scoring": scoring, "n_judges": len(judges), "category_kinds": kinds,
                "alt_form": form, "n_humans": len(humans) if pivot else 0}
     params = {**spec.params(), **plan.params(), **{f"judge_{i}": j for i, j in enumerate(judges)},
