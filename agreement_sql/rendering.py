@@ -481,6 +481,9 @@ def explain_route(name: str, *, source: Any = None, con: Any = None, item: str =
         given = {k: _listed(k, _coerce(v)) for k, v in choices.items()}
         form = given.get("form", "wide" if given.get("categories") else "counts")
         taken = {"units": form, "rater_bits": "bits" if int(given.get("rater_blocks", 1)) else "none"}
+        if taken["rater_bits"] == "bits" and statement in routes.LISTED_RATERS_STATEMENTS:
+            # a rendering made ahead of the data has no profile to list the raters from
+            taken["rater_list"] = "scan"
         if given.get("rater_patterns"):
             taken["rater_patterns"] = "patterns"
         where = "the options given (no source: pass source= for a call's route)"

@@ -115,3 +115,16 @@ def test_raters_from_the_profiles_list_give_the_distincts_answers(drawn):
         if any(e.get("rater_list") == "listed" for e in log):
             assert any(e.get("rater_list") == "scan" for e in scan_log), (name, scan_log)
         assert listed == scanned, f"{name} {options}: listed\n{listed[:800]}\nscan\n{scanned[:800]}"
+
+
+def test_render_explains_the_list_a_call_takes_and_a_rendering_lacks():
+    # a rendering made ahead of the data has no profile: it scans; a call on a source (the
+    # Krippendorff 2011 table, 4 raters) binds the profile's list
+    from conftest import REFERENCE
+
+    ahead = ag.render("coefficients", explain=True)
+    assert "rater_list = scan" in ahead and "rater_list = listed" not in ahead
+    on_source = ag.render("coefficients", explain=True,
+                          source=str(REFERENCE / "krippendorff2011_4x12.csv"))
+    assert "rater_list = listed" in on_source
+    assert "listed_rater_0" not in ag.render("coefficients")
