@@ -160,9 +160,14 @@ def read_profile(spec: RatingsSpec, *, domain: Domain | None = None,
             frac = kp.frac_max if frac is None or kp.frac_max is None else max(frac, kp.frac_max)
     profile = Profile(spec=spec, keys=keys, n_raters=n_raters, categories=(), many_categories=False,
                       domain=domain, scales=scales, totals=totals,
-                      raters=tuple(listed) if n_raters <= MAX_BIT_RATERS else (),
-                      rated=tuple(rated) if n_raters <= MAX_BIT_RATERS else ())
+                      **_complete_lists(n_raters, raters=listed, rated=rated))
     return _with_categories(profile, x_min, x_max, frac)
+
+
+def _complete_lists(n_raters: int, **lists: list[str]) -> dict[str, tuple[str, ...]]:
+    """The profile's rater lists, kept only when complete (at most MAX_BIT_RATERS raters: the
+    statement lists one more row, to tell a full list from a cut one)."""
+    return {name: tuple(found) if n_raters <= MAX_BIT_RATERS else () for name, found in lists.items()}
 
 
 def rekeyed(profile: Profile, spec: RatingsSpec) -> Profile:
